@@ -1,0 +1,215 @@
+package ir
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Type is any IR type. Types are immutable values; two types are equal when
+// their canonical printed forms are equal (TypeEqual), which keeps dialect
+// types free of identity bookkeeping.
+type Type interface {
+	// String is the canonical textual form, as the printer writes it.
+	String() string
+}
+
+// TypeEqual compares types structurally.
+func TypeEqual(a, b Type) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.String() == b.String()
+}
+
+// TypesEqual compares type lists element-wise.
+func TypesEqual(a, b []Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !TypeEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// IntegerType is iN (signless, as in MLIR).
+type IntegerType struct{ Width int }
+
+func (t IntegerType) String() string { return "i" + strconv.Itoa(t.Width) }
+
+// IndexType is the target-sized integer used for subscripts and sizes.
+type IndexType struct{}
+
+func (IndexType) String() string { return "index" }
+
+// FloatType is one of f16, bf16, f32, f64.
+type FloatType struct{ Name string }
+
+func (t FloatType) String() string { return t.Name }
+
+// Bits is the storage width of the float type.
+func (t FloatType) Bits() int {
+	switch t.Name {
+	case "f16", "bf16":
+		return 16
+	case "f32":
+		return 32
+	}
+	return 64
+}
+
+// Common scalar types.
+var (
+	I1    = IntegerType{1}
+	I8    = IntegerType{8}
+	I16   = IntegerType{16}
+	I32   = IntegerType{32}
+	I64   = IntegerType{64}
+	Index = IndexType{}
+	F16   = FloatType{"f16"}
+	BF16  = FloatType{"bf16"}
+	F32   = FloatType{"f32"}
+	F64   = FloatType{"f64"}
+)
+
+// BuiltinScalar returns the builtin type spelled by a bare word (i32, f64,
+// index, ...), or nil.
+func BuiltinScalar(word string) Type {
+	switch word {
+	case "index":
+		return Index
+	case "f16", "bf16", "f32", "f64":
+		return FloatType{word}
+	}
+	if len(word) > 1 && word[0] == 'i' {
+		if w, err := strconv.Atoi(word[1:]); err == nil && w > 0 && w <= 128 && strconv.Itoa(w) == word[1:] {
+			return IntegerType{w}
+		}
+	}
+	return nil
+}
+
+// IsFloat reports whether t is a float scalar type.
+func IsFloat(t Type) bool { _, ok := t.(FloatType); return ok }
+
+// IsInteger reports whether t is an integer (not index) scalar type.
+func IsInteger(t Type) bool { _, ok := t.(IntegerType); return ok }
+
+// TupleType is tuple<T, ...>, nestable.
+type TupleType struct{ Elems []Type }
+
+func (t TupleType) String() string { return "tuple<" + joinTypes(t.Elems) + ">" }
+
+// Dynamic marks an unknown extent, stride or offset ('?').
+const Dynamic int64 = -1 << 63
+
+// StridedLayout is memref's strided<[s0, s1], offset: o> layout.
+type StridedLayout struct {
+	Strides []int64
+	Offset  int64
+}
+
+func (l StridedLayout) String() string {
+	var b strings.Builder
+	b.WriteString("strided<[")
+	for i, s := range l.Strides {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(dimString(s))
+	}
+	b.WriteString("]")
+	if l.Offset != 0 {
+		b.WriteString(", offset: " + dimString(l.Offset))
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// MemRefType is memref<4x?xf32[, layout]>.
+type MemRefType struct {
+	Shape  []int64
+	Elem   Type
+	Layout *StridedLayout
+}
+
+func (t MemRefType) String() string {
+	var b strings.Builder
+	b.WriteString("memref<")
+	for _, d := range t.Shape {
+		b.WriteString(dimString(d))
+		b.WriteString("x")
+	}
+	b.WriteString(t.Elem.String())
+	if t.Layout != nil {
+		b.WriteString(", ")
+		b.WriteString(t.Layout.String())
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// VectorType is vector<8xf32>.
+type VectorType struct {
+	Shape []int64
+	Elem  Type
+}
+
+func (t VectorType) String() string {
+	var b strings.Builder
+	b.WriteString("vector<")
+	for _, d := range t.Shape {
+		b.WriteString(dimString(d))
+		b.WriteString("x")
+	}
+	b.WriteString(t.Elem.String())
+	b.WriteString(">")
+	return b.String()
+}
+
+// FunctionType is (T, ...) -> (R, ...).
+type FunctionType struct {
+	Inputs  []Type
+	Results []Type
+}
+
+func (t FunctionType) String() string {
+	s := "(" + joinTypes(t.Inputs) + ") -> "
+	if len(t.Results) == 1 {
+		if _, isFn := t.Results[0].(FunctionType); !isFn {
+			return s + t.Results[0].String()
+		}
+	}
+	return s + "(" + joinTypes(t.Results) + ")"
+}
+
+// OpaqueType is a dialect type of a dialect that registered no parser:
+// !dialect.name<body>, kept verbatim so unknown IR still round-trips.
+type OpaqueType struct{ Name, Body string }
+
+func (t OpaqueType) String() string {
+	if t.Body == "" {
+		return "!" + t.Name
+	}
+	return "!" + t.Name + "<" + t.Body + ">"
+}
+
+func dimString(d int64) string {
+	if d == Dynamic {
+		return "?"
+	}
+	return strconv.FormatInt(d, 10)
+}
+
+func joinTypes(ts []Type) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// JoinTypes prints a comma-separated type list.
+func JoinTypes(ts []Type) string { return joinTypes(ts) }

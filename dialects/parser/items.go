@@ -1,0 +1,259 @@
+package parser
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"tir/dialects/ir"
+	"tir/grammar/tirparser"
+)
+
+// items flattens one grammar customItem into ir items: bindings such as
+// `%i = 0` and typed tails `: T` become separate items, so op Parse hooks
+// see a plain sequence.
+func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
+	loc := b.locOf(c)
+	punct := func(s string, l ir.Location) ir.Item { return ir.Item{Kind: ir.ItemPunct, Loc: l, Text: s} }
+	switch c := c.(type) {
+	case *tirparser.ValueBindItemContext:
+		rest, err := b.items(c.CustomItem())
+		if err != nil {
+			return nil, err
+		}
+		return append([]ir.Item{{Kind: ir.ItemValue, Loc: loc, Text: c.VALUE_ID().GetText()[1:]}, punct("=", b.loc(c.EQUAL().GetSymbol()))}, rest...), nil
+	case *tirparser.ValueItemContext:
+		return []ir.Item{{Kind: ir.ItemValue, Loc: loc, Text: c.VALUE_ID().GetText()[1:]}}, nil
+	case *tirparser.GroupBindItemContext:
+		g, err := b.group(c.ParenGroup())
+		if err != nil {
+			return nil, err
+		}
+		rest, err := b.items(c.CustomItem())
+		if err != nil {
+			return nil, err
+		}
+		return append([]ir.Item{g, punct("=", b.loc(c.EQUAL().GetSymbol()))}, rest...), nil
+	case *tirparser.ParenItemContext:
+		g, err := b.group(c.ParenGroup())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{g}, nil
+	case *tirparser.ColonItemContext:
+		rest, err := b.items(c.CustomItem())
+		if err != nil {
+			return nil, err
+		}
+		return append([]ir.Item{punct(":", loc)}, rest...), nil
+	case *tirparser.CommaItemContext:
+		rest, err := b.groupElem(c.GroupElem())
+		if err != nil {
+			return nil, err
+		}
+		return append([]ir.Item{punct(",", loc)}, rest...), nil
+	case *tirparser.SymbolItemContext:
+		s, err := symbolText(c.SYMBOL_REF().GetText())
+		if err != nil {
+			return nil, ir.Errorf(loc, "%v", err)
+		}
+		return []ir.Item{{Kind: ir.ItemSymbol, Loc: loc, Text: s}}, nil
+	case *tirparser.BlockRefItemContext:
+		return []ir.Item{{Kind: ir.ItemBlockRef, Loc: loc, Text: c.CARET_ID().GetText()[1:]}}, nil
+	case *tirparser.WordItemContext:
+		return []ir.Item{{Kind: ir.ItemWord, Loc: loc, Text: c.GetText()}}, nil
+	case *tirparser.TypeItemContext:
+		t, err := b.compositeType(c.CompositeType())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemType, Loc: loc, Type: t}}, nil
+	case *tirparser.AffineMapItemContext:
+		m, err := b.affineMap(c.AffineMapAttr())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: ir.AffineMapAttr{Map: m}}}, nil
+	case *tirparser.AffineSetItemContext:
+		s, err := b.affineSet(c.AffineSetAttr())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: ir.AffineSetAttr{Set: s}}}, nil
+	case *tirparser.DialectAttrItemContext:
+		a, err := b.dialectAttr(c.DialectAttr())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: a}}, nil
+	case *tirparser.AttrAliasItemContext:
+		a, err := b.attrAliasRef(c.HASH_ID().GetSymbol())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: a}}, nil
+	case *tirparser.IntItemContext:
+		v, err := strconv.ParseInt(c.GetText(), 10, 64)
+		if err != nil {
+			return nil, ir.Errorf(loc, "integer literal %s is out of range", c.GetText())
+		}
+		return []ir.Item{{Kind: ir.ItemInt, Loc: loc, Int: v, Text: c.GetText()}}, nil
+	case *tirparser.HexItemContext:
+		v, err := strconv.ParseUint(c.GetText()[2:], 16, 64)
+		if err != nil {
+			return nil, ir.Errorf(loc, "hexadecimal literal %s is out of range", c.GetText())
+		}
+		return []ir.Item{{Kind: ir.ItemInt, Loc: loc, Int: int64(v), Text: c.GetText()}}, nil
+	case *tirparser.FloatItemContext:
+		v, err := strconv.ParseFloat(c.GetText(), 64)
+		if err != nil && !math.IsInf(v, 0) {
+			return nil, ir.Errorf(loc, "bad float literal %s", c.GetText())
+		}
+		return []ir.Item{{Kind: ir.ItemFloat, Loc: loc, Float: v, Text: c.GetText()}}, nil
+	case *tirparser.BoolItemContext:
+		v := int64(0)
+		if c.GetText() == "true" {
+			v = 1
+		}
+		return []ir.Item{{Kind: ir.ItemBool, Loc: loc, Int: v, Text: c.GetText()}}, nil
+	case *tirparser.PunctItemContext:
+		return []ir.Item{punct(c.GetText(), loc)}, nil
+	case *tirparser.BracketItemContext:
+		it, err := b.bracketList(c.BracketList())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{it}, nil
+	case *tirparser.AttributesItemContext:
+		d, err := b.dict(c.DictAttr())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemAttrDict, Loc: loc, Attr: d}}, nil
+	case *tirparser.RegionItemContext:
+		return []ir.Item{{Kind: ir.ItemRegion, Loc: loc, Raw: c.Region()}}, nil
+	}
+	return nil, ir.Errorf(loc, "unexpected '%s'", c.GetText())
+}
+
+func (b *builder) group(g tirparser.IParenGroupContext) (ir.Item, error) {
+	it := ir.Item{Kind: ir.ItemParens, Loc: b.locOf(g)}
+	for _, e := range g.AllGroupElem() {
+		its, err := b.groupElem(e)
+		if err != nil {
+			return it, err
+		}
+		it.Items = append(it.Items, its...)
+	}
+	return it, nil
+}
+
+func (b *builder) groupElem(e tirparser.IGroupElemContext) ([]ir.Item, error) {
+	switch e := e.(type) {
+	case *tirparser.GroupCustomElemContext:
+		return b.items(e.CustomItem())
+	case *tirparser.GroupStringElemContext:
+		s, err := unquote(e.STRING().GetText())
+		if err != nil {
+			return nil, ir.Errorf(b.locOf(e), "%v", err)
+		}
+		return []ir.Item{{Kind: ir.ItemString, Loc: b.locOf(e), Text: s}}, nil
+	}
+	return nil, ir.Errorf(b.locOf(e), "unexpected '%s'", e.GetText())
+}
+
+func (b *builder) bracketList(l tirparser.IBracketListContext) (ir.Item, error) {
+	it := ir.Item{Kind: ir.ItemBrackets, Loc: b.locOf(l)}
+	for _, e := range l.AllBracketEntry() {
+		be := ir.BracketEntry{Loc: b.locOf(e)}
+		var err error
+		switch e := e.(type) {
+		case *tirparser.DimEntryContext:
+			be.Form, be.Name = ir.EntryNamedInterval, e.Identifier().GetText()
+			if e.GetHi() != nil {
+				if be.Lo, err = b.expr(e.GetLo()); err == nil {
+					be.Hi, err = b.expr(e.GetHi())
+				}
+			} else {
+				be.Hi, err = b.expr(e.GetLo())
+			}
+		case *tirparser.NamedEntryContext:
+			be.Form, be.Name = ir.EntryAssign, e.Identifier().GetText()
+			be.E, err = b.expr(e.Expr())
+		case *tirparser.RangeEntryContext:
+			be.Form = ir.EntryInterval
+			if be.Lo, err = b.expr(e.GetLo()); err == nil {
+				be.Hi, err = b.expr(e.GetHi())
+			}
+		case *tirparser.ExprEntryContext:
+			be.Form = ir.EntryExpr
+			be.E, err = b.expr(e.Expr())
+		}
+		if err != nil {
+			return it, err
+		}
+		it.Entries = append(it.Entries, be)
+	}
+	return it, nil
+}
+
+// unquote decodes a string literal with C escapes (\n, \t, \", \\, \XX hex).
+func unquote(s string) (string, error) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return "", errString("malformed string literal")
+	}
+	s = s[1 : len(s)-1]
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return "", errString("string ends with a backslash")
+		}
+		switch s[i] {
+		case 'n':
+			out.WriteByte('\n')
+		case 't':
+			out.WriteByte('\t')
+		case '"', '\\':
+			out.WriteByte(s[i])
+		default:
+			if i+1 < len(s) {
+				if v, err := strconv.ParseUint(s[i:i+2], 16, 8); err == nil {
+					out.WriteByte(byte(v))
+					i++
+					continue
+				}
+			}
+			return "", errString("unknown escape sequence \\" + string(s[i]))
+		}
+	}
+	return out.String(), nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func symbolText(s string) (string, error) {
+	s = s[1:]
+	if strings.HasPrefix(s, "\"") {
+		return unquote(s)
+	}
+	return s, nil
+}
+
+func (b *builder) attrAliasRef(tok antlr.Token) (ir.Attribute, error) {
+	name := tok.GetText()[1:]
+	a, ok := b.attrAlias[name]
+	if !ok {
+		return nil, ir.Errorf(b.loc(tok), "undefined attribute alias #%s", name)
+	}
+	return a, nil
+}

@@ -1,0 +1,434 @@
+// Package parser builds IR from text. The ANTLR grammar (grammar/TIR.g4)
+// does the lexing and the structural parse; this package is the one place
+// that turns its parse tree into ir values: it resolves names, builds types
+// and attributes, and hands custom op forms, as items, to each op's Parse
+// hook. Syntax errors and semantic errors come back as located diagnostics;
+// the parser never panics on bad input.
+package parser
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/grammar/tirparser"
+)
+
+// Parse reads a module from text. On error the module may be partial and
+// the diagnostics say what went wrong, sorted by position.
+func Parse(file, src string) (m *ir.Module, diags ir.DiagList) {
+	defer func() {
+		if r := recover(); r != nil {
+			// A panic here is a bug of ours, not of the input: report it
+			// as an internal error at the file, with the stack for a bug
+			// report, instead of crashing.
+			diags = append(diags, ir.Errorf(ir.Location{File: file}, "internal error in the parser: %v\n%s", r, debug.Stack()))
+		}
+	}()
+	listener := &errorListener{file: file}
+	lexer := tirparser.NewTIRLexer(antlr.NewInputStream(src))
+	lexer.RemoveErrorListeners()
+	lexer.AddErrorListener(listener)
+	p := tirparser.NewTIRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	p.RemoveErrorListeners()
+	p.AddErrorListener(listener)
+	tree := p.Module_()
+	if len(listener.diags) > 0 {
+		return nil, listener.diags[:1]
+	}
+	b := &builder{
+		file:       file,
+		mod:        ir.NewModule(ir.Location{File: file, Line: 1, Col: 1}),
+		typeAlias:  map[string]ir.Type{},
+		attrAlias:  map[string]ir.Attribute{},
+		symbols:    map[string]sizeexpr.Expr{},
+		scopes:     []map[string]*ir.Value{{}},
+	}
+	for _, top := range tree.AllTopLevel() {
+		if err := b.topLevel(top); err != nil {
+			return b.mod, diagList(err)
+		}
+	}
+	return b.mod, nil
+}
+
+func diagList(err error) ir.DiagList {
+	if l, ok := err.(ir.DiagList); ok {
+		return l
+	}
+	return ir.DiagList{ir.AsDiagnostic(err, ir.UnknownLoc)}
+}
+
+type errorListener struct {
+	*antlr.DefaultErrorListener
+	file  string
+	diags ir.DiagList
+}
+
+func (l *errorListener) SyntaxError(_ antlr.Recognizer, _ interface{}, line, column int, msg string, _ antlr.RecognitionException) {
+	l.diags = append(l.diags, ir.Errorf(ir.Location{File: l.file, Line: line, Col: column + 1}, "syntax error: %s", msg))
+}
+
+type builder struct {
+	file      string
+	mod       *ir.Module
+	typeAlias map[string]ir.Type
+	attrAlias map[string]ir.Attribute
+	symbols   map[string]sizeexpr.Expr
+	scopes    []map[string]*ir.Value
+}
+
+func (b *builder) loc(t antlr.Token) ir.Location {
+	return ir.Location{File: b.file, Line: t.GetLine(), Col: t.GetColumn() + 1}
+}
+
+func (b *builder) locOf(ctx antlr.ParserRuleContext) ir.Location { return b.loc(ctx.GetStart()) }
+
+func (b *builder) topLevel(ctx tirparser.ITopLevelContext) error {
+	switch {
+	case ctx.TypeAliasDef() != nil:
+		d := ctx.TypeAliasDef()
+		name := d.BANG_ID().GetText()[1:]
+		if _, dup := b.typeAlias[name]; dup {
+			return ir.Errorf(b.loc(d.BANG_ID().GetSymbol()), "type alias !%s is defined twice", name)
+		}
+		t, err := b.typ(d.Type_())
+		if err != nil {
+			return err
+		}
+		b.typeAlias[name] = t
+		b.mod.TypeAliases = append(b.mod.TypeAliases, ir.TypeAlias{Name: name, Type: t})
+	case ctx.AttrAliasDef() != nil:
+		d := ctx.AttrAliasDef()
+		name := d.HASH_ID().GetText()[1:]
+		a, err := b.attr(d.Attribute())
+		if err != nil {
+			return err
+		}
+		b.attrAlias[name] = a
+	default:
+		op, err := b.operation(ctx.Operation())
+		if err != nil {
+			return err
+		}
+		// An explicit `module { }` replaces the implicit one.
+		if op.Name == "builtin.module" && len(b.mod.Body().Ops) == 0 && b.mod.Implicit {
+			b.mod.Op = op
+			b.mod.Implicit = false
+			return nil
+		}
+		b.mod.Body().Append(op)
+	}
+	return nil
+}
+
+// ---- values and scopes ----
+
+func (b *builder) define(name string, v *ir.Value, loc ir.Location) error {
+	top := b.scopes[len(b.scopes)-1]
+	if _, dup := top[name]; dup {
+		return ir.Errorf(loc, "redefinition of SSA value '%%%s'", name)
+	}
+	top[name] = v
+	if v.NameHint == "" {
+		v.NameHint = name
+	}
+	return nil
+}
+
+// ResolveValue implements ir.ParserHost.
+func (b *builder) ResolveValue(name string, loc ir.Location) (*ir.Value, error) {
+	for i := len(b.scopes) - 1; i >= 0; i-- {
+		if v, ok := b.scopes[i][name]; ok {
+			return v, nil
+		}
+	}
+	return nil, ir.Errorf(loc, "use of undefined value '%%%s'", name)
+}
+
+// SizeSymbol implements ir.ParserHost: symbols are numbered in order of
+// first appearance in the module, which is their canonical print order.
+func (b *builder) SizeSymbol(name string) sizeexpr.Expr {
+	if e, ok := b.symbols[name]; ok {
+		return e
+	}
+	e := sizeexpr.Sym(name, len(b.symbols))
+	b.symbols[name] = e
+	return e
+}
+
+// File implements ir.ParserHost.
+func (b *builder) File() string { return b.file }
+
+// ---- operations ----
+
+func (b *builder) operation(ctx tirparser.IOperationContext) (*ir.Operation, error) {
+	type resultName struct {
+		name string
+		n    int
+		loc  ir.Location
+	}
+	var names []resultName
+	total := 0
+	for _, r := range ctx.AllOpResult() {
+		n := 1
+		if r.INT() != nil {
+			fmt.Sscan(r.INT().GetText(), &n)
+			if n < 1 {
+				return nil, ir.Errorf(b.loc(r.INT().GetSymbol()), "result count must be positive")
+			}
+		}
+		names = append(names, resultName{r.VALUE_ID().GetText()[1:], n, b.loc(r.VALUE_ID().GetSymbol())})
+		total += n
+	}
+	var op *ir.Operation
+	var err error
+	if g := ctx.GenericOp(); g != nil {
+		op, err = b.genericOp(g, total)
+	} else {
+		op, err = b.customOp(ctx.CustomOp(), total)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > 0 && total != len(op.Results) {
+		return nil, ir.Errorf(names[0].loc, "'%s' has %d results but %d are named", op.Name, len(op.Results), total)
+	}
+	k := 0
+	for _, rn := range names {
+		for i := 0; i < rn.n; i++ {
+			name := rn.name
+			if rn.n > 1 {
+				name = fmt.Sprintf("%s#%d", rn.name, i)
+			}
+			v := op.Results[k]
+			k++
+			if err := b.define(name, v, rn.loc); err != nil {
+				return nil, err
+			}
+			if rn.n > 1 {
+				v.NameHint = ""
+				if i == 0 {
+					v.NameHint = rn.name
+				}
+			}
+		}
+	}
+	return op, nil
+}
+
+func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int) (*ir.Operation, error) {
+	nameTok := ctx.OpName().GetStart()
+	loc := b.loc(nameTok)
+	name := nameTok.GetText()
+	if name == "module" {
+		name = "builtin.module"
+	}
+	def := ir.LookupOp(name)
+	if def == nil {
+		return nil, ir.Errorf(loc, "unknown operation '%s' (ops of unregistered dialects must use the generic form \"%s\"(...))", name, name)
+	}
+	if def.Parse == nil {
+		return nil, ir.Errorf(loc, "'%s' has no custom form; write it in the generic form", name)
+	}
+	var items []ir.Item
+	for _, c := range ctx.AllCustomItem() {
+		its, err := b.items(c)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, its...)
+	}
+	st := &ir.OpState{Name: name, Loc: loc, NumResults: numResults}
+	if err := def.Parse(ir.NewOpParser(b, loc, items), st); err != nil {
+		return nil, err
+	}
+	return b.finish(def, st)
+}
+
+// finish creates the op from the parsed state, infers missing result types
+// and checks given ones against the inferred ones.
+func (b *builder) finish(def *ir.OpDef, st *ir.OpState) (*ir.Operation, error) {
+	n := def.NumResults
+	if n < 0 {
+		n = len(st.ResultTypes)
+		if n == 0 {
+			n = st.NumResults
+		}
+	}
+	given := make([]ir.Type, n)
+	if len(st.ResultTypes) > 0 {
+		if len(st.ResultTypes) != n {
+			return nil, ir.Errorf(st.Loc, "'%s' has %d results but %d result types are given", st.Name, n, len(st.ResultTypes))
+		}
+		copy(given, st.ResultTypes)
+	}
+	op := ir.NewOp(st.Name, st.Loc, st.Operands, given, st.Attrs)
+	for _, r := range st.Regions {
+		op.AdoptRegion(r)
+	}
+	if def.Infer != nil {
+		inferred, err := def.Infer(op)
+		if err != nil {
+			return nil, err
+		}
+		if inferred != nil {
+			if len(inferred) != len(op.Results) {
+				return nil, ir.Errorf(st.Loc, "'%s' infers %d results but has %d", st.Name, len(inferred), len(op.Results))
+			}
+			for i, t := range inferred {
+				if given[i] != nil && !ir.TypeEqual(given[i], t) {
+					return nil, ir.Errorf(st.Loc, "'%s' result type %s does not match the inferred type %s", st.Name, given[i], t)
+				}
+				op.Results[i].Type = t
+			}
+		}
+	}
+	for i, r := range op.Results {
+		if r.Type == nil {
+			return nil, ir.Errorf(st.Loc, "'%s' result #%d needs a type", st.Name, i)
+		}
+	}
+	return op, nil
+}
+
+func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int) (*ir.Operation, error) {
+	loc := b.loc(ctx.STRING().GetSymbol())
+	name, err := unquote(ctx.STRING().GetText())
+	if err != nil {
+		return nil, ir.Errorf(loc, "%v", err)
+	}
+	if ctx.SuccessorList() != nil {
+		return nil, ir.Errorf(b.locOf(ctx.SuccessorList()), "block successors are not supported")
+	}
+	var operands []*ir.Value
+	if ul := ctx.ValueUseList(); ul != nil {
+		for _, v := range ul.AllVALUE_ID() {
+			val, err := b.ResolveValue(v.GetText()[1:], b.loc(v.GetSymbol()))
+			if err != nil {
+				return nil, err
+			}
+			operands = append(operands, val)
+		}
+	}
+	ftCtx := ctx.FunctionType()
+	ft, err := b.functionType(ftCtx)
+	if err != nil {
+		return nil, err
+	}
+	if len(ft.Inputs) != len(operands) {
+		return nil, ir.Errorf(b.locOf(ftCtx), "'%s' has %d operands but its type lists %d", name, len(operands), len(ft.Inputs))
+	}
+	for i, v := range operands {
+		if !ir.TypeEqual(v.Type, ft.Inputs[i]) {
+			return nil, ir.Errorf(b.locOf(ftCtx), "operand #%d of '%s' has type %s, but the op's type says %s", i, name, v.Type, ft.Inputs[i])
+		}
+	}
+	var attrs ir.DictAttr
+	if d := ctx.DictAttr(); d != nil {
+		a, err := b.dict(d)
+		if err != nil {
+			return nil, err
+		}
+		attrs = a
+	}
+	st := &ir.OpState{Name: name, Loc: loc, Operands: operands, ResultTypes: ft.Results, NumResults: numResults, Attrs: attrs}
+	for _, r := range ctx.AllRegion() {
+		it := &ir.Item{Kind: ir.ItemRegion, Loc: b.locOf(r), Raw: r}
+		reg, err := b.BuildRegion(it, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		st.Regions = append(st.Regions, reg)
+	}
+	def := ir.LookupOp(name)
+	if def == nil {
+		if !strings.Contains(name, ".") {
+			return nil, ir.Errorf(loc, "operation name '%s' needs a dialect prefix", name)
+		}
+		op := ir.NewOp(name, loc, operands, ft.Results, attrs)
+		for _, r := range st.Regions {
+			op.AdoptRegion(r)
+		}
+		return op, nil
+	}
+	if def.NumResults >= 0 && len(ft.Results) != def.NumResults {
+		return nil, ir.Errorf(loc, "'%s' has %d results, but its type lists %d", name, def.NumResults, len(ft.Results))
+	}
+	return b.finish(def, st)
+}
+
+// BuildRegion implements ir.ParserHost.
+func (b *builder) BuildRegion(it *ir.Item, args []ir.RegionArg, labelTypes []ir.Type) (*ir.Region, error) {
+	ctx, ok := it.Raw.(tirparser.IRegionContext)
+	if !ok {
+		return nil, ir.Errorf(it.Loc, "expected a region")
+	}
+	b.scopes = append(b.scopes, map[string]*ir.Value{})
+	defer func() { b.scopes = b.scopes[:len(b.scopes)-1] }()
+	reg := &ir.Region{}
+	blocks := ctx.AllBlock()
+	entryOps := ctx.AllOperation()
+	if args != nil || len(entryOps) > 0 || len(blocks) == 0 {
+		if args != nil && len(entryOps) == 0 && len(blocks) > 0 {
+			return nil, ir.Errorf(b.locOf(blocks[0]), "this region's arguments are declared by the operation; it cannot start with a block label")
+		}
+		entry := reg.AddBlock()
+		for _, a := range args {
+			v := entry.AddArg(a.Type, a.Name)
+			if err := b.define(a.Name, v, a.Loc); err != nil {
+				return nil, err
+			}
+		}
+		if err := b.blockOps(entry, entryOps); err != nil {
+			return nil, err
+		}
+	}
+	for bi, bc := range blocks {
+		blk := reg.AddBlock()
+		lab := bc.BlockLabel()
+		for i, a := range lab.AllBlockArg() {
+			name := a.VALUE_ID().GetText()[1:]
+			var t ir.Type
+			if a.Type_() != nil {
+				var err error
+				if t, err = b.typ(a.Type_()); err != nil {
+					return nil, err
+				}
+			} else if bi == 0 && len(reg.Blocks) == 1 && i < len(labelTypes) && labelTypes[i] != nil {
+				t = labelTypes[i]
+			} else {
+				return nil, ir.Errorf(b.loc(a.VALUE_ID().GetSymbol()), "the type of block argument '%%%s' cannot be inferred; write it", name)
+			}
+			if bi == 0 && len(reg.Blocks) == 1 && i < len(labelTypes) && labelTypes[i] != nil && !ir.TypeEqual(t, labelTypes[i]) {
+				return nil, ir.Errorf(b.loc(a.VALUE_ID().GetSymbol()), "block argument '%%%s' has type %s, expected %s", name, t, labelTypes[i])
+			}
+			v := blk.AddArg(t, name)
+			if err := b.define(name, v, b.loc(a.VALUE_ID().GetSymbol())); err != nil {
+				return nil, err
+			}
+		}
+		if bi == 0 && len(reg.Blocks) == 1 && labelTypes != nil && len(lab.AllBlockArg()) != len(labelTypes) {
+			return nil, ir.Errorf(b.locOf(lab), "the region expects %d block arguments, got %d", len(labelTypes), len(lab.AllBlockArg()))
+		}
+		if err := b.blockOps(blk, bc.AllOperation()); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+func (b *builder) blockOps(blk *ir.Block, ops []tirparser.IOperationContext) error {
+	for _, oc := range ops {
+		op, err := b.operation(oc)
+		if err != nil {
+			return err
+		}
+		blk.Append(op)
+	}
+	return nil
+}

@@ -1,0 +1,569 @@
+package parser
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/grammar/tirparser"
+)
+
+func (b *builder) typ(ctx tirparser.IType_Context) (ir.Type, error) {
+	switch c := ctx.(type) {
+	case *tirparser.NamedTypeContext:
+		if t := ir.BuiltinScalar(c.GetText()); t != nil {
+			return t, nil
+		}
+		return nil, ir.Errorf(b.locOf(c), "unknown type '%s'", c.GetText())
+	case *tirparser.CompositeTypeAltContext:
+		return b.compositeType(c.CompositeType())
+	case *tirparser.FuncTypeContext:
+		return b.functionType(c.FunctionType())
+	}
+	return nil, ir.Errorf(b.locOf(ctx), "expected a type")
+}
+
+func (b *builder) typeList(l tirparser.ITypeListContext) ([]ir.Type, error) {
+	if l == nil {
+		return nil, nil
+	}
+	var ts []ir.Type
+	for _, t := range l.AllType_() {
+		tt, err := b.typ(t)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, tt)
+	}
+	return ts, nil
+}
+
+func (b *builder) functionType(c tirparser.IFunctionTypeContext) (ir.FunctionType, error) {
+	ins, err := b.typeList(c.GetIns())
+	if err != nil {
+		return ir.FunctionType{}, err
+	}
+	var outs []ir.Type
+	if c.GetOut() != nil {
+		t, err := b.typ(c.GetOut())
+		if err != nil {
+			return ir.FunctionType{}, err
+		}
+		outs = []ir.Type{t}
+	} else if outs, err = b.typeList(c.GetOuts()); err != nil {
+		return ir.FunctionType{}, err
+	}
+	return ir.FunctionType{Inputs: ins, Results: outs}, nil
+}
+
+func (b *builder) compositeType(ctx tirparser.ICompositeTypeContext) (ir.Type, error) {
+	loc := b.locOf(ctx)
+	switch c := ctx.(type) {
+	case *tirparser.ParametricTypeContext:
+		name := c.Identifier().GetText()
+		params, err := b.typeParams(c.AllTypeParam())
+		if err != nil {
+			return nil, err
+		}
+		return b.builtinParametric(name, loc, params)
+	case *tirparser.DialectTypeContext:
+		name := c.BANG_ID().GetText()[1:]
+		if c.LANGLE() == nil {
+			if t, ok := b.typeAlias[name]; ok {
+				return t, nil
+			}
+			if !strings.Contains(name, ".") {
+				return nil, ir.Errorf(loc, "undefined type alias !%s", name)
+			}
+			if f := ir.LookupType(name); f != nil {
+				return f(&ir.TypeParams{Name: name, Loc: loc, Host: b})
+			}
+			return ir.OpaqueType{Name: name}, nil
+		}
+		f := ir.LookupType(name)
+		if f == nil {
+			// Keep unknown dialect types verbatim.
+			text := c.GetText()
+			open := strings.Index(text, "<")
+			return ir.OpaqueType{Name: name, Body: text[open+1 : len(text)-1]}, nil
+		}
+		params, err := b.typeParams(c.AllTypeParam())
+		if err != nil {
+			return nil, err
+		}
+		return f(&ir.TypeParams{Name: name, Loc: loc, Params: params, Host: b})
+	}
+	return nil, ir.Errorf(loc, "expected a type")
+}
+
+func (b *builder) typeParams(ps []tirparser.ITypeParamContext) ([]ir.TypeParam, error) {
+	var out []ir.TypeParam
+	for _, pc := range ps {
+		p := ir.TypeParam{Loc: b.locOf(pc)}
+		var err error
+		switch c := pc.(type) {
+		case *tirparser.ShapeParamContext:
+			p.Kind = ir.ParamType
+			for _, d := range c.AllSHAPE_DIM() {
+				s := strings.TrimSuffix(d.GetText(), "x")
+				if s == "?" {
+					p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprUnknown, Loc: b.loc(d.GetSymbol())})
+					continue
+				}
+				v, perr := strconv.ParseInt(s, 10, 64)
+				if perr != nil {
+					return nil, ir.Errorf(b.loc(d.GetSymbol()), "dimension %s is out of range", s)
+				}
+				p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: b.loc(d.GetSymbol())})
+			}
+			p.Type, err = b.typ(c.Type_())
+		case *tirparser.DimParamContext:
+			p.Kind, p.Name = ir.ParamDim, c.Identifier().GetText()
+			if c.GetHi() != nil {
+				if p.Lo, err = b.expr(c.GetLo()); err == nil {
+					p.Hi, err = b.expr(c.GetHi())
+				}
+			} else {
+				p.Hi, err = b.expr(c.GetLo())
+			}
+		case *tirparser.ListParamContext:
+			p.Kind = ir.ParamExprList
+			for _, e := range c.AllExpr() {
+				n, eerr := b.expr(e)
+				if eerr != nil {
+					return nil, eerr
+				}
+				p.List = append(p.List, n)
+			}
+		case *tirparser.KeyParamContext:
+			p.Kind, p.Name = ir.ParamKeyValue, c.Identifier().GetText()
+			p.Hi, err = b.expr(c.Expr())
+		case *tirparser.IntParamContext:
+			p.Kind = ir.ParamExpr
+			v, perr := strconv.ParseInt(c.INT().GetText(), 10, 64)
+			if perr != nil {
+				return nil, ir.Errorf(p.Loc, "integer out of range")
+			}
+			if c.GetNeg() != nil {
+				v = -v
+			}
+			p.Hi = &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: p.Loc}
+		default:
+			return nil, ir.Errorf(p.Loc, "unsupported type parameter '%s'", pc.GetText())
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func staticDims(list []*ir.ExprNode) []int64 {
+	out := make([]int64, len(list))
+	for i, n := range list {
+		if n.Kind == ir.ExprUnknown {
+			out[i] = ir.Dynamic
+		} else {
+			out[i] = n.Int
+		}
+	}
+	return out
+}
+
+func (b *builder) builtinParametric(name string, loc ir.Location, ps []ir.TypeParam) (ir.Type, error) {
+	switch name {
+	case "tuple":
+		var es []ir.Type
+		for _, p := range ps {
+			if p.Kind != ir.ParamType || len(p.List) > 0 {
+				return nil, ir.Errorf(p.Loc, "tuple elements must be types")
+			}
+			es = append(es, p.Type)
+		}
+		return ir.TupleType{Elems: es}, nil
+	case "memref", "vector":
+		if len(ps) == 0 || ps[0].Kind != ir.ParamType {
+			return nil, ir.Errorf(loc, "%s needs a shape and an element type", name)
+		}
+		shape := staticDims(ps[0].List)
+		if name == "vector" {
+			if len(ps) != 1 {
+				return nil, ir.Errorf(loc, "vector takes a shape and an element type only")
+			}
+			return ir.VectorType{Shape: shape, Elem: ps[0].Type}, nil
+		}
+		t := ir.MemRefType{Shape: shape, Elem: ps[0].Type}
+		if len(ps) > 1 {
+			l, ok := ps[1].Type.(ir.StridedLayout)
+			if ps[1].Kind != ir.ParamType || !ok || len(ps) > 2 {
+				return nil, ir.Errorf(ps[1].Loc, "only strided<...> memref layouts are supported")
+			}
+			if len(l.Strides) != len(shape) {
+				return nil, ir.Errorf(ps[1].Loc, "strided layout has %d strides for a rank-%d memref", len(l.Strides), len(shape))
+			}
+			t.Layout = &l
+		}
+		return t, nil
+	case "strided":
+		if len(ps) == 0 || ps[0].Kind != ir.ParamExprList {
+			return nil, ir.Errorf(loc, "strided<[...]> needs a stride list")
+		}
+		l := ir.StridedLayout{}
+		for _, n := range ps[0].List {
+			v, err := staticInt(n)
+			if err != nil {
+				return nil, err
+			}
+			l.Strides = append(l.Strides, v)
+		}
+		if len(ps) > 1 {
+			if ps[1].Kind != ir.ParamKeyValue || ps[1].Name != "offset" {
+				return nil, ir.Errorf(ps[1].Loc, "expected 'offset: N'")
+			}
+			v, err := staticInt(ps[1].Hi)
+			if err != nil {
+				return nil, err
+			}
+			l.Offset = v
+		}
+		return l, nil
+	}
+	return nil, ir.Errorf(loc, "unknown type '%s'", name)
+}
+
+func staticInt(n *ir.ExprNode) (int64, error) {
+	switch n.Kind {
+	case ir.ExprUnknown:
+		return ir.Dynamic, nil
+	case ir.ExprInt:
+		return n.Int, nil
+	case ir.ExprNeg:
+		if n.Args[0].Kind == ir.ExprInt {
+			return -n.Args[0].Int, nil
+		}
+	}
+	return 0, ir.Errorf(n.Loc, "expected an integer or '?'")
+}
+
+// ---- attributes ----
+
+func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
+	loc := b.locOf(ctx)
+	switch c := ctx.(type) {
+	case *tirparser.NumberAttrContext:
+		var t ir.Type
+		if c.Type_() != nil {
+			var err error
+			if t, err = b.typ(c.Type_()); err != nil {
+				return nil, err
+			}
+		}
+		text := c.GetValue().GetText()
+		neg := c.GetNeg() != nil
+		switch {
+		case c.FLOAT() != nil || (t != nil && ir.IsFloat(t) && c.INT() != nil):
+			v, err := strconv.ParseFloat(text, 64)
+			if err != nil && !math.IsInf(v, 0) {
+				return nil, ir.Errorf(loc, "bad float literal %s", text)
+			}
+			if neg {
+				v = -v
+			}
+			if t == nil {
+				t = ir.F64
+			}
+			return ir.FloatAttr{Value: v, Type: t}, nil
+		case c.HEX() != nil && t != nil && ir.IsFloat(t):
+			bits, err := strconv.ParseUint(text[2:], 16, 64)
+			if err != nil {
+				return nil, ir.Errorf(loc, "bad hexadecimal literal %s", text)
+			}
+			v := math.Float64frombits(bits)
+			if t.(ir.FloatType).Bits() == 32 {
+				v = float64(math.Float32frombits(uint32(bits)))
+			}
+			return ir.FloatAttr{Value: v, Type: t}, nil
+		default:
+			base := 10
+			if c.HEX() != nil {
+				base, text = 16, text[2:]
+			}
+			v, err := strconv.ParseInt(text, base, 64)
+			if err != nil {
+				return nil, ir.Errorf(loc, "integer literal out of range")
+			}
+			if neg {
+				v = -v
+			}
+			if t == nil {
+				t = ir.I64
+			}
+			return ir.IntegerAttr{Value: v, Type: t}, nil
+		}
+	case *tirparser.StringAttrContext:
+		s, err := unquote(c.STRING().GetText())
+		if err != nil {
+			return nil, ir.Errorf(loc, "%v", err)
+		}
+		return ir.StringAttr(s), nil
+	case *tirparser.BoolAttrContext:
+		return ir.BoolAttr(c.GetText() == "true"), nil
+	case *tirparser.ArrayAttrContext:
+		out := ir.ArrayAttr{}
+		for _, e := range c.AllAttribute() {
+			a, err := b.attr(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	case *tirparser.DictAttributeContext:
+		return b.dict(c.DictAttr())
+	case *tirparser.AffineMapAttributeContext:
+		m, err := b.affineMap(c.AffineMapAttr())
+		return ir.AffineMapAttr{Map: m}, err
+	case *tirparser.AffineSetAttributeContext:
+		s, err := b.affineSet(c.AffineSetAttr())
+		return ir.AffineSetAttr{Set: s}, err
+	case *tirparser.DialectAttributeContext:
+		return b.dialectAttr(c.DialectAttr())
+	case *tirparser.AttrAliasRefContext:
+		return b.attrAliasRef(c.HASH_ID().GetSymbol())
+	case *tirparser.SymbolRefAttrContext:
+		s, err := symbolText(c.SYMBOL_REF().GetText())
+		if err != nil {
+			return nil, ir.Errorf(loc, "%v", err)
+		}
+		return ir.SymbolRefAttr(s), nil
+	case *tirparser.TypeAttrContext:
+		if c.GetText() == "unit" {
+			return ir.UnitAttr{}, nil
+		}
+		t, err := b.typ(c.Type_())
+		if err != nil {
+			return nil, err
+		}
+		return ir.TypeAttr{Type: t}, nil
+	}
+	return nil, ir.Errorf(loc, "expected an attribute")
+}
+
+func (b *builder) dict(ctx tirparser.IDictAttrContext) (ir.DictAttr, error) {
+	d := ir.DictAttr{}
+	for _, e := range ctx.AllDictEntry() {
+		key := e.DictKey().GetText()
+		if strings.HasPrefix(key, "\"") {
+			k, err := unquote(key)
+			if err != nil {
+				return nil, ir.Errorf(b.locOf(e), "%v", err)
+			}
+			key = k
+		}
+		if d.Get(key) != nil {
+			return nil, ir.Errorf(b.locOf(e), "duplicate attribute '%s'", key)
+		}
+		var v ir.Attribute = ir.UnitAttr{}
+		if e.Attribute() != nil {
+			var err error
+			if v, err = b.attr(e.Attribute()); err != nil {
+				return nil, err
+			}
+		}
+		d = d.With(key, v)
+	}
+	return d, nil
+}
+
+func (b *builder) dialectAttr(c tirparser.IDialectAttrContext) (ir.Attribute, error) {
+	name := c.HASH_ID().GetText()[1:]
+	loc := b.locOf(c)
+	f := ir.LookupAttr(name)
+	if f == nil {
+		text := c.GetText()
+		open := strings.Index(text, "<")
+		return ir.OpaqueAttr{Name: name, Body: text[open+1 : len(text)-1]}, nil
+	}
+	var items []ir.Item
+	for _, e := range c.AllGroupElem() {
+		its, err := b.groupElem(e)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, its...)
+	}
+	return f(ir.NewOpParser(b, loc, items))
+}
+
+func (b *builder) dimSyms(c tirparser.IDimSymListsContext) (map[string]sizeexpr.Expr, int, int, error) {
+	names := map[string]sizeexpr.Expr{}
+	nd, ns := 0, 0
+	add := func(l tirparser.IIdentListContext, sym bool) error {
+		if l == nil {
+			return nil
+		}
+		for _, id := range l.AllIdentifier() {
+			n := id.GetText()
+			if _, dup := names[n]; dup {
+				return ir.Errorf(b.locOf(id), "duplicate identifier '%s'", n)
+			}
+			if sym {
+				names[n] = ir.MapSym(ns)
+				ns++
+			} else {
+				names[n] = ir.MapDim(nd)
+				nd++
+			}
+		}
+		return nil
+	}
+	if err := add(c.GetDims(), false); err != nil {
+		return nil, 0, 0, err
+	}
+	if err := add(c.GetSyms(), true); err != nil {
+		return nil, 0, 0, err
+	}
+	return names, nd, ns, nil
+}
+
+func mapResolver(names map[string]sizeexpr.Expr) ir.Resolver {
+	return func(n *ir.ExprNode) (sizeexpr.Expr, error) {
+		if n.Kind == ir.ExprName {
+			if e, ok := names[n.Name]; ok {
+				return e, nil
+			}
+			return sizeexpr.Expr{}, ir.Errorf(n.Loc, "'%s' is neither a dimension nor a symbol of the map", n.Name)
+		}
+		return sizeexpr.Expr{}, ir.Errorf(n.Loc, "'%s' is not allowed in an affine map", n)
+	}
+}
+
+func (b *builder) affineMap(c tirparser.IAffineMapAttrContext) (ir.AffineMap, error) {
+	names, nd, ns, err := b.dimSyms(c.DimSymLists())
+	if err != nil {
+		return ir.AffineMap{}, err
+	}
+	m := ir.AffineMap{NumDims: nd, NumSyms: ns}
+	for _, e := range c.AllExpr() {
+		n, err := b.expr(e)
+		if err != nil {
+			return m, err
+		}
+		x, err := n.ToExpr(mapResolver(names))
+		if err != nil {
+			return m, err
+		}
+		m.Results = append(m.Results, x)
+	}
+	return m, nil
+}
+
+func (b *builder) affineSet(c tirparser.IAffineSetAttrContext) (ir.AffineSet, error) {
+	names, nd, ns, err := b.dimSyms(c.DimSymLists())
+	if err != nil {
+		return ir.AffineSet{}, err
+	}
+	s := ir.AffineSet{NumDims: nd, NumSyms: ns}
+	for _, k := range c.AllConstraint() {
+		l, err := b.expr(k.GetLhs())
+		if err != nil {
+			return s, err
+		}
+		r, err := b.expr(k.GetRhs())
+		if err != nil {
+			return s, err
+		}
+		le, err := l.ToExpr(mapResolver(names))
+		if err != nil {
+			return s, err
+		}
+		re, err := r.ToExpr(mapResolver(names))
+		if err != nil {
+			return s, err
+		}
+		switch k.GetOp().GetText() {
+		case ">=":
+			s.Constraints = append(s.Constraints, ir.AffineConstraint{Expr: sizeexpr.Sub(le, re)})
+		case "<=":
+			s.Constraints = append(s.Constraints, ir.AffineConstraint{Expr: sizeexpr.Sub(re, le)})
+		default:
+			s.Constraints = append(s.Constraints, ir.AffineConstraint{Expr: sizeexpr.Sub(le, re), Eq: true})
+		}
+	}
+	return s, nil
+}
+
+// ---- expressions ----
+
+func (b *builder) expr(ctx tirparser.IExprContext) (*ir.ExprNode, error) {
+	loc := b.locOf(ctx)
+	switch c := ctx.(type) {
+	case *tirparser.NegExprContext:
+		a, err := b.expr(c.Expr())
+		if err != nil {
+			return nil, err
+		}
+		if a.Kind == ir.ExprInt {
+			return &ir.ExprNode{Kind: ir.ExprInt, Int: -a.Int, Loc: loc}, nil
+		}
+		return &ir.ExprNode{Kind: ir.ExprNeg, Loc: loc, Args: []*ir.ExprNode{a}}, nil
+	case *tirparser.MulExprContext:
+		kind := map[string]ir.ExprKind{"*": ir.ExprMul, "floordiv": ir.ExprFloorDiv, "ceildiv": ir.ExprCeilDiv, "mod": ir.ExprMod}[c.GetOp().GetText()]
+		return b.binary(kind, loc, c.Expr(0), c.Expr(1))
+	case *tirparser.AddExprContext:
+		kind := ir.ExprAdd
+		if c.GetOp().GetText() == "-" {
+			kind = ir.ExprSub
+		}
+		return b.binary(kind, loc, c.Expr(0), c.Expr(1))
+	case *tirparser.AtomExprContext:
+		return b.atom(c.Atom())
+	}
+	return nil, ir.Errorf(loc, "expected an expression")
+}
+
+func (b *builder) binary(k ir.ExprKind, loc ir.Location, l, r tirparser.IExprContext) (*ir.ExprNode, error) {
+	a, err := b.expr(l)
+	if err != nil {
+		return nil, err
+	}
+	c, err := b.expr(r)
+	if err != nil {
+		return nil, err
+	}
+	return &ir.ExprNode{Kind: k, Loc: loc, Args: []*ir.ExprNode{a, c}}, nil
+}
+
+func (b *builder) atom(ctx tirparser.IAtomContext) (*ir.ExprNode, error) {
+	loc := b.locOf(ctx)
+	switch c := ctx.(type) {
+	case *tirparser.IntAtomContext:
+		v, err := strconv.ParseInt(c.GetText(), 10, 64)
+		if err != nil {
+			return nil, ir.Errorf(loc, "integer literal %s is out of range", c.GetText())
+		}
+		return &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: loc}, nil
+	case *tirparser.IdAtomContext:
+		return &ir.ExprNode{Kind: ir.ExprName, Name: c.GetText(), Loc: loc}, nil
+	case *tirparser.ValueAtomContext:
+		return &ir.ExprNode{Kind: ir.ExprValue, Name: c.GetText()[1:], Loc: loc}, nil
+	case *tirparser.UnknownAtomContext:
+		return &ir.ExprNode{Kind: ir.ExprUnknown, Loc: loc}, nil
+	case *tirparser.ParenAtomContext:
+		return b.expr(c.Expr())
+	case *tirparser.CallAtomContext:
+		n := &ir.ExprNode{Kind: ir.ExprCall, Name: c.Identifier().GetText(), Loc: loc}
+		for _, e := range c.AllExpr() {
+			a, err := b.expr(e)
+			if err != nil {
+				return nil, err
+			}
+			n.Args = append(n.Args, a)
+		}
+		return n, nil
+	}
+	return nil, ir.Errorf(loc, "expected an expression")
+}

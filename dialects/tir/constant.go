@@ -1,0 +1,179 @@
+package tir
+
+import (
+	"fmt"
+	"strings"
+
+	"tir/dialects/ir"
+)
+
+// parseConstant reads `4.0 : f32`, `-1 : i32`, `true : i1` or a tuple
+// `(0.0, 1) : tuple<f32, i32>`.
+func parseConstant(p *ir.OpParser, st *ir.OpState) error {
+	lit := p.Peek()
+	if lit == nil {
+		return p.Errorf("expected a constant value")
+	}
+	var raw []*ir.Item
+	var items []ir.Item
+	neg := false
+	if lit.Kind == ir.ItemParens {
+		p.Next()
+		items = lit.Items
+	} else {
+		if p.Punct("-") {
+			neg = true
+		}
+		it := p.Next()
+		if it == nil {
+			return p.Errorf("expected a constant value")
+		}
+		raw = append(raw, it)
+	}
+	if err := p.ExpectPunct(":"); err != nil {
+		return err
+	}
+	t, err := p.Type()
+	if err != nil {
+		return err
+	}
+	if err := p.ExpectEnd(); err != nil {
+		return err
+	}
+	var v ir.Attribute
+	if lit.Kind == ir.ItemParens {
+		v, err = tupleConstant(p, lit, items, t)
+	} else {
+		v, err = scalarConstant(raw[0], neg, t)
+	}
+	if err != nil {
+		return err
+	}
+	st.Attrs = st.Attrs.With("value", v)
+	return nil
+}
+
+func tupleConstant(p *ir.OpParser, group *ir.Item, items []ir.Item, t ir.Type) (ir.Attribute, error) {
+	tt, ok := t.(ir.TupleType)
+	if !ok {
+		return nil, ir.Errorf(group.Loc, "a parenthesised constant needs a tuple type, got %s", t)
+	}
+	sub := p.Sub(group)
+	var out ir.ArrayAttr
+	for i := 0; !sub.AtEnd(); i++ {
+		if i >= len(tt.Elems) {
+			return nil, ir.Errorf(sub.CurLoc(), "too many values for %s", t)
+		}
+		var v ir.Attribute
+		var err error
+		if sub.IsGroup() {
+			g := sub.Next()
+			v, err = tupleConstant(sub, g, g.Items, tt.Elems[i])
+		} else {
+			neg := sub.Punct("-")
+			it := sub.Next()
+			if it == nil {
+				return nil, sub.Errorf("expected a value")
+			}
+			v, err = scalarConstant(it, neg, tt.Elems[i])
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		if !sub.Punct(",") {
+			break
+		}
+	}
+	if err := sub.ExpectEnd(); err != nil {
+		return nil, err
+	}
+	if len(out) != len(tt.Elems) {
+		return nil, ir.Errorf(group.Loc, "expected %d values for %s, got %d", len(tt.Elems), t, len(out))
+	}
+	return out, nil
+}
+
+func scalarConstant(it *ir.Item, neg bool, t ir.Type) (ir.Attribute, error) {
+	sign := 1.0
+	if neg {
+		sign = -1
+	}
+	switch tt := t.(type) {
+	case ir.FloatType:
+		switch it.Kind {
+		case ir.ItemFloat:
+			return ir.FloatAttr{Value: sign * it.Float, Type: t}, nil
+		case ir.ItemInt:
+			if strings.HasPrefix(it.Text, "0x") {
+				return ir.FloatAttr{Value: floatFromBits(uint64(it.Int), tt), Type: t}, nil
+			}
+			return ir.FloatAttr{Value: sign * float64(it.Int), Type: t}, nil
+		}
+	case ir.IntegerType:
+		switch it.Kind {
+		case ir.ItemInt:
+			v := it.Int
+			if neg {
+				v = -v
+			}
+			if tt.Width == 1 && v != 0 && v != 1 {
+				return nil, ir.Errorf(it.Loc, "i1 constant must be 0, 1, true or false")
+			}
+			return ir.IntegerAttr{Value: v, Type: t}, nil
+		case ir.ItemBool:
+			if tt.Width != 1 {
+				return nil, ir.Errorf(it.Loc, "boolean constant needs type i1, got %s", t)
+			}
+			return ir.IntegerAttr{Value: it.Int, Type: t}, nil
+		}
+	default:
+		return nil, ir.Errorf(it.Loc, "'%s' is not a scalar element type", t)
+	}
+	return nil, ir.Errorf(it.Loc, "expected a literal of type %s", t)
+}
+
+// constantText prints a constant's value without its type: `4.0`, `(0.0, 1)`.
+func constantText(a ir.Attribute) string {
+	switch a := a.(type) {
+	case ir.FloatAttr:
+		return ir.FormatFloat(a.Value, a.Type)
+	case ir.IntegerAttr:
+		if it, ok := a.Type.(ir.IntegerType); ok && it.Width == 1 {
+			if a.Value != 0 {
+				return "true"
+			}
+			return "false"
+		}
+		return fmt.Sprint(a.Value)
+	case ir.ArrayAttr:
+		parts := make([]string, len(a))
+		for i, e := range a {
+			parts[i] = constantText(e)
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	}
+	return "<<bad constant>>"
+}
+
+func constantElemType(a ir.Attribute) (ir.Type, error) {
+	switch a := a.(type) {
+	case ir.FloatAttr:
+		return a.Type, nil
+	case ir.IntegerAttr:
+		return a.Type, nil
+	case ir.BoolAttr:
+		return ir.I1, nil
+	case ir.ArrayAttr:
+		var es []ir.Type
+		for _, e := range a {
+			t, err := constantElemType(e)
+			if err != nil {
+				return nil, err
+			}
+			es = append(es, t)
+		}
+		return ir.TupleType{Elems: es}, nil
+	}
+	return nil, fmt.Errorf("'tir.constant' needs a value attribute (number, boolean or array for tuples)")
+}

@@ -1,0 +1,235 @@
+package tir
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+)
+
+// FuncType returns the signature of a tir.func (or func.func).
+func FuncType(fn *ir.Operation) (ir.FunctionType, bool) {
+	ta, ok := fn.Attr("function_type").(ir.TypeAttr)
+	if !ok {
+		return ir.FunctionType{}, false
+	}
+	ft, ok := ta.Type.(ir.FunctionType)
+	return ft, ok
+}
+
+// ParseFuncSignature reads `@f(%a: T, ...) [-> R | -> (R, ...)]
+// [attributes {...}] { body }` for tir.func and func.func. Omitted results
+// are left for inference (hasResults=false).
+func ParseFuncSignature(p *ir.OpParser, st *ir.OpState) (hasResults bool, err error) {
+	name, err := p.Symbol()
+	if err != nil {
+		return false, err
+	}
+	g, err := p.Group()
+	if err != nil {
+		return false, err
+	}
+	var args []ir.RegionArg
+	var ins []ir.Type
+	for !g.AtEnd() {
+		n, loc, err := g.ValueName()
+		if err != nil {
+			return false, err
+		}
+		if err := g.ExpectPunct(":"); err != nil {
+			return false, err
+		}
+		t, err := g.Type()
+		if err != nil {
+			return false, err
+		}
+		args = append(args, ir.RegionArg{Name: n, Type: t, Loc: loc})
+		ins = append(ins, t)
+		if !g.Punct(",") {
+			break
+		}
+	}
+	if err := g.ExpectEnd(); err != nil {
+		return false, err
+	}
+	var outs []ir.Type
+	if p.Punct("->") {
+		hasResults = true
+		if outs, err = p.ResultTypeList(); err != nil {
+			return false, err
+		}
+	}
+	extra, err := p.OptionalAttrDict()
+	if err != nil {
+		return false, err
+	}
+	for _, e := range extra {
+		st.Attrs = st.Attrs.With(e.Name, e.Value)
+	}
+	body, err := p.Region(args, nil)
+	if err != nil {
+		return false, err
+	}
+	if err := p.ExpectEnd(); err != nil {
+		return false, err
+	}
+	st.Regions = append(st.Regions, body)
+	st.Attrs = st.Attrs.With("sym_name", ir.StringAttr(name))
+	st.Attrs = st.Attrs.With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: ins, Results: outs}})
+	if !hasResults {
+		st.Attrs = st.Attrs.With("tir.inferred_results", ir.UnitAttr{})
+	}
+	return hasResults, nil
+}
+
+func parseFunc(p *ir.OpParser, st *ir.OpState) error {
+	_, err := ParseFuncSignature(p, st)
+	return err
+}
+
+// PrintFuncSignature writes ` @f(%a: T) -> R attributes {...} { body }`.
+func PrintFuncSignature(p ir.OpPrinter, op *ir.Operation) {
+	ft, _ := FuncType(op)
+	p.Write(" @" + ir.SymbolRefAttr(ir.SymbolName(op)).String()[1:] + "(")
+	entry := op.Regions[0].Entry()
+	for i := range ft.Inputs {
+		if i > 0 {
+			p.Write(", ")
+		}
+		if entry != nil && i < len(entry.Args) {
+			p.ArgDef(entry.Args[i])
+		}
+	}
+	p.Write(")")
+	if len(ft.Results) == 1 {
+		p.Write(" -> ")
+		p.Type(ft.Results[0])
+	} else if len(ft.Results) > 1 {
+		p.Write(" -> (")
+		p.Types(ft.Results)
+		p.Write(")")
+	}
+	p.AttrDict(op.Attrs, "sym_name", "function_type", "tir.inferred_results")
+	p.Write(" ")
+	p.Region(op.Regions[0], false)
+}
+
+func printFunc(p ir.OpPrinter, op *ir.Operation) { PrintFuncSignature(p, op) }
+
+// inferFunc completes a signature written without results: the results are
+// what the body returns, with their computed domains.
+func inferFunc(op *ir.Operation) ([]ir.Type, error) {
+	if op.Attr("tir.inferred_results") == nil {
+		return nil, nil
+	}
+	ft, _ := FuncType(op)
+	entry := op.Regions[0].Entry()
+	if entry == nil {
+		return nil, nil
+	}
+	if ret := entry.Terminator(); ret != nil && ret.Name == "tir.return" {
+		var outs []ir.Type
+		for _, v := range ret.Operands {
+			outs = append(outs, v.Type)
+		}
+		ft.Results = outs
+		op.SetAttr("function_type", ir.TypeAttr{Type: ft})
+	}
+	op.Attrs = op.Attrs.Without("tir.inferred_results")
+	return nil, nil
+}
+
+func verifyFunc(op *ir.Operation, warn func(*ir.Diagnostic)) error {
+	ft, ok := FuncType(op)
+	if !ok {
+		return ir.Errorf(op.Loc, "'%s' needs a function_type attribute", op.Name)
+	}
+	entry := op.Regions[0].Entry()
+	if entry == nil {
+		return ir.Errorf(op.Loc, "'%s' has an empty body", op.Name)
+	}
+	if len(entry.Args) != len(ft.Inputs) {
+		return ir.Errorf(op.Loc, "'%s' has %d arguments but its type has %d inputs", op.Name, len(entry.Args), len(ft.Inputs))
+	}
+	for i, a := range entry.Args {
+		if !ir.TypeEqual(a.Type, ft.Inputs[i]) {
+			return ir.Errorf(op.Loc, "argument #%d has type %s but the signature says %s", i, a.Type, ft.Inputs[i])
+		}
+	}
+	for _, b := range op.Regions[0].Blocks {
+		if b.Terminator() == nil {
+			return ir.Errorf(op.Loc, "'%s' body must end with tir.return", op.Name)
+		}
+	}
+	return nil
+}
+
+// verifyReturn checks the returned values against the function's output
+// domains: same element type, every output dimension computed, and the
+// declared interval inside the computed one.
+func verifyReturn(op *ir.Operation, warn func(*ir.Diagnostic)) error {
+	fn := op.ParentOp()
+	if fn == nil || fn.Name != "tir.func" {
+		return ir.Errorf(op.Loc, "'tir.return' must be in a tir.func")
+	}
+	ft, ok := FuncType(fn)
+	if !ok {
+		return nil
+	}
+	if len(ft.Results) != len(op.Operands) {
+		return ir.Errorf(op.Loc, "'tir.return' returns %d values but the function declares %d results", len(op.Operands), len(ft.Results))
+	}
+	for i, v := range op.Operands {
+		got, err := tensorOf(op, v, "operand")
+		if err != nil {
+			return err
+		}
+		want, ok := AsTensor(ft.Results[i])
+		if !ok {
+			return ir.Errorf(op.Loc, "result #%d of the function is not a tensor", i)
+		}
+		if err := checkOutputDomain(op, i, got, want); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
+	if !ir.TypeEqual(got.Elem, want.Elem) {
+		return ir.Errorf(op.Loc, "result #%d has element type %s but the function declares %s", i, got.Elem, want.Elem)
+	}
+	for _, gd := range got.Dims {
+		if want.Find(gd.Name) < 0 {
+			return ir.Errorf(op.Loc, "result #%d varies along dimension %s, which the declared output %s lacks", i, gd.Name, want)
+		}
+	}
+	for _, wd := range want.Dims {
+		gd, ok := got.Dim(wd.Name)
+		if !ok {
+			continue // broadcast along a dimension the value does not vary in
+		}
+		inside, decided := gd.Contains(wd.Interval)
+		if inside {
+			continue
+		}
+		if !decided {
+			// Symbolic bounds that cannot be compared statically become a
+			// run-time check at function entry (2.6).
+			continue
+		}
+		msg := ""
+		if d := sizeexpr.Sub(gd.Lo, wd.Lo); sizeexpr.ProveGT(gd.Lo, wd.Lo) {
+			msg = "starts " + d.String() + " too late"
+		}
+		if d := sizeexpr.Sub(wd.Hi, gd.Hi); sizeexpr.ProveGT(wd.Hi, gd.Hi) {
+			if msg != "" {
+				msg += " and "
+			}
+			msg += "ends " + d.String() + " too early"
+		}
+		return ir.Errorf(op.Loc, "output domain not inside the computed one: dimension %s is declared %s but computed only on %s (%s)",
+			wd.Name, wd.Interval, gd.Interval, msg).AddNote(DefLoc(op.Operands[i]), "the returned value is computed here")
+	}
+	return nil
+}
+
+func negate(e sizeexpr.Expr) sizeexpr.Expr { return sizeexpr.Neg(e) }

@@ -1,0 +1,295 @@
+package tir
+
+import (
+	"fmt"
+
+	"tir/dialects/ir"
+)
+
+// The op table of the tir dialect. Each entry is the whole definition of an
+// op: syntax, type rule, verifier. Lowerings live in lower/.
+
+var binaryOps = []struct{ name, summary string }{
+	{"add", "elementwise sum"},
+	{"sub", "elementwise difference"},
+	{"mul", "elementwise product"},
+	{"div", "elementwise quotient (integers round toward negative infinity)"},
+	{"rem", "elementwise remainder (integers: sign of the divisor)"},
+	{"min", "elementwise minimum"},
+	{"max", "elementwise maximum"},
+	{"pow", "elementwise power"},
+}
+
+var unaryMathOps = []string{"neg", "abs", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "floor", "ceil", "round", "sigmoid"}
+
+// FloatOnlyUnary lists the unary ops defined on floats only.
+var FloatOnlyUnary = map[string]bool{"exp": true, "log": true, "sqrt": true, "rsqrt": true, "sin": true, "cos": true, "tan": true, "tanh": true, "floor": true, "ceil": true, "round": true, "sigmoid": true}
+
+// CmpPredicates are the comparison predicates of tir.cmp.
+var CmpPredicates = []string{"lt", "le", "gt", "ge", "eq", "ne"}
+
+func elementwiseDef(name, summary string, n int, elemOK func(ir.Type) bool, what string, resultElem ir.Type) *ir.OpDef {
+	return &ir.OpDef{
+		Name:        "tir." + name,
+		Summary:     summary,
+		Syntax:      fmt.Sprintf("%%r = tir.%s %s : T", name, operandSyntax(n)),
+		Traits:      ir.TraitPure | ir.TraitElementwise,
+		NumOperands: n, NumResults: 1, NumRegions: 0,
+		Parse: parseOperandsAndType,
+		Print: printOperandsAndType,
+		Infer: func(op *ir.Operation) ([]ir.Type, error) {
+			if err := checkElem(op, elemOK, what); err != nil {
+				return nil, err
+			}
+			return inferElementwise(resultElem)(op)
+		},
+	}
+}
+
+func operandSyntax(n int) string {
+	s := ""
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			s += ", "
+		}
+		s += "%" + string(rune('a'+i))
+	}
+	return s
+}
+
+func opTable() []*ir.OpDef {
+	var defs []*ir.OpDef
+	for _, b := range binaryOps {
+		defs = append(defs, elementwiseDef(b.name, b.summary, 2, isNumeric, "integer or float", nil))
+	}
+	for _, u := range unaryMathOps {
+		ok, what := isNumeric, "integer or float"
+		if FloatOnlyUnary[u] {
+			ok, what = ir.IsFloat, "float"
+		}
+		defs = append(defs, elementwiseDef(u, "elementwise "+u, 1, ok, what, nil))
+	}
+	isLogic := func(t ir.Type) bool { return ir.IsInteger(t) }
+	for _, l := range []string{"and", "or", "xor"} {
+		defs = append(defs, elementwiseDef(l, "elementwise logical/bitwise "+l, 2, isLogic, "i1 or integer", nil))
+	}
+	defs = append(defs, elementwiseDef("not", "elementwise logical/bitwise not", 1, isLogic, "i1 or integer", nil))
+	defs = append(defs,
+		funcDef, returnDef, constantDef, cmpDef, selectDef, shiftDef,
+	)
+	return defs
+}
+
+func init() { ir.Register(opTable()...) }
+
+var funcDef = &ir.OpDef{
+	Name:    "tir.func",
+	Summary: "a function of tensors; size symbols in argument types are its size parameters",
+	Syntax:  "tir.func @f(%a: T, ...) -> (R, ...) [attributes {...}] { ... }",
+	Traits:  ir.TraitIsolated | ir.TraitSymbol,
+	NumOperands: 0, NumResults: 0, NumRegions: 1,
+	Parse:  parseFunc,
+	Print:  printFunc,
+	Infer:  inferFunc,
+	Verify: verifyFunc,
+}
+
+var returnDef = &ir.OpDef{
+	Name:    "tir.return",
+	Summary: "return the function's results (restricted to the declared output domains)",
+	Syntax:  "tir.return %x, %y : R1, R2",
+	Traits:  ir.TraitTerminator,
+	NumOperands: -1, NumResults: 0, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		if p.AtEnd() {
+			return nil
+		}
+		vs, err := p.OperandList()
+		if err != nil {
+			return err
+		}
+		st.Operands = vs
+		// The types after ':' are the function's output types; they are
+		// checked against the signature by the verifier and not stored.
+		if _, _, err := p.OptionalColonTypes(); err != nil {
+			return err
+		}
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		if len(op.Operands) == 0 {
+			return
+		}
+		p.Write(" ")
+		p.Values(op.Operands)
+		p.Write(" : ")
+		if fn := op.ParentOp(); fn != nil && fn.Name == "tir.func" {
+			if ft, ok := FuncType(fn); ok && len(ft.Results) == len(op.Operands) {
+				p.Types(ft.Results)
+				return
+			}
+		}
+		var ts []ir.Type
+		for _, v := range op.Operands {
+			ts = append(ts, v.Type)
+		}
+		p.Types(ts)
+	},
+	Verify: verifyReturn,
+}
+
+var constantDef = &ir.OpDef{
+	Name:    "tir.constant",
+	Summary: "a 0-d tensor holding a constant (broadcasts to any domain)",
+	Syntax:  "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32>",
+	Traits:  ir.TraitPure | ir.TraitConstantLike,
+	NumOperands: 0, NumResults: 1, NumRegions: 0,
+	Parse: parseConstant,
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		t, _ := AsTensor(op.Results[0].Type)
+		p.Write(" " + constantText(op.Attr("value")) + " : ")
+		p.Type(t.Elem)
+	},
+	Infer: func(op *ir.Operation) ([]ir.Type, error) {
+		elem, err := constantElemType(op.Attr("value"))
+		if err != nil {
+			return nil, ir.Errorf(op.Loc, "%v", err)
+		}
+		return []ir.Type{Scalar(elem)}, nil
+	},
+}
+
+var cmpDef = &ir.OpDef{
+	Name:    "tir.cmp",
+	Summary: "elementwise comparison, result element type i1",
+	Syntax:  "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
+	Traits:  ir.TraitPure | ir.TraitElementwise,
+	NumOperands: 2, NumResults: 1, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		pred, loc, err := p.Keyword("a comparison predicate (lt, le, gt, ge, eq, ne)")
+		if err != nil {
+			return err
+		}
+		if !isCmpPredicate(pred) {
+			return ir.Errorf(loc, "unknown comparison predicate '%s' (expected lt, le, gt, ge, eq, ne)", pred)
+		}
+		st.Attrs = st.Attrs.With("predicate", ir.StringAttr(pred))
+		return parseOperandsAndType(p, st)
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		pred, _ := op.Attr("predicate").(ir.StringAttr)
+		p.Write(" " + string(pred))
+		printOperandsAndType(p, op)
+	},
+	Infer: func(op *ir.Operation) ([]ir.Type, error) {
+		pred, ok := op.Attr("predicate").(ir.StringAttr)
+		if !ok || !isCmpPredicate(string(pred)) {
+			return nil, ir.Errorf(op.Loc, "'tir.cmp' needs a predicate attribute (lt, le, gt, ge, eq, ne)")
+		}
+		return inferElementwise(ir.I1)(op)
+	},
+}
+
+func isCmpPredicate(s string) bool {
+	for _, c := range CmpPredicates {
+		if c == s {
+			return true
+		}
+	}
+	return false
+}
+
+var selectDef = &ir.OpDef{
+	Name:    "tir.select",
+	Summary: "elementwise choice cond ? a : b (all three domains intersect)",
+	Syntax:  "%r = tir.select %cond, %a, %b : T",
+	Traits:  ir.TraitPure | ir.TraitElementwise,
+	NumOperands: 3, NumResults: 1, NumRegions: 0,
+	Parse: parseOperandsAndType,
+	Print: printOperandsAndType,
+	Infer: func(op *ir.Operation) ([]ir.Type, error) {
+		c, err := tensorOf(op, op.Operands[0], "condition")
+		if err != nil {
+			return nil, err
+		}
+		if !ir.TypeEqual(c.Elem, ir.I1) {
+			return nil, ir.Errorf(op.Loc, "'tir.select' condition must have element type i1, got %s", c.Elem)
+		}
+		elem, err := commonElem(op, op.Operands[1:])
+		if err != nil {
+			return nil, err
+		}
+		dims, err := Broadcast(op, op.Operands)
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Type{TensorType{Elem: elem, Dims: dims}}, nil
+	},
+}
+
+var shiftDef = &ir.OpDef{
+	Name:    "tir.shift",
+	Summary: "Cartesian shift, read at offset: y(I) = x(I + off)",
+	Syntax:  "%y = tir.shift %x [I + 1, J - 2] : T",
+	Traits:  ir.TraitPure,
+	NumOperands: 1, NumResults: 1, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		x, err := p.Operand()
+		if err != nil {
+			return err
+		}
+		st.Operands = []*ir.Value{x}
+		entries, _, err := p.Brackets()
+		if err != nil {
+			return err
+		}
+		offs, err := parseDimOffsets(p.Host, entries)
+		if err != nil {
+			return err
+		}
+		st.Attrs = st.Attrs.With("offsets", offs)
+		return parseOptionalResultType(p, st)
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Value(op.Operands[0])
+		if a, ok := op.Attr("offsets").(OffsetsAttr); ok {
+			p.Write(" " + a.Text())
+		}
+		printResultType(p, op)
+	},
+	Infer: func(op *ir.Operation) ([]ir.Type, error) {
+		x, err := tensorOf(op, op.Operands[0], "operand")
+		if err != nil {
+			return nil, err
+		}
+		offs, ok := op.Attr("offsets").(OffsetsAttr)
+		if !ok {
+			return nil, ir.Errorf(op.Loc, "'tir.shift' needs an offsets attribute")
+		}
+		dims := append([]Dim(nil), x.Dims...)
+		for i, d := range offs.Dims {
+			k := x.Find(d)
+			if k < 0 {
+				return nil, ir.Errorf(op.Loc, "unknown dimension %s in shift: the operand has %s", d, dimNames(x))
+			}
+			// Reading at +off moves the domain by -off.
+			dims[k].Interval = dims[k].Translate(negate(offs.Offsets[i]))
+		}
+		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
+	},
+}
+
+func dimNames(t TensorType) string {
+	if len(t.Dims) == 0 {
+		return "no dimensions"
+	}
+	s := ""
+	for i, d := range t.Dims {
+		if i > 0 {
+			s += ", "
+		}
+		s += d.Name
+	}
+	return s
+}

@@ -1,0 +1,151 @@
+package tir
+
+import (
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+)
+
+// Custom syntax pieces shared by several ops.
+
+// parseOperandsAndType reads `%a, %b [: T]` (the elementwise form).
+func parseOperandsAndType(p *ir.OpParser, st *ir.OpState) error {
+	vs, err := p.OperandList()
+	if err != nil {
+		return err
+	}
+	st.Operands = vs
+	return parseOptionalResultType(p, st)
+}
+
+// parseOptionalResultType reads an optional trailing `: T` as the type of
+// the single result.
+func parseOptionalResultType(p *ir.OpParser, st *ir.OpState) error {
+	ts, ok, err := p.OptionalColonTypes()
+	if err != nil || !ok {
+		return err
+	}
+	if len(ts) != 1 {
+		return p.Errorf("expected one result type")
+	}
+	st.ResultTypes = ts
+	return p.ExpectEnd()
+}
+
+// printOperandsAndType writes ` %a, %b : T`.
+func printOperandsAndType(p ir.OpPrinter, op *ir.Operation) {
+	p.Write(" ")
+	p.Values(op.Operands)
+	printResultType(p, op)
+}
+
+func printResultType(p ir.OpPrinter, op *ir.Operation) {
+	if len(op.Results) > 0 {
+		p.Write(" : ")
+		var ts []ir.Type
+		for _, r := range op.Results {
+			ts = append(ts, r.Type)
+		}
+		p.Types(ts)
+	}
+}
+
+// dimOrder makes a dimension print before any size symbol in canonical
+// expressions (I + N - 1, never N + I - 1).
+const dimOrder = -1
+
+// DimVar is the expression variable standing for dimension name.
+func DimVar(name string) sizeexpr.Expr { return sizeexpr.Dim(name, dimOrder) }
+
+// leftmostName finds the first identifier of an expression as written.
+func leftmostName(n *ir.ExprNode) *ir.ExprNode {
+	if n.Kind == ir.ExprName {
+		return n
+	}
+	for _, a := range n.Args {
+		if m := leftmostName(a); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// parseDimOffsets reads shift entries `I + 1, J - N`: each entry starts
+// with a dimension name; the rest is the offset (a size expression).
+func parseDimOffsets(host ir.ParserHost, entries []ir.BracketEntry) (OffsetsAttr, error) {
+	var a OffsetsAttr
+	for _, e := range entries {
+		if e.Form != ir.EntryExpr {
+			return a, ir.Errorf(e.Loc, "expected DIM + OFFSET")
+		}
+		dn := leftmostName(e.E)
+		if dn == nil {
+			return a, ir.Errorf(e.Loc, "expected a dimension name first in '%s'", e.E)
+		}
+		for _, d := range a.Dims {
+			if d == dn.Name {
+				return a, ir.Errorf(e.Loc, "dimension %s is shifted twice", d)
+			}
+		}
+		resolve := func(n *ir.ExprNode) (sizeexpr.Expr, error) {
+			if n == dn {
+				return DimVar(n.Name), nil
+			}
+			return symbolResolver(host)(n)
+		}
+		x, err := e.E.ToExpr(resolve)
+		if err != nil {
+			return a, err
+		}
+		off := sizeexpr.Sub(x, DimVar(dn.Name))
+		for _, v := range off.Vars() {
+			if v.Kind == sizeexpr.DimVar {
+				return a, ir.Errorf(e.Loc, "the offset of %s must not depend on the dimension (write %s + OFFSET)", dn.Name, dn.Name)
+			}
+		}
+		a.Dims = append(a.Dims, dn.Name)
+		a.Offsets = append(a.Offsets, off)
+	}
+	return a, nil
+}
+
+// OffsetsAttr holds a shift's offsets per dimension: y(I) = x(I + off).
+type OffsetsAttr struct {
+	Dims    []string
+	Offsets []sizeexpr.Expr
+}
+
+// Text prints `[I + 1, J - 2]`.
+func (a OffsetsAttr) Text() string {
+	parts := make([]string, len(a.Dims))
+	for i, d := range a.Dims {
+		parts[i] = sizeexpr.Add(DimVar(d), a.Offsets[i]).String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func (a OffsetsAttr) String() string { return "#tir.offsets<" + a.Text() + ">" }
+
+// Offset returns the offset of a dimension (0 if not shifted).
+func (a OffsetsAttr) Offset(dim string) sizeexpr.Expr {
+	for i, d := range a.Dims {
+		if d == dim {
+			return a.Offsets[i]
+		}
+	}
+	return sizeexpr.Const(0)
+}
+
+func init() {
+	ir.RegisterAttr("tir.offsets", func(p *ir.OpParser) (ir.Attribute, error) {
+		entries, _, err := p.Brackets()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.ExpectEnd(); err != nil {
+			return nil, err
+		}
+		return parseDimOffsets(p.Host, entries)
+	})
+}

@@ -1,0 +1,324 @@
+// TIR.g4: grammar of the textual IR (a subset of MLIR's syntax, spec 01).
+//
+// The grammar parses types, attributes, affine maps and sets, size
+// expressions, regions and blocks structurally. Custom op syntaxes are NOT
+// spelled out per op: a custom op is `opName customItem*` and the Go IR
+// builder interprets the item list per op. See README.md for the rules that
+// keep the item loop of one op from swallowing the next op.
+//
+// Regenerate the Go parser with `make grammar` (see Makefile.frag); the
+// generated files in tirparser/ are committed.
+
+grammar TIR;
+
+// ===================================================================
+// Parser rules
+// ===================================================================
+
+module_
+    : topLevel* EOF
+    ;
+
+topLevel
+    : typeAliasDef
+    | attrAliasDef
+    | operation
+    ;
+
+// !name = type
+typeAliasDef
+    : BANG_ID '=' type_
+    ;
+
+// #name = attribute
+attrAliasDef
+    : HASH_ID '=' attribute
+    ;
+
+// %a, %b:2 = op ...
+operation
+    : (opResult (',' opResult)* '=')? (genericOp | customOp)
+    ;
+
+// %r or %r:2 (a result pack)
+opResult
+    : VALUE_ID (':' INT)?
+    ;
+
+// "dialect.op"(%a, %b)[^succ] ({ region }, { region }) {attr = value} : (T1, T2) -> (R1, R2)
+genericOp
+    : STRING '(' valueUseList? ')' successorList? ('(' region (',' region)* ')')? dictAttr? ':' functionType
+    ;
+
+successorList
+    : '[' CARET_ID (',' CARET_ID)* ']'
+    ;
+
+valueUseList
+    : VALUE_ID (',' VALUE_ID)*
+    ;
+
+// `module` (builtin.module shorthand, the only op name without a dot) or
+// dialect.op.
+customOp
+    : opName customItem*
+    ;
+
+opName
+    : OP_NAME
+    | 'module'
+    ;
+
+// One element of a custom op's body. Neither an op name nor a string (the
+// start of a generic op) is an item, and ',' ':' '=' only occur bound to the
+// item that follows (and, for '=', to the value or group before it). So the
+// items of an op can never end with a prefix of the next operation
+// (`%a, %b:2 =`, `^bb1(...):`, `!t =`, `#m =`): the loop exit is unambiguous.
+// Walkers that want a flat token-like list flatten the binding items.
+customItem
+    : VALUE_ID '=' customItem                       # valueBindItem     // %i = 0, %acc = %1
+    | VALUE_ID                                      # valueItem
+    | parenGroup '=' customItem                     # groupBindItem     // (%k) = (0)
+    | parenGroup                                    # parenItem         // (%a: T, ...), iter_args(...), (0.0, 0.0)
+    | ':' customItem                                # colonItem         // : T
+    | ',' groupElem                                 # commaItem         // , %b
+    | SYMBOL_REF                                    # symbolItem
+    | CARET_ID                                      # blockRefItem
+    | identifier                                    # wordItem          // add, lt, to, over, f32, index
+    | compositeType                                 # typeItem          // memref<..>, tuple<..>, !tir.tensor<..>, !alias
+    | affineMapAttr                                 # affineMapItem
+    | affineSetAttr                                 # affineSetItem
+    | dialectAttr                                   # dialectAttrItem   // #tir.offsets<[I + 1]>
+    | HASH_ID                                       # attrAliasItem     // #map
+    | INT                                           # intItem
+    | HEX                                           # hexItem
+    | FLOAT                                         # floatItem
+    | value=('true' | 'false')                      # boolItem
+    | punct=('->' | '+' | '-' | '*' | '?')          # punctItem
+    | bracketList                                   # bracketItem
+    | 'attributes' dictAttr                         # attributesItem
+    | region                                        # regionItem
+    ;
+
+// ( ... ): inside parentheses strings and nested items are allowed.
+parenGroup
+    : '(' groupElem* ')'
+    ;
+
+groupElem
+    : customItem                                    # groupCustomElem
+    | STRING                                        # groupStringElem
+    ;
+
+bracketList
+    : '[' (bracketEntry (',' bracketEntry)*)? ']'
+    ;
+
+bracketEntry
+    : identifier '[' lo=expr (':' hi=expr)? ']'     # dimEntry          // I[1:4], I[?]
+    | identifier '=' expr                           # namedEntry        // d0 = i + k, Vertex = %e2v
+    | lo=expr ':' hi=expr                           # rangeEntry        // 0:9
+    | expr                                          # exprEntry         // I + 1, %i + 1, 1
+    ;
+
+region
+    : '{' operation* block* '}'
+    ;
+
+block
+    : blockLabel operation*
+    ;
+
+blockLabel
+    : CARET_ID ('(' (blockArg (',' blockArg)*)? ')')? ':'
+    ;
+
+// The type may be omitted in tir input.
+blockArg
+    : VALUE_ID (':' type_)?
+    ;
+
+// ------------------------------------------------------------------ types
+
+type_
+    : identifier                                    # namedType         // i32 f32 index bf16
+    | compositeType                                 # compositeTypeAlt
+    | functionType                                  # funcType
+    ;
+
+// A type that is neither a bare word nor a function type (those two are
+// ambiguous with the word and parenthesised-group custom items).
+compositeType
+    : identifier '<' typeParam (',' typeParam)* '>'       # parametricType   // memref<..>, vector<..>, tuple<..>, strided<..>
+    | BANG_ID ('<' typeParam (',' typeParam)* '>')?       # dialectType      // !alias, !tir.tensor<f32, I[0:N]>
+    ;
+
+typeParam
+    : SHAPE_DIM* type_                              # shapeParam        // 4x?xf32, f32, tuple<f32, f32>
+    | identifier '[' lo=expr (':' hi=expr)? ']'     # dimParam          // I[0:N-1], I[?]
+    | '[' (expr (',' expr)*)? ']'                   # listParam         // strided<[?, 1], ...>
+    | identifier ':' expr                           # keyParam          // offset: ?
+    | neg='-'? INT                                  # intParam          // memory space
+    | affineMapAttr                                 # affineMapParam    // memref layout
+    | dialectAttr                                   # dialectAttrParam
+    | HASH_ID                                       # attrAliasParam    // memref layout alias
+    ;
+
+functionType
+    : '(' ins=typeList? ')' '->' ( '(' outs=typeList? ')' | out=type_ )
+    ;
+
+typeList
+    : type_ (',' type_)*
+    ;
+
+// ------------------------------------------------------------- attributes
+
+attribute
+    : neg='-'? value=(INT | HEX | FLOAT) (':' type_)?     # numberAttr      // 3 : i64, -1.5 : f32
+    | STRING                                        # stringAttr
+    | value=('true' | 'false')                      # boolAttr
+    | '[' (attribute (',' attribute)*)? ']'         # arrayAttr
+    | dictAttr                                      # dictAttribute
+    | affineMapAttr                                 # affineMapAttribute
+    | affineSetAttr                                 # affineSetAttribute
+    | dialectAttr                                   # dialectAttribute
+    | HASH_ID                                       # attrAliasRef
+    | SYMBOL_REF                                    # symbolRefAttr
+    | type_                                         # typeAttr          // also `unit`
+    ;
+
+// #dialect.name<...>, body items interpreted per attribute by the Go side.
+dialectAttr
+    : HASH_ID '<' groupElem* '>'
+    ;
+
+dictAttr
+    : '{' (dictEntry (',' dictEntry)*)? '}'
+    ;
+
+// A bare key is a unit attribute.
+dictEntry
+    : dictKey ('=' attribute)?
+    ;
+
+dictKey
+    : identifier
+    | OP_NAME
+    | STRING
+    | 'module'
+    | 'attributes'
+    | 'true'
+    | 'false'
+    | 'affine_map'
+    | 'affine_set'
+    ;
+
+affineMapAttr
+    : 'affine_map' '<' dimSymLists '->' '(' (expr (',' expr)*)? ')' '>'
+    ;
+
+affineSetAttr
+    : 'affine_set' '<' dimSymLists ':' '(' (constraint (',' constraint)*)? ')' '>'
+    ;
+
+// (d0, d1)[s0]
+dimSymLists
+    : '(' dims=identList? ')' ('[' syms=identList? ']')?
+    ;
+
+identList
+    : identifier (',' identifier)*
+    ;
+
+constraint
+    : lhs=expr op=('>=' | '==' | '<=') rhs=expr
+    ;
+
+// ------------------------------------------------- affine / size expressions
+
+expr
+    : '-' expr                                      # negExpr
+    | expr op=('*' | 'floordiv' | 'ceildiv' | 'mod') expr # mulExpr
+    | expr op=('+' | '-') expr                      # addExpr
+    | atom                                          # atomExpr
+    ;
+
+atom
+    : INT                                           # intAtom
+    | identifier '(' expr (',' expr)* ')'           # callAtom          // min(a, b), max(..), symbol(%n)
+    | identifier                                    # idAtom
+    | VALUE_ID                                      # valueAtom
+    | '?'                                           # unknownAtom
+    | '(' expr ')'                                  # parenAtom
+    ;
+
+// Soft keywords are allowed where a name is expected; the Go side decides.
+identifier
+    : ID
+    | 'floordiv'
+    | 'ceildiv'
+    | 'mod'
+    ;
+
+// ===================================================================
+// Lexer rules (longest match wins, then the first rule)
+// ===================================================================
+
+LINE_COMMENT : '//' ~[\r\n]* -> skip ;
+WS           : [ \t\r\n\f]+ -> skip ;
+
+// Keywords (before ID and OP_NAME).
+AFFINE_MAP : 'affine_map' ;
+AFFINE_SET : 'affine_set' ;
+TRUE       : 'true' ;
+FALSE      : 'false' ;
+ATTRIBUTES : 'attributes' ;
+FLOORDIV   : 'floordiv' ;
+CEILDIV    : 'ceildiv' ;
+MOD        : 'mod' ;
+MODULE     : 'module' ;
+
+VALUE_ID   : '%' [a-zA-Z0-9_$.\-]+ ( '#' [0-9]+ )? ;
+CARET_ID   : '^' [a-zA-Z0-9_$.\-]+ ;
+SYMBOL_REF : '@' ( [a-zA-Z_$.] [a-zA-Z0-9_$.]* | STRING_BODY ) ;
+BANG_ID    : '!' [a-zA-Z_] [a-zA-Z0-9_$.]* ;
+HASH_ID    : '#' [a-zA-Z_] [a-zA-Z0-9_$.]* ;
+
+OP_NAME    : [a-zA-Z_] [a-zA-Z0-9_$]* ( '.' [a-zA-Z0-9_$]+ )+ ;
+ID         : [a-zA-Z_] [a-zA-Z0-9_$]* ;
+
+// 4x ?x: one dimension of a shape (memref<4x?xf32>, vector<8xf32>).
+SHAPE_DIM  : ( [0-9]+ | '?' ) 'x' ;
+
+HEX        : '0x' [0-9a-fA-F]+ ;
+INT        : [0-9]+ ;
+FLOAT
+    : [0-9]+ '.' [0-9]* ( [eE] [+-]? [0-9]+ )?
+    | [0-9]+ [eE] [+-]? [0-9]+
+    ;
+
+STRING     : STRING_BODY ;
+
+fragment STRING_BODY : '"' ( '\\' . | ~["\\\r\n] )* '"' ;
+
+// Punctuation. There is deliberately no '>>' token.
+ARROW    : '->' ;
+GE       : '>=' ;
+LE       : '<=' ;
+EQEQ     : '==' ;
+LPAREN   : '(' ;
+RPAREN   : ')' ;
+LBRACKET : '[' ;
+RBRACKET : ']' ;
+LBRACE   : '{' ;
+RBRACE   : '}' ;
+LANGLE   : '<' ;
+RANGLE   : '>' ;
+COMMA    : ',' ;
+COLON    : ':' ;
+EQUAL    : '=' ;
+PLUS     : '+' ;
+MINUS    : '-' ;
+STAR     : '*' ;
+QUESTION : '?' ;
