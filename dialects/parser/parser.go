@@ -41,12 +41,12 @@ func Parse(file, src string) (m *ir.Module, diags ir.DiagList) {
 		return nil, listener.diags[:1]
 	}
 	b := &builder{
-		file:       file,
-		mod:        ir.NewModule(ir.Location{File: file, Line: 1, Col: 1}),
-		typeAlias:  map[string]ir.Type{},
-		attrAlias:  map[string]ir.Attribute{},
-		symbols:    map[string]sizeexpr.Expr{},
-		scopes:     []map[string]*ir.Value{{}},
+		file:      file,
+		mod:       ir.NewModule(ir.Location{File: file, Line: 1, Col: 1}),
+		typeAlias: map[string]ir.Type{},
+		attrAlias: map[string]ir.Attribute{},
+		symbols:   map[string]sizeexpr.Expr{},
+		scopes:    []map[string]*ir.Value{{}},
 	}
 	for _, top := range tree.AllTopLevel() {
 		if err := b.topLevel(top); err != nil {

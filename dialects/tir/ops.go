@@ -83,10 +83,10 @@ func opTable() []*ir.OpDef {
 func init() { ir.Register(opTable()...) }
 
 var funcDef = &ir.OpDef{
-	Name:    "tir.func",
-	Summary: "a function of tensors; size symbols in argument types are its size parameters",
-	Syntax:  "tir.func @f(%a: T, ...) -> (R, ...) [attributes {...}] { ... }",
-	Traits:  ir.TraitIsolated | ir.TraitSymbol,
+	Name:        "tir.func",
+	Summary:     "a function of tensors; size symbols in argument types are its size parameters",
+	Syntax:      "tir.func @f(%a: T, ...) -> (R, ...) [attributes {...}] { ... }",
+	Traits:      ir.TraitIsolated | ir.TraitSymbol,
 	NumOperands: 0, NumResults: 0, NumRegions: 1,
 	Parse:  parseFunc,
 	Print:  printFunc,
@@ -95,10 +95,10 @@ var funcDef = &ir.OpDef{
 }
 
 var returnDef = &ir.OpDef{
-	Name:    "tir.return",
-	Summary: "return the function's results (restricted to the declared output domains)",
-	Syntax:  "tir.return %x, %y : R1, R2",
-	Traits:  ir.TraitTerminator,
+	Name:        "tir.return",
+	Summary:     "return the function's results (restricted to the declared output domains)",
+	Syntax:      "tir.return %x, %y : R1, R2",
+	Traits:      ir.TraitTerminator,
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
 	Parse: func(p *ir.OpParser, st *ir.OpState) error {
 		if p.AtEnd() {
@@ -139,10 +139,10 @@ var returnDef = &ir.OpDef{
 }
 
 var constantDef = &ir.OpDef{
-	Name:    "tir.constant",
-	Summary: "a 0-d tensor holding a constant (broadcasts to any domain)",
-	Syntax:  "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32>",
-	Traits:  ir.TraitPure | ir.TraitConstantLike,
+	Name:        "tir.constant",
+	Summary:     "a 0-d tensor holding a constant (broadcasts to any domain)",
+	Syntax:      "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32>",
+	Traits:      ir.TraitPure | ir.TraitConstantLike,
 	NumOperands: 0, NumResults: 1, NumRegions: 0,
 	Parse: parseConstant,
 	Print: func(p ir.OpPrinter, op *ir.Operation) {
@@ -160,10 +160,10 @@ var constantDef = &ir.OpDef{
 }
 
 var cmpDef = &ir.OpDef{
-	Name:    "tir.cmp",
-	Summary: "elementwise comparison, result element type i1",
-	Syntax:  "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
-	Traits:  ir.TraitPure | ir.TraitElementwise,
+	Name:        "tir.cmp",
+	Summary:     "elementwise comparison, result element type i1",
+	Syntax:      "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
+	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
 	Parse: func(p *ir.OpParser, st *ir.OpState) error {
 		pred, loc, err := p.Keyword("a comparison predicate (lt, le, gt, ge, eq, ne)")
@@ -200,10 +200,10 @@ func isCmpPredicate(s string) bool {
 }
 
 var selectDef = &ir.OpDef{
-	Name:    "tir.select",
-	Summary: "elementwise choice cond ? a : b (all three domains intersect)",
-	Syntax:  "%r = tir.select %cond, %a, %b : T",
-	Traits:  ir.TraitPure | ir.TraitElementwise,
+	Name:        "tir.select",
+	Summary:     "elementwise choice cond ? a : b (all three domains intersect)",
+	Syntax:      "%r = tir.select %cond, %a, %b : T",
+	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 3, NumResults: 1, NumRegions: 0,
 	Parse: parseOperandsAndType,
 	Print: printOperandsAndType,
@@ -228,10 +228,10 @@ var selectDef = &ir.OpDef{
 }
 
 var shiftDef = &ir.OpDef{
-	Name:    "tir.shift",
-	Summary: "Cartesian shift, read at offset: y(I) = x(I + off)",
-	Syntax:  "%y = tir.shift %x [I + 1, J - 2] : T",
-	Traits:  ir.TraitPure,
+	Name:        "tir.shift",
+	Summary:     "Cartesian shift, read at offset: y(I) = x(I + off)",
+	Syntax:      "%y = tir.shift %x [I + 1, J - 2] : T",
+	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
 	Parse: func(p *ir.OpParser, st *ir.OpState) error {
 		x, err := p.Operand()
