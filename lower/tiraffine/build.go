@@ -1,0 +1,89 @@
+package tiraffine
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+)
+
+// builder appends ops at the end of a block; every op the lowering creates
+// goes through it, in MLIR's generic representation (operand order and
+// attribute names as upstream MLIR 16 stores them).
+type builder struct {
+	block *ir.Block
+	loc   ir.Location
+}
+
+func (b builder) op(name string, operands []*ir.Value, results []ir.Type, attrs ir.DictAttr) *ir.Operation {
+	return b.block.Append(ir.NewOp(name, b.loc, operands, results, attrs))
+}
+
+func (b builder) value(name string, operands []*ir.Value, result ir.Type, attrs ir.DictAttr) *ir.Value {
+	return b.op(name, operands, []ir.Type{result}, attrs).Results[0]
+}
+
+// affineFor creates `affine.for %iv = lb to ub` and returns it and its body
+// builder; the caller finishes the body with yield().
+func (b builder) affineFor(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, ubOps []*ir.Value) (*ir.Operation, builder) {
+	attrs := ir.DictAttr{}.
+		With("lower_bound", ir.AffineMapAttr{Map: lb}).
+		With("upper_bound", ir.AffineMapAttr{Map: ub}).
+		With("step", ir.IntegerAttr{Value: 1, Type: ir.Index})
+	operands := append(append([]*ir.Value(nil), lbOps...), ubOps...)
+	op := b.op("affine.for", operands, nil, attrs)
+	body := op.AddRegion().AddBlock(ir.Index)
+	return op, builder{block: body, loc: b.loc}
+}
+
+func (b builder) yield() { b.op("affine.yield", nil, nil, nil) }
+
+func (b builder) load(mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Value {
+	elem := mem.Type.(ir.MemRefType).Elem
+	return b.value("affine.load", append([]*ir.Value{mem}, operands...), elem, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+}
+
+func (b builder) store(v, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) {
+	b.op("affine.store", append([]*ir.Value{v, mem}, operands...), nil, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+}
+
+func (b builder) constant(a ir.Attribute, t ir.Type) *ir.Value {
+	return b.value("arith.constant", nil, t, ir.DictAttr{}.With("value", a))
+}
+
+// affineMap turns expressions over loop variables (sizeexpr Dim vars) and
+// size symbols (Sym vars) into a map plus its operands: dims first, then
+// symbols, each in order of first use.
+func affineMap(exprs []sizeexpr.Expr, lookup func(v sizeexpr.Var) *ir.Value) (ir.AffineMap, []*ir.Value) {
+	var dims, syms []sizeexpr.Var
+	index := map[sizeexpr.Var]int{}
+	for _, e := range exprs {
+		for _, v := range e.Vars() {
+			if _, ok := index[v]; ok {
+				continue
+			}
+			if v.Kind == sizeexpr.DimVar {
+				index[v] = len(dims)
+				dims = append(dims, v)
+			} else {
+				index[v] = len(syms)
+				syms = append(syms, v)
+			}
+		}
+	}
+	m := ir.AffineMap{NumDims: len(dims), NumSyms: len(syms)}
+	for _, e := range exprs {
+		m.Results = append(m.Results, e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+			if v.Kind == sizeexpr.DimVar {
+				return ir.MapDim(index[v]), true
+			}
+			return ir.MapSym(index[v]), true
+		}))
+	}
+	var operands []*ir.Value
+	for _, v := range dims {
+		operands = append(operands, lookup(v))
+	}
+	for _, v := range syms {
+		operands = append(operands, lookup(v))
+	}
+	return m, operands
+}

@@ -1,0 +1,279 @@
+// Package tiraffine lowers the tir dialect to affine loops over memrefs
+// (convert-tir-to-affine). Each tir.func becomes a func.func in
+// destination-passing style: inputs, then one memref per result, then one
+// index argument per size symbol. Every result is computed by one loop nest
+// over its output domain in storage order; every other value is fused into
+// its consumers by evaluating its expression tree at the point being
+// computed (a shift adds an offset to the point, a constant is hoisted).
+package tiraffine
+
+import (
+	"fmt"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/dialects/tir"
+)
+
+// Convert replaces every tir.func of the module by its lowered func.func.
+func Convert(m *ir.Module) error {
+	body := m.Body()
+	for i, op := range append([]*ir.Operation(nil), body.Ops...) {
+		if op.Name != "tir.func" {
+			continue
+		}
+		fn, err := lowerFunc(op)
+		if err != nil {
+			return err
+		}
+		body.Remove(op)
+		body.InsertAt(i, fn)
+	}
+	return nil
+}
+
+// funcLowering is the per-function state.
+type funcLowering struct {
+	src    *ir.Operation
+	entry  builder
+	mem    map[*ir.Value]*ir.Value // tir argument -> memref argument
+	syms   map[string]*ir.Value    // size symbol name -> index argument
+	consts map[string]*ir.Value    // hoisted constants by printed value and type
+}
+
+// MemRefType is the buffer type of a tensor type: the domain's extents,
+// '?' where symbolic.
+func MemRefType(t tir.TensorType) ir.MemRefType {
+	shape := make([]int64, len(t.Dims))
+	for i, d := range t.Dims {
+		if c, ok := d.Extent().Const(); ok {
+			shape[i] = c
+		} else {
+			shape[i] = ir.Dynamic
+		}
+	}
+	return ir.MemRefType{Shape: shape, Elem: t.Elem}
+}
+
+// Symbols lists the size symbols of a function in order of first appearance
+// in its argument types, then in its result types (the order of the trailing
+// index arguments of the ABI).
+func Symbols(ft ir.FunctionType) []sizeexpr.Var {
+	var out []sizeexpr.Var
+	seen := map[string]bool{}
+	add := func(e sizeexpr.Expr) {
+		for _, v := range e.Vars() {
+			if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] {
+				seen[v.Name] = true
+				out = append(out, v)
+			}
+		}
+	}
+	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
+		for _, t := range ts {
+			if tt, ok := tir.AsTensor(t); ok {
+				for _, d := range tt.Dims {
+					add(d.Lo)
+					add(d.Hi)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
+	ft, ok := tir.FuncType(src)
+	if !ok {
+		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
+	}
+	entryBlock := src.Regions[0].Entry()
+	syms := Symbols(ft)
+	var ins []ir.Type
+	var names, dimNames, extents ir.ArrayAttr
+	symMap := func(e []sizeexpr.Expr) ir.AffineMap {
+		m := ir.AffineMap{NumSyms: len(syms)}
+		for _, x := range e {
+			m.Results = append(m.Results, x.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+				for i, s := range syms {
+					if s.Name == v.Name {
+						return ir.MapSym(i), true
+					}
+				}
+				return sizeexpr.Expr{}, false
+			}))
+		}
+		return m
+	}
+	addTensor := func(t ir.Type, name string) error {
+		tt, ok := tir.AsTensor(t)
+		if !ok {
+			return ir.Errorf(src.Loc, "argument %s is not a tensor", name)
+		}
+		ins = append(ins, MemRefType(tt))
+		names = append(names, ir.StringAttr(name))
+		var dn ir.ArrayAttr
+		var ext []sizeexpr.Expr
+		for _, d := range tt.Dims {
+			dn = append(dn, ir.StringAttr(d.Name))
+			ext = append(ext, d.Extent())
+		}
+		if dn == nil {
+			dn = ir.ArrayAttr{}
+		}
+		dimNames = append(dimNames, dn)
+		extents = append(extents, ir.AffineMapAttr{Map: symMap(ext)})
+		return nil
+	}
+	for i, t := range ft.Inputs {
+		name := entryBlock.Args[i].NameHint
+		if name == "" {
+			name = fmt.Sprintf("arg%d", i)
+		}
+		if err := addTensor(t, name); err != nil {
+			return nil, err
+		}
+	}
+	for i, t := range ft.Results {
+		name := "result"
+		if len(ft.Results) > 1 {
+			name = fmt.Sprintf("result%d", i)
+		}
+		if err := addTensor(t, name); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range syms {
+		ins = append(ins, ir.Index)
+		names = append(names, ir.StringAttr(s.Name))
+		dimNames = append(dimNames, ir.ArrayAttr{})
+		extents = append(extents, ir.AffineMapAttr{Map: ir.AffineMap{NumSyms: len(syms)}})
+	}
+	attrs := ir.DictAttr{}.
+		With("sym_name", src.Attr("sym_name")).
+		With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: ins}}).
+		With("tir.arg_names", names).
+		With("tir.dim_names", dimNames).
+		With("tir.extents", extents).
+		With("tir.num_results", ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
+	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
+	entry := fn.AddRegion().AddBlock()
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, mem: map[*ir.Value]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
+	for i, t := range ins {
+		hint := string(names[i].(ir.StringAttr))
+		a := entry.AddArg(t, hint)
+		if i < len(ft.Inputs) {
+			fl.mem[entryBlock.Args[i]] = a
+		}
+	}
+	for i, s := range syms {
+		fl.syms[s.Name] = entry.Args[len(ft.Inputs)+len(ft.Results)+i]
+	}
+	ret := entryBlock.Terminator()
+	if ret == nil || ret.Name != "tir.return" {
+		return nil, ir.Errorf(src.Loc, "tir.func must end with tir.return")
+	}
+	for i, v := range ret.Operands {
+		out := entry.Args[len(ft.Inputs)+i]
+		outT, _ := tir.AsTensor(ft.Results[i])
+		if err := fl.materialize(v, outT, out, ret.Loc); err != nil {
+			return nil, err
+		}
+	}
+	fl.entry.op("func.return", nil, nil, nil)
+	return fn, nil
+}
+
+// point maps each dimension name to its index expression: loop variables
+// (sizeexpr Dim vars named after the loop) and size symbols.
+type point map[string]sizeexpr.Expr
+
+// nest is the loop nest being filled: it knows the induction variables.
+type nest struct {
+	ivs map[string]*ir.Value // loop variable name -> induction variable
+	fl  *funcLowering
+}
+
+func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
+	if v.Kind == sizeexpr.DimVar {
+		return n.ivs[v.Name]
+	}
+	return n.fl.syms[v.Name]
+}
+
+// materialize computes v on the domain of outT into the memref out: one loop
+// nest in storage order, the last dimension innermost.
+func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, out *ir.Value, loc ir.Location) error {
+	n := &nest{ivs: map[string]*ir.Value{}, fl: fl}
+	b := fl.entry
+	b.loc = loc
+	pt := point{}
+	var loops []*ir.Operation
+	var bodies []builder
+	for k, d := range outT.Dims {
+		lb, lbOps, err := boundMap(d.Lo, true, n)
+		if err != nil {
+			return ir.Errorf(loc, "%v", err)
+		}
+		ub, ubOps, err := boundMap(d.Hi, false, n)
+		if err != nil {
+			return ir.Errorf(loc, "%v", err)
+		}
+		loop, body := b.affineFor(lb, lbOps, ub, ubOps)
+		ivName := fmt.Sprintf("iv%d_%s", k, d.Name)
+		iv := loop.Regions[0].Entry().Args[0]
+		iv.NameHint = ivHint(d.Name)
+		n.ivs[ivName] = iv
+		pt[d.Name] = sizeexpr.Dim(ivName, k)
+		loops = append(loops, loop)
+		bodies = append(bodies, body)
+		b = body
+	}
+	ev := &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]*ir.Value{}}
+	val, err := ev.at(v, pt)
+	if err != nil {
+		return err
+	}
+	subs := make([]sizeexpr.Expr, len(outT.Dims))
+	for i, d := range outT.Dims {
+		subs[i] = sizeexpr.Sub(pt[d.Name], d.Lo)
+	}
+	m, ops := affineMap(subs, n.lookup)
+	b.store(val, out, m, ops)
+	for i := len(bodies) - 1; i >= 0; i-- {
+		bodies[i].yield()
+	}
+	return nil
+}
+
+func ivHint(dim string) string {
+	if len(dim) == 1 && dim[0] >= 'A' && dim[0] <= 'Z' {
+		return string(dim[0] + 'a' - 'A')
+	}
+	return "iv_" + dim
+}
+
+// boundMap builds a loop bound map over size symbols; a lower bound may be
+// a max and an upper bound a min of several expressions (one map result
+// each, as affine.for takes them).
+func boundMap(e sizeexpr.Expr, lower bool, n *nest) (ir.AffineMap, []*ir.Value, error) {
+	parts := []sizeexpr.Expr{e}
+	terms, c := e.Terms()
+	if len(terms) == 1 && terms[0].Coef == 1 && c == 0 {
+		a := terms[0].Atom
+		if lower && a.Op() == sizeexpr.OpMax || !lower && a.Op() == sizeexpr.OpMin {
+			parts = a.Args()
+		}
+	}
+	for _, p := range parts {
+		if !p.IsAffine() {
+			which := "upper"
+			if lower {
+				which = "lower"
+			}
+			return ir.AffineMap{}, nil, fmt.Errorf("loop %s bound %s is not affine", which, e)
+		}
+	}
+	m, ops := affineMap(parts, n.lookup)
+	return m, ops, nil
+}
