@@ -147,4 +147,3 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 	fl.consts[key] = op.Results[0]
 	return op.Results[0]
 }
-
