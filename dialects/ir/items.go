@@ -236,8 +236,12 @@ type ParserHost interface {
 	BuildRegion(it *Item, args []RegionArg, labelTypes []Type) (*Region, error)
 	// SizeSymbol returns the module-wide size symbol of that name.
 	SizeSymbol(name string) sizeexpr.Expr
+	// HasSizeSymbol reports whether a size symbol was already used.
+	HasSizeSymbol(name string) bool
 	// File is the file being parsed.
 	File() string
+	// LookupSymbol finds a top-level op defined earlier by its sym_name.
+	LookupSymbol(name string) *Operation
 }
 
 // OpState collects what a Parse hook read; the parser then builds the op.

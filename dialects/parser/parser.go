@@ -161,6 +161,12 @@ func (b *builder) SizeSymbol(name string) sizeexpr.Expr {
 	return e
 }
 
+// HasSizeSymbol implements ir.ParserHost.
+func (b *builder) HasSizeSymbol(name string) bool { _, ok := b.symbols[name]; return ok }
+
+// LookupSymbol implements ir.ParserHost.
+func (b *builder) LookupSymbol(name string) *ir.Operation { return b.mod.Lookup(name) }
+
 // File implements ir.ParserHost.
 func (b *builder) File() string { return b.file }
 

@@ -25,7 +25,7 @@ func TestExamplesRoundTrip(t *testing.T) {
 		}
 		m, diags := parser.Parse(f, string(src))
 		if len(diags) > 0 {
-			t.Logf("%s: %v", f, diags)
+			t.Errorf("%s: %v", f, diags)
 			continue
 		}
 		if err := ir.Verify(m.Op, nil); err != nil {
@@ -42,6 +42,16 @@ func TestExamplesRoundTrip(t *testing.T) {
 		if out != out2 {
 			t.Errorf("%s: not a fixed point:\n%s\n---\n%s", f, out, out2)
 		}
-		t.Logf("%s:\n%s", f, out)
+		gen := printer.Module(m, printer.Options{Generic: true})
+		m3, diags := parser.Parse(f, gen)
+		if len(diags) > 0 {
+			t.Errorf("%s: generic reparse: %v\n%s", f, diags, gen)
+			continue
+		}
+		// The generic form spells types out, so compare without aliases.
+		plain := printer.Module(m, printer.Options{NoAliases: true})
+		if out3 := printer.Module(m3, printer.Options{NoAliases: true}); out3 != plain {
+			t.Errorf("%s: generic form does not round-trip:\n%s\n---\n%s", f, plain, out3)
+		}
 	}
 }

@@ -74,13 +74,23 @@ func commonElem(op *ir.Operation, vals []*ir.Value) (ir.Type, error) {
 // names the dimension, with notes at the operands whose intervals do not
 // meet.
 func Broadcast(op *ir.Operation, vals []*ir.Value) ([]Dim, error) {
-	var dims []Dim
-	index := map[string]int{}
-	for _, v := range vals {
+	ts := make([]TensorType, len(vals))
+	for i, v := range vals {
 		t, err := tensorOf(op, v, "operand")
 		if err != nil {
 			return nil, err
 		}
+		ts[i] = t
+	}
+	return broadcastTypes(op, ts, vals)
+}
+
+// broadcastTypes is Broadcast over types; srcs (same length) are the values
+// the notes of an empty-domain error point at.
+func broadcastTypes(op *ir.Operation, ts []TensorType, srcs []*ir.Value) ([]Dim, error) {
+	var dims []Dim
+	index := map[string]int{}
+	for _, t := range ts {
 		for _, d := range t.Dims {
 			if i, ok := index[d.Name]; ok {
 				dims[i].Interval = dims[i].Intersect(d.Interval)
@@ -92,21 +102,45 @@ func Broadcast(op *ir.Operation, vals []*ir.Value) ([]Dim, error) {
 	}
 	for _, d := range dims {
 		if d.ProvablyEmpty() {
-			return nil, emptyDomain(op, vals, d)
+			return nil, emptyDomainTypes(op, ts, srcs, d)
 		}
 	}
 	return dims, nil
 }
 
 func emptyDomain(op *ir.Operation, vals []*ir.Value, d Dim) error {
-	diag := ir.Errorf(op.Loc, "empty domain in dimension %s: the operands' intervals do not overlap (intersection [%s:%s])", d.Name, d.Lo, d.Hi)
+	ts := make([]TensorType, len(vals))
 	for i, v := range vals {
-		t, _ := AsTensor(v.Type)
-		if od, ok := t.Dim(d.Name); ok {
-			diag.AddNote(DefLoc(v), "operand #%d has %s", i, od)
+		ts[i], _ = AsTensor(v.Type)
+	}
+	return emptyDomainTypes(op, ts, vals, d)
+}
+
+func emptyDomainTypes(op *ir.Operation, ts []TensorType, srcs []*ir.Value, d Dim) error {
+	diag := ir.Errorf(op.Loc, "empty domain in dimension %s: the operands' intervals do not overlap (intersection [%s:%s])", d.Name, d.Lo, d.Hi)
+	for i, t := range ts {
+		if od, ok := t.Dim(d.Name); ok && i < len(srcs) {
+			diag.AddNote(DefLoc(srcs[i]), "operand #%d has %s", i, od)
 		}
 	}
 	return diag
+}
+
+// without drops the named dimensions of a tensor type.
+func without(t TensorType, names []string) TensorType {
+	out := TensorType{Elem: t.Elem}
+	for _, d := range t.Dims {
+		drop := false
+		for _, n := range names {
+			if d.Name == n {
+				drop = true
+			}
+		}
+		if !drop {
+			out.Dims = append(out.Dims, d)
+		}
+	}
+	return out
 }
 
 // inferElementwise is the type rule of broadcasting ops whose result element

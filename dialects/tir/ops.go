@@ -76,6 +76,9 @@ func opTable() []*ir.OpDef {
 	defs = append(defs, elementwiseDef("not", "elementwise logical/bitwise not", 1, isLogic, "i1 or integer", nil))
 	defs = append(defs,
 		funcDef, returnDef, constantDef, cmpDef, selectDef, shiftDef,
+		castDef, makeTupleDef, tupleGetDef, viewDef, gatherDef, canDerefDef,
+		subsetDef, broadcastDef, posDef, concatDef, assumeShapeDef,
+		reduceDef, yieldDef, scanDef, callDef,
 	)
 	return defs
 }

@@ -1,0 +1,48 @@
+# TIR: the tc-opt tensor-IR toolchain.
+#
+#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16), only when missing
+#   make build   build bin/tc-opt and bin/tc-run
+#   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
+#   make test    vet and run every test (golden, diagnostics, end-to-end)
+#   make grammar regenerate the ANTLR parser (needs npx; the result is committed)
+
+GO      ?= go
+BIN     := bin
+EXAMPLE ?= ../shared/examples/laplacian.tir
+
+# apt-get needs root; use sudo when we are not root and it exists.
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
+
+.PHONY: all deps build test run vet bench clean
+all: build
+
+deps:
+	@missing=""; \
+	command -v llc-14 >/dev/null 2>&1 || missing="$$missing llvm-14"; \
+	[ -x /usr/lib/llvm-14/bin/FileCheck ] || missing="$$missing llvm-14-tools"; \
+	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build:
+	$(GO) build -o $(BIN)/ ./tools/tc-opt ./tools/tc-run
+
+vet:
+	$(GO) vet ./...
+
+test: deps build vet
+	$(GO) test ./...
+
+run: deps build
+	$(BIN)/tc-run $(EXAMPLE) --random 1 --check
+
+bench: deps build
+	$(GO) test ./test/bench -run XXX -bench . -benchtime 1x
+
+clean:
+	rm -rf $(BIN)
+
+include grammar/Makefile.frag
