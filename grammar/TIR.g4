@@ -159,6 +159,7 @@ typeParam
     | '[' (expr (',' expr)*)? ']'                   # listParam         // strided<[?, 1], ...>
     | identifier ':' expr                           # keyParam          // offset: ?
     | neg='-'? INT                                  # intParam          // memory space
+    | neg='-'? FLOAT                                # floatParam        // dense<1.5>
     | affineMapAttr                                 # affineMapParam    // memref layout
     | dialectAttr                                   # dialectAttrParam
     | HASH_ID                                       # attrAliasParam    // memref layout alias
@@ -185,7 +186,12 @@ attribute
     | dialectAttr                                   # dialectAttribute
     | HASH_ID                                       # attrAliasRef
     | SYMBOL_REF                                    # symbolRefAttr
-    | type_                                         # typeAttr          // also `unit`
+    | type_ elementsType?                           # typeAttr          // also `unit`; dense<1> : tensor<2xi32>
+    ;
+
+// The shaped type of an elements attribute: `dense<...> : vector<8xf32>`.
+elementsType
+    : ':' type_
     ;
 
 // #dialect.name<...>, body items interpreted per attribute by the Go side.

@@ -58,9 +58,9 @@ func (a FloatAttr) String() string {
 }
 
 // FormatFloat prints a float as the shortest decimal that reads back to the
-// same value of its type (always with a '.' or an exponent so it lexes as a
-// float), or as the hexadecimal bit pattern for NaN and infinities, which
-// MLIR accepts too.
+// same value of its type (always with a '.', so it lexes as a float in MLIR
+// too: 1.0e+30), or as the hexadecimal bit pattern for NaN and infinities,
+// which MLIR accepts too.
 func FormatFloat(v float64, t Type) string {
 	is32 := false
 	if ft, ok := t.(FloatType); ok && ft.Bits() <= 32 {
@@ -77,8 +77,14 @@ func FormatFloat(v float64, t Type) string {
 		bits = 32
 	}
 	s := strconv.FormatFloat(v, 'g', -1, bits)
-	if !strings.ContainsAny(s, ".e") {
-		s += ".0"
+	if !strings.Contains(s, ".") {
+		// MLIR's lexer needs a '.' in a float literal, also before an
+		// exponent: 1.0e+30, not 1e+30.
+		if i := strings.IndexByte(s, 'e'); i >= 0 {
+			s = s[:i] + ".0" + s[i:]
+		} else {
+			s += ".0"
+		}
 	}
 	return s
 }

@@ -47,6 +47,10 @@ type OpDef struct {
 	Parse func(p *OpParser, st *OpState) error
 	// Print writes the custom form after the op name (and the results).
 	Print func(p OpPrinter, op *Operation)
+	// NeedsGeneric, when set, reports that this op cannot be written in its
+	// custom form (an attribute the custom syntax has no place for); the
+	// printer then writes the generic form, which every parser accepts.
+	NeedsGeneric func(op *Operation) bool
 	// Infer computes result types from operands and attributes. It runs
 	// when the op is parsed or built; a result type given in the input must
 	// equal the inferred one unless the op declares otherwise.
@@ -85,6 +89,24 @@ type OpPrinter interface {
 	// AttrDict prints ` attributes {...}` with the remaining attributes, if
 	// any after removing elided names.
 	AttrDict(d DictAttr, elide ...string)
+}
+
+// TerminatorElider is implemented by OpPrinters that can leave out the
+// terminators of a region's blocks, as MLIR does for implicit terminators
+// (an affine.for body without iter_args ends in an elided affine.yield).
+type TerminatorElider interface {
+	RegionWithoutTerminators(r *Region, printEntryArgs bool)
+}
+
+// PrintRegion prints a region, leaving out block terminators when
+// printTerminators is false and p supports it (otherwise they are printed,
+// which parsers accept as well).
+func PrintRegion(p OpPrinter, r *Region, printEntryArgs, printTerminators bool) {
+	if te, ok := p.(TerminatorElider); ok && !printTerminators {
+		te.RegionWithoutTerminators(r, printEntryArgs)
+		return
+	}
+	p.Region(r, printEntryArgs)
 }
 
 var registry = map[string]*OpDef{}

@@ -65,6 +65,10 @@ func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
 	case *tirparser.WordItemContext:
 		return []ir.Item{{Kind: ir.ItemWord, Loc: loc, Text: c.GetText()}}, nil
 	case *tirparser.TypeItemContext:
+		// dense<...> and array<...> are attributes spelled like types.
+		if a, ok, err := b.literalAttr(c.CompositeType()); ok || err != nil {
+			return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: a}}, err
+		}
 		t, err := b.compositeType(c.CompositeType())
 		if err != nil {
 			return nil, err

@@ -193,10 +193,12 @@ func (b *builder) operation(ctx tirparser.IOperationContext) (*ir.Operation, err
 	}
 	var op *ir.Operation
 	var err error
+	// An op's location is its first token (the first result name if any).
+	start := b.locOf(ctx)
 	if g := ctx.GenericOp(); g != nil {
-		op, err = b.genericOp(g, total)
+		op, err = b.genericOp(g, total, start)
 	} else {
-		op, err = b.customOp(ctx.CustomOp(), total)
+		op, err = b.customOp(ctx.CustomOp(), total, start)
 	}
 	if err != nil {
 		return nil, err
@@ -227,19 +229,19 @@ func (b *builder) operation(ctx tirparser.IOperationContext) (*ir.Operation, err
 	return op, nil
 }
 
-func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int) (*ir.Operation, error) {
+func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int, loc ir.Location) (*ir.Operation, error) {
 	nameTok := ctx.OpName().GetStart()
-	loc := b.loc(nameTok)
+	nameLoc := b.loc(nameTok)
 	name := nameTok.GetText()
 	if name == "module" {
 		name = "builtin.module"
 	}
 	def := ir.LookupOp(name)
 	if def == nil {
-		return nil, ir.Errorf(loc, "unknown operation '%s' (ops of unregistered dialects must use the generic form \"%s\"(...))", name, name)
+		return nil, ir.Errorf(nameLoc, "unknown operation '%s' (ops of unregistered dialects must use the generic form \"%s\"(...))", name, name)
 	}
 	if def.Parse == nil {
-		return nil, ir.Errorf(loc, "'%s' has no custom form; write it in the generic form", name)
+		return nil, ir.Errorf(nameLoc, "'%s' has no custom form; write it in the generic form", name)
 	}
 	var items []ir.Item
 	for _, c := range ctx.AllCustomItem() {
@@ -250,7 +252,7 @@ func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int) (*ir.
 		items = append(items, its...)
 	}
 	st := &ir.OpState{Name: name, Loc: loc, NumResults: numResults}
-	if err := def.Parse(ir.NewOpParser(b, loc, items), st); err != nil {
+	if err := def.Parse(ir.NewOpParser(b, nameLoc, items), st); err != nil {
 		return nil, err
 	}
 	return b.finish(def, st)
@@ -302,8 +304,7 @@ func (b *builder) finish(def *ir.OpDef, st *ir.OpState) (*ir.Operation, error) {
 	return op, nil
 }
 
-func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int) (*ir.Operation, error) {
-	loc := b.loc(ctx.STRING().GetSymbol())
+func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int, loc ir.Location) (*ir.Operation, error) {
 	name, err := unquote(ctx.STRING().GetText())
 	if err != nil {
 		return nil, ir.Errorf(loc, "%v", err)

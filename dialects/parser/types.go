@@ -184,11 +184,17 @@ func (b *builder) builtinParametric(name string, loc ir.Location, ps []ir.TypePa
 			es = append(es, p.Type)
 		}
 		return ir.TupleType{Elems: es}, nil
-	case "memref", "vector":
+	case "memref", "vector", "tensor":
 		if len(ps) == 0 || ps[0].Kind != ir.ParamType {
 			return nil, ir.Errorf(loc, "%s needs a shape and an element type", name)
 		}
 		shape := staticDims(ps[0].List)
+		if name == "tensor" {
+			if len(ps) != 1 {
+				return nil, ir.Errorf(loc, "tensor takes a shape and an element type only")
+			}
+			return ir.RankedTensorType{Shape: shape, Elem: ps[0].Type}, nil
+		}
 		if name == "vector" {
 			if len(ps) != 1 {
 				return nil, ir.Errorf(loc, "vector takes a shape and an element type only")
@@ -340,14 +346,7 @@ func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
 		}
 		return ir.SymbolRefAttr(s), nil
 	case *tirparser.TypeAttrContext:
-		if c.GetText() == "unit" {
-			return ir.UnitAttr{}, nil
-		}
-		t, err := b.typ(c.Type_())
-		if err != nil {
-			return nil, err
-		}
-		return ir.TypeAttr{Type: t}, nil
+		return b.typeAttr(c)
 	}
 	return nil, ir.Errorf(loc, "expected an attribute")
 }

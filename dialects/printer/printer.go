@@ -143,7 +143,7 @@ func (p *printer) op(op *ir.Operation) {
 		p.results(op)
 		p.w(" = ")
 	}
-	if !p.opts.Generic && op.Def != nil && op.Def.Print != nil {
+	if !p.opts.Generic && op.Def != nil && op.Def.Print != nil && (op.Def.NeedsGeneric == nil || !op.Def.NeedsGeneric(op)) {
 		if op.Def.PrintName != "" {
 			p.w(op.Def.PrintName)
 		} else {
@@ -340,7 +340,15 @@ func (p *printer) AttrDict(d ir.DictAttr, elide ...string) {
 }
 
 // Region implements ir.OpPrinter.
-func (p *printer) Region(r *ir.Region, printEntryArgs bool) {
+func (p *printer) Region(r *ir.Region, printEntryArgs bool) { p.region(r, printEntryArgs, true) }
+
+// RegionWithoutTerminators implements ir.TerminatorElider: the last op of
+// each block is left out when it is a terminator.
+func (p *printer) RegionWithoutTerminators(r *ir.Region, printEntryArgs bool) {
+	p.region(r, printEntryArgs, false)
+}
+
+func (p *printer) region(r *ir.Region, printEntryArgs, printTerminators bool) {
 	p.scopes = append(p.scopes, map[string]bool{})
 	defer func() { p.scopes = p.scopes[:len(p.scopes)-1] }()
 	p.w("{")
@@ -368,7 +376,11 @@ func (p *printer) Region(r *ir.Region, printEntryArgs bool) {
 				p.name(a)
 			}
 		}
-		for _, op := range b.Ops {
+		ops := b.Ops
+		if !printTerminators && b.Terminator() != nil {
+			ops = ops[:len(ops)-1]
+		}
+		for _, op := range ops {
 			p.nl()
 			p.op(op)
 		}

@@ -83,7 +83,11 @@ func opTable() []*ir.OpDef {
 	return defs
 }
 
-func init() { ir.Register(opTable()...) }
+func init() {
+	defs := opTable()
+	attachFolds(defs)
+	ir.Register(defs...)
+}
 
 var funcDef = &ir.OpDef{
 	Name:        "tir.func",

@@ -350,6 +350,12 @@ func (s *BaseTIRListener) EnterIntParam(ctx *IntParamContext) {}
 // ExitIntParam is called when production intParam is exited.
 func (s *BaseTIRListener) ExitIntParam(ctx *IntParamContext) {}
 
+// EnterFloatParam is called when production floatParam is entered.
+func (s *BaseTIRListener) EnterFloatParam(ctx *FloatParamContext) {}
+
+// ExitFloatParam is called when production floatParam is exited.
+func (s *BaseTIRListener) ExitFloatParam(ctx *FloatParamContext) {}
+
 // EnterAffineMapParam is called when production affineMapParam is entered.
 func (s *BaseTIRListener) EnterAffineMapParam(ctx *AffineMapParamContext) {}
 
@@ -445,6 +451,12 @@ func (s *BaseTIRListener) EnterTypeAttr(ctx *TypeAttrContext) {}
 
 // ExitTypeAttr is called when production typeAttr is exited.
 func (s *BaseTIRListener) ExitTypeAttr(ctx *TypeAttrContext) {}
+
+// EnterElementsType is called when production elementsType is entered.
+func (s *BaseTIRListener) EnterElementsType(ctx *ElementsTypeContext) {}
+
+// ExitElementsType is called when production elementsType is exited.
+func (s *BaseTIRListener) ExitElementsType(ctx *ElementsTypeContext) {}
 
 // EnterDialectAttr is called when production dialectAttr is entered.
 func (s *BaseTIRListener) EnterDialectAttr(ctx *DialectAttrContext) {}

@@ -172,6 +172,9 @@ type TIRListener interface {
 	// EnterIntParam is called when entering the intParam production.
 	EnterIntParam(c *IntParamContext)
 
+	// EnterFloatParam is called when entering the floatParam production.
+	EnterFloatParam(c *FloatParamContext)
+
 	// EnterAffineMapParam is called when entering the affineMapParam production.
 	EnterAffineMapParam(c *AffineMapParamContext)
 
@@ -219,6 +222,9 @@ type TIRListener interface {
 
 	// EnterTypeAttr is called when entering the typeAttr production.
 	EnterTypeAttr(c *TypeAttrContext)
+
+	// EnterElementsType is called when entering the elementsType production.
+	EnterElementsType(c *ElementsTypeContext)
 
 	// EnterDialectAttr is called when entering the dialectAttr production.
 	EnterDialectAttr(c *DialectAttrContext)
@@ -445,6 +451,9 @@ type TIRListener interface {
 	// ExitIntParam is called when exiting the intParam production.
 	ExitIntParam(c *IntParamContext)
 
+	// ExitFloatParam is called when exiting the floatParam production.
+	ExitFloatParam(c *FloatParamContext)
+
 	// ExitAffineMapParam is called when exiting the affineMapParam production.
 	ExitAffineMapParam(c *AffineMapParamContext)
 
@@ -492,6 +501,9 @@ type TIRListener interface {
 
 	// ExitTypeAttr is called when exiting the typeAttr production.
 	ExitTypeAttr(c *TypeAttrContext)
+
+	// ExitElementsType is called when exiting the elementsType production.
+	ExitElementsType(c *ElementsTypeContext)
 
 	// ExitDialectAttr is called when exiting the dialectAttr production.
 	ExitDialectAttr(c *DialectAttrContext)

@@ -34,6 +34,24 @@ func (b builder) affineFor(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, 
 	return op, builder{block: body, loc: b.loc}
 }
 
+// affineForIter is affineFor with loop-carried values: the body block has
+// the induction variable then one argument per init, and the loop's results
+// are the final values.
+func (b builder) affineForIter(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, ubOps []*ir.Value, inits []*ir.Value) (*ir.Operation, builder) {
+	attrs := ir.DictAttr{}.
+		With("lower_bound", ir.AffineMapAttr{Map: lb}).
+		With("upper_bound", ir.AffineMapAttr{Map: ub}).
+		With("step", ir.IntegerAttr{Value: 1, Type: ir.Index})
+	operands := append(append(append([]*ir.Value(nil), lbOps...), ubOps...), inits...)
+	var types []ir.Type
+	for _, v := range inits {
+		types = append(types, v.Type)
+	}
+	op := b.op("affine.for", operands, types, attrs)
+	body := op.AddRegion().AddBlock(append([]ir.Type{ir.Index}, types...)...)
+	return op, builder{block: body, loc: b.loc}
+}
+
 func (b builder) yield() { b.op("affine.yield", nil, nil, nil) }
 
 func (b builder) load(mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Value {

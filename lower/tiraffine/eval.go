@@ -2,6 +2,7 @@ package tiraffine
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"tir/dialects/ir"
@@ -9,19 +10,53 @@ import (
 	"tir/dialects/tir"
 )
 
+// scalar is a tir value at one point: one SSA scalar per leaf of its
+// element type (tuples are flattened), and an i1 mask, true where the value
+// is masked (no neighbor), or nil when it cannot be masked.
+type scalar struct {
+	parts []*ir.Value
+	mask  *ir.Value
+}
+
 // evaluator emits the scalar computation of tir values at one point of a
-// loop nest. Results are memoised per (value, point), so a value read twice
-// at the same point (after shifts cancel, for instance) is computed once.
+// loop nest, into one block. Results are memoised per (value, point); a
+// child evaluator (for a nested loop or branch) sees its parent's results,
+// which dominate it, but keeps its own, which do not dominate the parent.
 type evaluator struct {
-	fl    *funcLowering
-	nest  *nest
-	b     builder
-	cache map[cacheKey]*ir.Value
+	fl     *funcLowering
+	nest   *nest
+	b      builder
+	parent *evaluator
+	cache  map[cacheKey]scalar
+	// env binds region block arguments (reduce/scan bodies) at this point.
+	env map[*ir.Value]scalar
 }
 
 type cacheKey struct {
 	v  *ir.Value
 	pt string
+}
+
+func (ev *evaluator) child(b builder) *evaluator {
+	return &evaluator{fl: ev.fl, nest: ev.nest, b: b, parent: ev, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+}
+
+func (ev *evaluator) lookupCache(k cacheKey) (scalar, bool) {
+	for e := ev; e != nil; e = e.parent {
+		if s, ok := e.cache[k]; ok {
+			return s, true
+		}
+	}
+	return scalar{}, false
+}
+
+func (ev *evaluator) lookupEnv(v *ir.Value) (scalar, bool) {
+	for e := ev; e != nil; e = e.parent {
+		if s, ok := e.env[v]; ok {
+			return s, true
+		}
+	}
+	return scalar{}, false
 }
 
 func (p point) key() string {
@@ -45,70 +80,207 @@ func (p point) restrict(t tir.TensorType) point {
 	return q
 }
 
-func (ev *evaluator) at(v *ir.Value, pt point) (*ir.Value, error) {
+func (p point) with(dim string, e sizeexpr.Expr) point {
+	q := point{}
+	for k, v := range p {
+		q[k] = v
+	}
+	q[dim] = e
+	return q
+}
+
+// leaves flattens a (nested) tuple element type into its scalar types.
+func leaves(t ir.Type) []ir.Type {
+	if tt, ok := t.(ir.TupleType); ok {
+		var out []ir.Type
+		for _, e := range tt.Elems {
+			out = append(out, leaves(e)...)
+		}
+		return out
+	}
+	return []ir.Type{t}
+}
+
+func (ev *evaluator) at(v *ir.Value, pt point) (scalar, error) {
 	t, ok := tir.AsTensor(v.Type)
 	if !ok {
-		return nil, ir.Errorf(tir.DefLoc(v), "cannot lower a value of type %s", v.Type)
+		return scalar{}, ir.Errorf(tir.DefLoc(v), "cannot lower a value of type %s", v.Type)
+	}
+	if s, ok := ev.lookupEnv(v); ok {
+		return s, nil
 	}
 	pt = pt.restrict(t)
 	key := cacheKey{v, pt.key()}
-	if r, ok := ev.cache[key]; ok {
-		return r, nil
+	if s, ok := ev.lookupCache(key); ok {
+		return s, nil
 	}
-	r, err := ev.compute(v, t, pt)
+	s, err := ev.compute(v, t, pt)
 	if err != nil {
-		return nil, err
+		return scalar{}, err
 	}
-	ev.cache[key] = r
-	return r, nil
+	ev.cache[key] = s
+	return s, nil
 }
 
-func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (*ir.Value, error) {
-	if mem, ok := ev.fl.mem[v]; ok {
-		subs := make([]sizeexpr.Expr, len(t.Dims))
-		for i, d := range t.Dims {
-			x, ok := pt[d.Name]
-			if !ok {
-				return nil, ir.Errorf(tir.DefLoc(v), "dimension %s of an argument is not covered by the loop nest", d.Name)
+// single evaluates a value that must not be a tuple.
+func (ev *evaluator) single(v *ir.Value, pt point) (*ir.Value, *ir.Value, error) {
+	s, err := ev.at(v, pt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(s.parts) != 1 {
+		return nil, nil, ir.Errorf(tir.DefLoc(v), "a tuple value cannot be used here")
+	}
+	return s.parts[0], s.mask, nil
+}
+
+func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, error) {
+	if bufs, ok := ev.fl.buffers[v]; ok {
+		var s scalar
+		for _, mem := range bufs {
+			x, err := ev.load(mem, t, pt)
+			if err != nil {
+				return scalar{}, ir.Errorf(tir.DefLoc(v), "%v", err)
 			}
-			subs[i] = sizeexpr.Sub(x, d.Lo)
+			s.parts = append(s.parts, x)
 		}
-		m, ops := affineMap(subs, ev.nest.lookup)
-		return ev.b.load(mem, m, ops), nil
+		return s, nil
 	}
 	op := v.DefiningOp()
 	if op == nil {
-		return nil, ir.Errorf(tir.DefLoc(v), "cannot lower this block argument")
+		return scalar{}, ir.Errorf(tir.DefLoc(v), "cannot lower this block argument here")
 	}
+	lower, ok := opLowerings[op.Name]
+	if !ok {
+		if op.HasTrait(ir.TraitElementwise) {
+			lower = lowerElementwise
+		} else {
+			return scalar{}, ir.Errorf(op.Loc, "convert-tir-to-affine does not support '%s' yet", op.Name)
+		}
+	}
+	saved := ev.b.loc
+	ev.b.loc = op.Loc
+	defer func() { ev.b.loc = saved }()
+	return lower(ev, op, t, pt)
+}
+
+// load reads a buffer holding a tensor of type t at a point: an affine.load
+// when every subscript is affine in loop variables and symbols, otherwise a
+// memref.load with subscripts computed by arith ops.
+func (ev *evaluator) load(mem *ir.Value, t tir.TensorType, pt point) (*ir.Value, error) {
+	subs, err := subscripts(t, pt)
+	if err != nil {
+		return nil, err
+	}
+	if ev.affine(subs) {
+		m, ops := affineMap(subs, ev.nest.lookup)
+		return ev.b.load(mem, m, ops), nil
+	}
+	var idx []*ir.Value
+	for _, s := range subs {
+		idx = append(idx, ev.index(s))
+	}
+	elem := mem.Type.(ir.MemRefType).Elem
+	return ev.b.value("memref.load", append([]*ir.Value{mem}, idx...), elem, nil), nil
+}
+
+func subscripts(t tir.TensorType, pt point) ([]sizeexpr.Expr, error) {
+	subs := make([]sizeexpr.Expr, len(t.Dims))
+	for i, d := range t.Dims {
+		x, ok := pt[d.Name]
+		if !ok {
+			return nil, errorString("dimension " + d.Name + " is not covered by the loop nest")
+		}
+		subs[i] = sizeexpr.Sub(x, d.Lo)
+	}
+	return subs, nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// affine reports whether expressions can be affine.load subscripts: no
+// min/max and no data-dependent coordinate.
+func (ev *evaluator) affine(es []sizeexpr.Expr) bool {
+	for _, e := range es {
+		if !e.IsAffine() {
+			return false
+		}
+		for _, v := range e.Vars() {
+			if ev.nest.dynamic[v.Name] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// index computes an index expression with arith ops (for subscripts that
+// affine maps cannot express).
+func (ev *evaluator) index(e sizeexpr.Expr) *ir.Value {
 	b := ev.b
-	b.loc = op.Loc
-	switch {
-	case op.Name == "tir.constant":
-		return ev.fl.constant(op.Attr("value"), t.Elem), nil
-	case op.Name == "tir.shift":
-		offs, _ := op.Attr("offsets").(tir.OffsetsAttr)
-		q := point{}
-		for d, e := range pt {
-			q[d] = sizeexpr.Add(e, offs.Offset(d))
-		}
-		return ev.at(op.Operands[0], q)
-	case op.HasTrait(ir.TraitElementwise):
-		var args []*ir.Value
-		for _, o := range op.Operands {
-			a, err := ev.at(o, pt)
-			if err != nil {
-				return nil, err
+	c := func(x int64) *ir.Value { return ev.fl.indexConst(x) }
+	terms, k := e.Terms()
+	acc := c(k)
+	first := k == 0
+	for _, t := range terms {
+		var x *ir.Value
+		a := t.Atom
+		switch a.Op() {
+		case sizeexpr.OpVar:
+			x = ev.nest.lookup(a.Var())
+		case sizeexpr.OpMin, sizeexpr.OpMax:
+			name := "arith.minsi"
+			if a.Op() == sizeexpr.OpMax {
+				name = "arith.maxsi"
 			}
-			// A float constant of another type converts at compile time.
-			if ot, _ := tir.AsTensor(o.Type); !ir.TypeEqual(ot.Elem, t.Elem) && o.DefiningOp() != nil &&
-				o.DefiningOp().Name == "tir.constant" && ir.IsFloat(ot.Elem) && op.Name != "tir.cmp" && op.Name != "tir.select" {
-				a = ev.fl.constant(o.DefiningOp().Attr("value"), t.Elem)
+			for i, arg := range a.Args() {
+				y := ev.index(arg)
+				if i == 0 {
+					x = y
+				} else {
+					x = b.value(name, []*ir.Value{x, y}, ir.Index, nil)
+				}
 			}
-			args = append(args, a)
+		default:
+			y := ev.index(a.Operand())
+			d := c(a.Divisor())
+			switch a.Op() {
+			case sizeexpr.OpFloorDiv:
+				x = b.value("arith.floordivsi", []*ir.Value{y, d}, ir.Index, nil)
+			case sizeexpr.OpCeilDiv:
+				x = b.value("arith.ceildivsi", []*ir.Value{y, d}, ir.Index, nil)
+			default:
+				x = intRem(b, y, d, ir.Index)
+			}
 		}
-		return scalarOp(b, op, args, t.Elem)
+		if t.Coef != 1 {
+			x = b.value("arith.muli", []*ir.Value{x, c(t.Coef)}, ir.Index, nil)
+		}
+		if first {
+			acc, first = x, false
+		} else {
+			acc = b.value("arith.addi", []*ir.Value{acc, x}, ir.Index, nil)
+		}
 	}
-	return nil, ir.Errorf(op.Loc, "convert-tir-to-affine does not support '%s' yet", op.Name)
+	return acc
+}
+
+// orMask combines masks (nil = never masked).
+func (ev *evaluator) orMask(ms ...*ir.Value) *ir.Value {
+	var out *ir.Value
+	for _, m := range ms {
+		if m == nil {
+			continue
+		}
+		if out == nil {
+			out = m
+		} else {
+			out = ev.b.value("arith.ori", []*ir.Value{out, m}, ir.I1, nil)
+		}
+	}
+	return out
 }
 
 // constant returns a hoisted arith.constant of the given element type.
@@ -120,7 +292,11 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 			attr = ir.FloatAttr{Value: a.Value, Type: elem}
 		}
 	case ir.IntegerAttr:
-		attr = ir.IntegerAttr{Value: a.Value, Type: elem}
+		if ir.IsFloat(elem) {
+			attr = ir.FloatAttr{Value: float64(a.Value), Type: elem}
+		} else {
+			attr = ir.IntegerAttr{Value: a.Value, Type: elem}
+		}
 	case ir.BoolAttr:
 		v := int64(0)
 		if a {
@@ -144,6 +320,13 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 	}
 	entry.InsertAt(pos, op)
 	op.Results[0].NameHint = "cst"
+	if _, isIndex := elem.(ir.IndexType); isIndex {
+		op.Results[0].NameHint = "c" + strings.ReplaceAll(strconv.FormatInt(a.(ir.IntegerAttr).Value, 10), "-", "m")
+	}
 	fl.consts[key] = op.Results[0]
 	return op.Results[0]
+}
+
+func (fl *funcLowering) indexConst(v int64) *ir.Value {
+	return fl.constant(ir.IntegerAttr{Value: v, Type: ir.Index}, ir.Index)
 }

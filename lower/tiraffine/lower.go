@@ -36,9 +36,12 @@ func Convert(m *ir.Module) error {
 type funcLowering struct {
 	src    *ir.Operation
 	entry  builder
-	mem    map[*ir.Value]*ir.Value // tir argument -> memref argument
-	syms   map[string]*ir.Value    // size symbol name -> index argument
-	consts map[string]*ir.Value    // hoisted constants by printed value and type
+	// buffers holds every value that lives in memory (arguments,
+	// materialized scans): one memref per leaf of its element type.
+	buffers map[*ir.Value][]*ir.Value
+	syms    map[string]*ir.Value // size symbol name -> index argument
+	consts  map[string]*ir.Value // hoisted constants by printed value and type
+	allocs  []*ir.Value          // temporaries to free before returning
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -158,12 +161,12 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		With("tir.num_results", ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, mem: map[*ir.Value]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
 		if i < len(ft.Inputs) {
-			fl.mem[entryBlock.Args[i]] = a
+			fl.buffers[entryBlock.Args[i]] = []*ir.Value{a}
 		}
 	}
 	for i, s := range syms {
@@ -173,12 +176,23 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 	if ret == nil || ret.Name != "tir.return" {
 		return nil, ir.Errorf(src.Loc, "tir.func must end with tir.return")
 	}
+	// Scans are computed first, into temporaries, in program order.
+	for _, op := range entryBlock.Ops {
+		if op.Name == "tir.scan" {
+			if err := fl.materializeScan(op); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for i, v := range ret.Operands {
 		out := entry.Args[len(ft.Inputs)+i]
 		outT, _ := tir.AsTensor(ft.Results[i])
-		if err := fl.materialize(v, outT, out, ret.Loc); err != nil {
+		if err := fl.materialize(v, outT, []*ir.Value{out}, ret.Loc); err != nil {
 			return nil, err
 		}
+	}
+	for _, a := range fl.allocs {
+		fl.entry.op("memref.dealloc", []*ir.Value{a}, nil, nil)
 	}
 	fl.entry.op("func.return", nil, nil, nil)
 	return fn, nil
@@ -191,7 +205,14 @@ type point map[string]sizeexpr.Expr
 // nest is the loop nest being filled: it knows the induction variables.
 type nest struct {
 	ivs map[string]*ir.Value // loop variable name -> induction variable
-	fl  *funcLowering
+	// dynamic marks coordinates read from data (gather): they are not
+	// affine dims, so subscripts using them are computed with arith.
+	dynamic map[string]bool
+	fl      *funcLowering
+}
+
+func newNest(fl *funcLowering) *nest {
+	return &nest{ivs: map[string]*ir.Value{}, dynamic: map[string]bool{}, fl: fl}
 }
 
 func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
@@ -201,23 +222,52 @@ func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
 	return n.fl.syms[v.Name]
 }
 
-// materialize computes v on the domain of outT into the memref out: one loop
-// nest in storage order, the last dimension innermost.
-func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, out *ir.Value, loc ir.Location) error {
-	n := &nest{ivs: map[string]*ir.Value{}, fl: fl}
+// materialize computes v on the domain of outT into the memrefs outs (one
+// per leaf): one loop nest in storage order, the last dimension innermost.
+func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, outs []*ir.Value, loc ir.Location) error {
+	n := newNest(fl)
 	b := fl.entry
 	b.loc = loc
+	pt, bodies, err := fl.loopNest(n, b, outT.Dims)
+	if err != nil {
+		return err
+	}
+	inner := bodies[len(bodies)-1]
+	ev := &evaluator{fl: fl, nest: n, b: inner, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	val, err := ev.at(v, pt)
+	if err != nil {
+		return err
+	}
+	if len(val.parts) != len(outs) {
+		return ir.Errorf(loc, "cannot store a tuple result")
+	}
+	subs, _ := subscripts(outT, pt)
+	m, ops := affineMap(subs, n.lookup)
+	for i, out := range outs {
+		x := val.parts[i]
+		if want := out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
+			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
+		}
+		inner.store(x, out, m, ops)
+	}
+	closeNest(bodies)
+	return nil
+}
+
+// loopNest opens one affine.for per dimension (storage order) and returns
+// the point of the innermost body; bodies[0] is the builder the nest was
+// started in, the last one the innermost body.
+func (fl *funcLowering) loopNest(n *nest, b builder, dims []tir.Dim) (point, []builder, error) {
 	pt := point{}
-	var loops []*ir.Operation
-	var bodies []builder
-	for k, d := range outT.Dims {
+	bodies := []builder{b}
+	for k, d := range dims {
 		lb, lbOps, err := boundMap(d.Lo, true, n)
 		if err != nil {
-			return ir.Errorf(loc, "%v", err)
+			return nil, nil, ir.Errorf(b.loc, "%v", err)
 		}
 		ub, ubOps, err := boundMap(d.Hi, false, n)
 		if err != nil {
-			return ir.Errorf(loc, "%v", err)
+			return nil, nil, ir.Errorf(b.loc, "%v", err)
 		}
 		loop, body := b.affineFor(lb, lbOps, ub, ubOps)
 		ivName := fmt.Sprintf("iv%d_%s", k, d.Name)
@@ -225,25 +275,17 @@ func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, out *ir.Va
 		iv.NameHint = ivHint(d.Name)
 		n.ivs[ivName] = iv
 		pt[d.Name] = sizeexpr.Dim(ivName, k)
-		loops = append(loops, loop)
 		bodies = append(bodies, body)
 		b = body
 	}
-	ev := &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]*ir.Value{}}
-	val, err := ev.at(v, pt)
-	if err != nil {
-		return err
-	}
-	subs := make([]sizeexpr.Expr, len(outT.Dims))
-	for i, d := range outT.Dims {
-		subs[i] = sizeexpr.Sub(pt[d.Name], d.Lo)
-	}
-	m, ops := affineMap(subs, n.lookup)
-	b.store(val, out, m, ops)
-	for i := len(bodies) - 1; i >= 0; i-- {
+	return pt, bodies, nil
+}
+
+// closeNest terminates the loop bodies opened by loopNest.
+func closeNest(bodies []builder) {
+	for i := len(bodies) - 1; i >= 1; i-- {
 		bodies[i].yield()
 	}
-	return nil
 }
 
 func ivHint(dim string) string {

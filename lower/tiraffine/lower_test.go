@@ -15,7 +15,7 @@ import (
 // TestLowerExamples lowers the shared examples the lowering supports and
 // checks the result verifies and re-parses to the same text.
 func TestLowerExamples(t *testing.T) {
-	for _, name := range []string{"laplacian.tir", "laplacian_symbolic.tir", "hdiff.tir", "temporaries.tir"} {
+	for _, name := range []string{"laplacian.tir", "laplacian_symbolic.tir", "hdiff.tir", "temporaries.tir", "nabla.tir", "tridiag.tir"} {
 		path := filepath.Join("..", "..", "..", "shared", "examples", name)
 		src, err := os.ReadFile(path)
 		if err != nil {

@@ -1,0 +1,162 @@
+package tiraffine
+
+import (
+	"math"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/dialects/tir"
+)
+
+// A reduction becomes inner affine.for loops over the reduced dimensions
+// carrying the accumulator leaves in iter_args; masked points are skipped
+// by keeping the old accumulator.
+
+// identity is the neutral element of a simple reduction.
+func identity(kind string, t ir.Type) ir.Attribute {
+	if ft, ok := t.(ir.FloatType); ok {
+		v := map[string]float64{"add": 0, "mul": 1, "min": math.Inf(1), "max": math.Inf(-1)}[kind]
+		return ir.FloatAttr{Value: v, Type: ft}
+	}
+	it := t.(ir.IntegerType)
+	w := uint(it.Width)
+	maxInt := int64(1)<<(w-1) - 1
+	if w == 64 {
+		maxInt = math.MaxInt64
+	}
+	if w == 1 {
+		maxInt = 1
+	}
+	v := map[string]int64{"add": 0, "mul": 1, "min": maxInt, "max": -maxInt - 1, "and": -1, "or": 0}[kind]
+	if w == 1 && (kind == "and" || kind == "min") {
+		v = 1
+	}
+	if w == 1 && kind == "max" {
+		v = 0
+	}
+	return ir.IntegerAttr{Value: v, Type: it}
+}
+
+var combiner = map[string][2]string{ // kind -> float op, integer op
+	"add": {"arith.addf", "arith.addi"}, "mul": {"arith.mulf", "arith.muli"},
+	"min": {"arith.minf", "arith.minsi"}, "max": {"arith.maxf", "arith.maxsi"},
+	"and": {"", "arith.andi"}, "or": {"", "arith.ori"},
+}
+
+func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
+	ins, init := tir.ReduceOperands(op)
+	dims := tir.ReduceDims(op)
+	types := leaves(t.Elem)
+	var inits []*ir.Value
+	if init != nil {
+		s, err := ev.at(init, pt)
+		if err != nil {
+			return scalar{}, err
+		}
+		for i, p := range s.parts {
+			if !ir.TypeEqual(p.Type, types[i]) {
+				p = ev.fl.constant(init.DefiningOp().Attr("value"), types[i])
+			}
+			inits = append(inits, p)
+		}
+	} else {
+		inits = []*ir.Value{ev.fl.constant(identity(tir.ReduceKind(op), types[0]), types[0])}
+	}
+	body := func(c *evaluator, q point, acc []*ir.Value) ([]*ir.Value, error) {
+		var masks []*ir.Value
+		var next []*ir.Value
+		if kind := tir.ReduceKind(op); kind != "" {
+			x, m, err := c.single(ins[0], q)
+			if err != nil {
+				return nil, err
+			}
+			name := combiner[kind][1]
+			if ir.IsFloat(types[0]) {
+				name = combiner[kind][0]
+			}
+			next = []*ir.Value{c.b.value(name, []*ir.Value{acc[0], x}, types[0], nil)}
+			masks = append(masks, m)
+		} else {
+			blk := op.Regions[0].Entry()
+			c.env[blk.Args[0]] = scalar{parts: acc}
+			for i, v := range ins {
+				x, err := c.at(v, q)
+				if err != nil {
+					return nil, err
+				}
+				c.env[blk.Args[i+1]] = x
+				masks = append(masks, x.mask)
+			}
+			y, err := c.at(blk.Terminator().Operands[0], q)
+			if err != nil {
+				return nil, err
+			}
+			next = y.parts
+			masks = append(masks, y.mask)
+		}
+		if m := c.orMask(masks...); m != nil {
+			for i := range next {
+				next[i] = c.b.value("arith.select", []*ir.Value{m, acc[i], next[i]}, types[i], nil)
+			}
+		}
+		return next, nil
+	}
+	res, err := ev.reduceLoops(dims, 0, op, pt, inits, body)
+	if err != nil {
+		return scalar{}, err
+	}
+	return scalar{parts: res}, nil
+}
+
+// reduceLoops emits one loop per reduced dimension, innermost last, each
+// carrying the accumulators.
+func (ev *evaluator) reduceLoops(dims []string, k int, op *ir.Operation, pt point, acc []*ir.Value,
+	body func(c *evaluator, q point, acc []*ir.Value) ([]*ir.Value, error)) ([]*ir.Value, error) {
+	if k == len(dims) {
+		return body(ev, pt, acc)
+	}
+	iv := tir.ReducedInterval(op, dims[k])
+	loop, b, err := ev.loop(iv, acc)
+	if err != nil {
+		return nil, ir.Errorf(op.Loc, "%v", err)
+	}
+	c := ev.child(b)
+	blk := loop.Regions[0].Entry()
+	name := ev.nest.fresh(dims[k], blk.Args[0])
+	q := pt.with(dims[k], sizeexpr.Dim(name, 100+len(ev.nest.ivs)))
+	next, err := c.reduceLoops(dims, k+1, op, q, blk.Args[1:], body)
+	if err != nil {
+		return nil, err
+	}
+	b.op("affine.yield", next, nil, nil)
+	return loop.Results, nil
+}
+
+// loop emits an affine.for over an interval of symbols, with iter_args.
+func (ev *evaluator) loop(iv sizeexpr.Interval, inits []*ir.Value) (*ir.Operation, builder, error) {
+	lb, lbOps, err := boundMap(iv.Lo, true, ev.nest)
+	if err != nil {
+		return nil, builder{}, err
+	}
+	ub, ubOps, err := boundMap(iv.Hi, false, ev.nest)
+	if err != nil {
+		return nil, builder{}, err
+	}
+	loop, b := ev.b.affineForIter(lb, lbOps, ub, ubOps, inits)
+	return loop, b, nil
+}
+
+// fresh registers a new loop variable for a dimension and returns its name.
+func (n *nest) fresh(dim string, iv *ir.Value) string {
+	name := "r" + dim + "_" + itoa(len(n.ivs))
+	iv.NameHint = "r" + ivHint(dim)
+	n.ivs[name] = iv
+	return name
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
