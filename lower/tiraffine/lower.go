@@ -34,8 +34,8 @@ func Convert(m *ir.Module) error {
 
 // funcLowering is the per-function state.
 type funcLowering struct {
-	src    *ir.Operation
-	entry  builder
+	src   *ir.Operation
+	entry builder
 	// buffers holds every value that lives in memory (arguments,
 	// materialized scans): one memref per leaf of its element type.
 	buffers map[*ir.Value][]*ir.Value
