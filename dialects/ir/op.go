@@ -6,6 +6,9 @@ package ir
 type Value struct {
 	Type     Type
 	NameHint string
+	// Loc is where a block argument was declared (function parameters,
+	// region arguments); op results use their op's location.
+	Loc Location
 
 	defOp    *Operation
 	resultNo int

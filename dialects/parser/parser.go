@@ -134,6 +134,9 @@ func (b *builder) define(name string, v *ir.Value, loc ir.Location) error {
 		return ir.Errorf(loc, "redefinition of SSA value '%%%s'", name)
 	}
 	top[name] = v
+	if v.DefiningOp() == nil && !v.Loc.Known() {
+		v.Loc = loc
+	}
 	if v.NameHint == "" {
 		v.NameHint = name
 	}

@@ -159,6 +159,7 @@ func (p *printer) results(op *ir.Operation) {
 	// Results of a multi-result op share one name: %r:2.
 	if len(op.Results) > 1 && p.groupable(op) {
 		base := p.name(op.Results[0])
+		p.names[op.Results[0]] = base + "#0" // uses name the pack element
 		for i, r := range op.Results[1:] {
 			p.names[r] = base + "#" + strconv.Itoa(i+1)
 		}

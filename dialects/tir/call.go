@@ -148,6 +148,13 @@ var callDef = &ir.OpDef{
 			return err
 		}
 		st.Attrs = st.Attrs.With("callee", ir.SymbolRefAttr(name))
+		extra, err := p.OptionalAttrDict()
+		if err != nil {
+			return err
+		}
+		for _, e := range extra {
+			st.Attrs = st.Attrs.With(e.Name, e.Value)
+		}
 		ts, given, err := p.OptionalColonTypes()
 		if err != nil {
 			return err

@@ -20,6 +20,9 @@ func DefLoc(v *ir.Value) ir.Location {
 	if d := v.DefiningOp(); d != nil {
 		return d.Loc
 	}
+	if v.Loc.Known() {
+		return v.Loc
+	}
 	if b := v.OwnerBlock(); b != nil && b.ParentOp() != nil {
 		return b.ParentOp().Loc
 	}

@@ -22,9 +22,19 @@ func parseOperandsAndType(p *ir.OpParser, st *ir.OpState) error {
 // parseOptionalResultType reads an optional trailing `: T` as the type of
 // the single result.
 func parseOptionalResultType(p *ir.OpParser, st *ir.OpState) error {
-	ts, ok, err := p.OptionalColonTypes()
-	if err != nil || !ok {
+	extra, err := p.OptionalAttrDict()
+	if err != nil {
 		return err
+	}
+	for _, e := range extra {
+		st.Attrs = st.Attrs.With(e.Name, e.Value)
+	}
+	ts, ok, err := p.OptionalColonTypes()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return p.ExpectEnd()
 	}
 	if len(ts) != 1 {
 		return p.Errorf("expected one result type")
@@ -40,7 +50,10 @@ func printOperandsAndType(p ir.OpPrinter, op *ir.Operation) {
 	printResultType(p, op)
 }
 
+// printResultType writes ` attributes {...} : T`: attributes the custom
+// syntax does not spell (those a pass or the user added) come first.
 func printResultType(p ir.OpPrinter, op *ir.Operation) {
+	p.AttrDict(op.Attrs, syntaxAttrs[op.Name]...)
 	if len(op.Results) > 0 {
 		p.Write(" : ")
 		var ts []ir.Type
@@ -49,6 +62,14 @@ func printResultType(p ir.OpPrinter, op *ir.Operation) {
 		}
 		p.Types(ts)
 	}
+}
+
+// syntaxAttrs are the attributes each op's custom form spells itself.
+var syntaxAttrs = map[string][]string{
+	"tir.cmp": {"predicate"}, "tir.shift": {"offsets"}, "tir.tuple_get": {"index"},
+	"tir.view": {"map"}, "tir.gather": {"dim"}, "tir.subset": {"bounds"}, "tir.broadcast": {"dims"},
+	"tir.pos": {"dim"}, "tir.concat": {"dim"}, "tir.reduce": {"dims", "kind"},
+	"tir.scan": {"dim", "direction", "interval"}, "tir.call": {"callee"}, "tir.constant": {"value"},
 }
 
 // dimOrder makes a dimension print before any size symbol in canonical

@@ -1,0 +1,44 @@
+// Package interp is the reference interpreter of the tir dialect: the
+// semantic oracle every lowering is tested against (spec 5.3). It evaluates
+// a tir.func on concrete tensors with exact semantics:
+//
+//   - every value is computed on exactly the domain of its inferred type,
+//     with the bounds evaluated at the run's size-symbol values, and the
+//     interpreter checks that no op reads outside a domain (which would be
+//     a bug of type inference) instead of trusting it;
+//   - floats are rounded to their element type after every operation
+//     (f32, f16, bf16), so compiled code with the same operation order is
+//     bit-identical for + - * / sqrt min max and comparisons;
+//   - integers wrap at their width; div rounds toward negative infinity
+//     and rem has the sign of the divisor;
+//   - gathers mask points with no neighbor; masks propagate through
+//     elementwise ops, reductions skip masked points, select is masked only
+//     where the chosen branch (or the condition) is;
+//   - function results are restricted to the declared output domains.
+//
+// Evaluation is a table from op name to one small function (eval.go,
+// register); each file registers the ops it implements:
+//
+//	constant.go     tir.constant (scalars and nested tuples)
+//	elementwise.go  add sub mul div rem min max pow, and or xor not, the
+//	                unary math ops (neg abs exp log sqrt rsqrt sin cos tan
+//	                tanh floor ceil round sigmoid), cmp, select, cast,
+//	                make_tuple, tuple_get, can_deref
+//	shift.go        shift (read at offset), view (affine; "map" attribute)
+//	gather.go       gather ("dim"; masked outside the gathered interval)
+//	domainops.go    subset, broadcast, assume_shape (run-time check), pos,
+//	                concat ("dim")
+//	reduce.go       reduce: simple ("kind", "dims") and region forms
+//	scan.go         scan ("dim", "direction"; r(k) is the state after k)
+//	call.go         call ("callee"; symbols bound from the actual bounds)
+//	run.go          tir.func / tir.return: argument binding, symbol
+//	                inference from extents, output-domain restriction
+//
+// Ops other than elementwise ones read their attributes by name and check
+// their types, so an op whose IR representation changes fails with a
+// message naming the attribute rather than a panic.
+//
+// Tensor (tensor.go) holds concrete dims, the element type, data in
+// row-major storage order (F64 for floats, I64 for integers, one component
+// tensor per tuple element) and an optional mask.
+package interp

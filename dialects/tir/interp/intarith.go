@@ -1,0 +1,145 @@
+package interp
+
+import (
+	"errors"
+	"math"
+
+	"tir/dialects/ir"
+)
+
+// Integers are signless, as in MLIR: iN values are kept sign-extended in an
+// int64 and wrapped at N bits after every operation (two's complement, no
+// undefined overflow). Operations that depend on the sign (div, rem, min,
+// max, cmp, abs) read them as signed. i1 is stored as 0 or 1 but reads as
+// signed too (true is -1 as a 1-bit signed integer), which is what the
+// compiled arith.cmpi/minsi/floordivsi code does.
+
+// width is the bit width of an integer element type (0 for others).
+func width(elem ir.Type) int {
+	if t, ok := elem.(ir.IntegerType); ok {
+		return t.Width
+	}
+	return 0
+}
+
+// wrap reduces v modulo 2^w into the storage representation.
+func wrap(v int64, w int) int64 {
+	switch {
+	case w >= 64:
+		return v
+	case w == 1:
+		return v & 1
+	}
+	s := uint(64 - w)
+	return v << s >> s
+}
+
+// signed reads a stored value as a signed integer of width w.
+func signed(v int64, w int) int64 {
+	if w == 1 {
+		return -(v & 1)
+	}
+	return v
+}
+
+var errDivByZero = errors.New("integer division by zero")
+
+// floorDiv rounds the quotient toward negative infinity (TC, Halide). The
+// most negative value divided by -1 wraps, as in the compiled code.
+func floorDiv(a, b int64) (int64, error) {
+	if b == 0 {
+		return 0, errDivByZero
+	}
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q, nil
+}
+
+// floorRem is the remainder with the sign of the divisor, so that
+// a == floorDiv(a, b)*b + floorRem(a, b).
+func floorRem(a, b int64) (int64, error) {
+	if b == 0 {
+		return 0, errDivByZero
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r, nil
+}
+
+// ipow is a**b with wrapping multiplication. A negative exponent follows
+// MLIR's math.ipowi: 1 and -1 give ±1, other bases 0, and 0 is an error.
+func ipow(a, b int64) (int64, error) {
+	if b < 0 {
+		switch a {
+		case 0:
+			return 0, errors.New("integer zero raised to a negative power")
+		case 1:
+			return 1, nil
+		case -1:
+			if b%2 == 0 {
+				return 1, nil
+			}
+			return -1, nil
+		}
+		return 0, nil
+	}
+	r := int64(1)
+	for b > 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		a *= a
+		b >>= 1
+	}
+	return r, nil
+}
+
+// floatToInt converts toward zero (fptosi), saturating at the limits of
+// width w and giving 0 for NaN; the compiled conversion of an out-of-range
+// value is undefined, the interpreter picks the saturating answer. Floats
+// convert to i1 as "not zero".
+func floatToInt(x float64, w int) int64 {
+	if w == 1 {
+		if x != 0 && !math.IsNaN(x) {
+			return 1
+		}
+		return 0
+	}
+	if math.IsNaN(x) {
+		return 0
+	}
+	x = math.Trunc(x)
+	hi := math.Ldexp(1, w-1) // 2^(w-1), exact
+	switch {
+	case x >= hi:
+		return wrap(int64(uint64(1)<<(w-1)-1), w)
+	case x < -hi:
+		return wrap(int64(uint64(1)<<(w-1)), w)
+	}
+	return int64(x)
+}
+
+// intIdentity gives the identity of an integer reduction at width w.
+func intIdentity(kind string, w int) int64 {
+	switch kind {
+	case "mul":
+		return 1
+	case "and":
+		return wrap(-1, w)
+	case "min": // the largest value
+		if w == 1 {
+			return 0 // false (0) is the largest 1-bit signed value
+		}
+		return wrap(int64(uint64(1)<<(w-1)-1), w)
+	case "max": // the smallest value
+		if w == 1 {
+			return 1
+		}
+		return wrap(int64(uint64(1)<<(w-1)), w)
+	}
+	return 0 // add, or
+}

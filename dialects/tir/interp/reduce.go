@@ -1,0 +1,255 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+
+	"tir/dialects/ir"
+)
+
+func init() { register("tir.reduce", evalReduce) }
+
+// evalReduce runs a reduction over the dimensions of attribute "dims"
+// (strings). The simple form has a "kind" (add mul min max and or) and
+// operands (x [, init]); the region form has operands (init, ins...) and a
+// body run once per point of the reduced dimensions. The reduction runs
+// over the intersection of the inputs' intervals of each reduced
+// dimension, in row-major order of the reduced dimensions as listed,
+// accumulating from init (or the identity) in that order; masked points are
+// skipped.
+func evalReduce(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
+	names, err := stringList(op.Attr("dims"))
+	if err != nil {
+		return nil, fmt.Errorf("'dims': %v", err)
+	}
+	elem, dims, err := ev.result(op, 0)
+	if err != nil {
+		return nil, err
+	}
+	kind, _ := op.Attr("kind").(ir.StringAttr)
+	var ins []*Tensor
+	var init *Tensor
+	if len(op.Regions) > 0 {
+		if len(in) < 2 {
+			return nil, fmt.Errorf("the region form needs init and at least one input")
+		}
+		init, ins = in[0], in[1:]
+	} else {
+		if kind == "" || len(in) < 1 || len(in) > 2 {
+			return nil, fmt.Errorf("needs a 'kind' and one input (and an optional init), or a body")
+		}
+		ins = in[:1]
+		if len(in) == 2 {
+			init = in[1]
+		}
+	}
+	red, err := reducedBox(names, ins)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := initial(elem, dims, init, string(kind))
+	if err != nil {
+		return nil, err
+	}
+	if len(op.Regions) > 0 {
+		return reduceRegion(ev, op, acc, ins, red)
+	}
+	return reduceSimple(string(kind), acc, ins[0], red)
+}
+
+func stringList(a ir.Attribute) ([]string, error) {
+	arr, ok := a.(ir.ArrayAttr)
+	if !ok || len(arr) == 0 {
+		return nil, fmt.Errorf("expected a non-empty array of dimension names")
+	}
+	var out []string
+	for _, e := range arr {
+		s, ok := e.(ir.StringAttr)
+		if !ok {
+			return nil, fmt.Errorf("expected dimension names, got %s", e)
+		}
+		out = append(out, string(s))
+	}
+	return out, nil
+}
+
+// reducedBox is, for each reduced dimension, the intersection of the
+// intervals of the inputs that have it.
+func reducedBox(names []string, ins []*Tensor) ([]Dim, error) {
+	var red []Dim
+	for _, n := range names {
+		d := Dim{Name: n}
+		found := false
+		for _, t := range ins {
+			if k := t.Find(n); k >= 0 {
+				if !found {
+					d.Lo, d.Hi = t.Dims[k].Lo, t.Dims[k].Hi
+				} else {
+					d.Lo, d.Hi = max(d.Lo, t.Dims[k].Lo), min(d.Hi, t.Dims[k].Hi)
+				}
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no input has the reduced dimension %s", n)
+		}
+		red = append(red, d)
+	}
+	return red, nil
+}
+
+// initial is the accumulator before the first step: init broadcast to the
+// result's domain (a float constant of another float type converts), or
+// the identity of kind.
+func initial(elem ir.Type, dims []Dim, init *Tensor, kind string) (*Tensor, error) {
+	acc := mustTensor(elem, dims)
+	if init == nil {
+		if kind == "" {
+			return nil, fmt.Errorf("the region form needs an init value")
+		}
+		for i := range acc.F64 {
+			acc.F64[i] = floatIdentity(kind)
+		}
+		for i := range acc.I64 {
+			acc.I64[i] = intIdentity(kind, width(elem))
+		}
+		return acc, nil
+	}
+	a, err := align(init, dims)
+	if err != nil {
+		return nil, fmt.Errorf("init: %v", err)
+	}
+	if !ir.TypeEqual(a.Elem, elem) && !(ir.IsFloat(a.Elem) && ir.IsFloat(elem)) {
+		return nil, fmt.Errorf("init has element type %s, the result %s", a.Elem, elem)
+	}
+	for i := 0; i < acc.Len(); i++ {
+		copyElem(acc, i, a, i)
+	}
+	for i := range acc.F64 {
+		acc.F64[i] = RoundTo(elem, acc.F64[i])
+	}
+	if a.Mask != nil {
+		acc.Mask = append([]bool(nil), a.Mask...)
+	}
+	return acc, nil
+}
+
+func floatIdentity(kind string) float64 {
+	switch kind {
+	case "mul":
+		return 1
+	case "min":
+		return math.Inf(1)
+	case "max":
+		return math.Inf(-1)
+	}
+	return 0
+}
+
+func reduceSimple(kind string, acc, x *Tensor, red []Dim) ([]*Tensor, error) {
+	full := append(append([]Dim(nil), acc.Dims...), red...)
+	xa, err := align(x, full)
+	if err != nil {
+		return nil, err
+	}
+	r := numPoints(red)
+	switch k, _ := kindOf(acc.Elem); k {
+	case kindFloat:
+		fb := floatBinary[kind]
+		if fb == nil {
+			return nil, fmt.Errorf("reduction '%s' is not defined on %s", kind, acc.Elem)
+		}
+		for i := range acc.F64 {
+			for j := i * r; j < (i+1)*r; j++ {
+				if !xa.Masked(j) {
+					acc.F64[i] = RoundTo(acc.Elem, fb(acc.F64[i], xa.F64[j]))
+				}
+			}
+		}
+	case kindInt:
+		ib := intBinary[kind]
+		if ib == nil {
+			return nil, fmt.Errorf("reduction '%s' is not defined on %s", kind, acc.Elem)
+		}
+		w := width(acc.Elem)
+		for i := range acc.I64 {
+			for j := i * r; j < (i+1)*r; j++ {
+				if !xa.Masked(j) {
+					v, err := ib(signed(acc.I64[i], w), signed(xa.I64[j], w))
+					if err != nil {
+						return nil, err
+					}
+					acc.I64[i] = wrap(v, w)
+				}
+			}
+		}
+	default:
+		return nil, fmt.Errorf("reduction '%s' is not defined on %s", kind, acc.Elem)
+	}
+	return []*Tensor{acc}, nil
+}
+
+// reduceRegion runs the body once per point of the reduced box with the
+// accumulator and each input's slice at that point; at a result point where
+// any slice is masked the accumulator keeps its value.
+func reduceRegion(ev *evaluator, op *ir.Operation, acc *Tensor, ins []*Tensor, red []Dim) ([]*Tensor, error) {
+	body := op.Regions[0].Entry()
+	if body == nil {
+		return nil, fmt.Errorf("empty body")
+	}
+	err := points(red, func(c []int64) error {
+		fixed := map[string]int64{}
+		for k, d := range red {
+			fixed[d.Name] = c[k]
+		}
+		args := []*Tensor{acc}
+		var views []*Tensor
+		for _, t := range ins {
+			s, err := slice(t, fixed)
+			if err != nil {
+				return err
+			}
+			args = append(args, s)
+			v, err := align(s, acc.Dims)
+			if err != nil {
+				return err
+			}
+			views = append(views, v)
+		}
+		skip := orMasks(acc.Len(), views...)
+		outs, err := ev.block(body, args)
+		if err != nil {
+			return err
+		}
+		y, err := align(outs[0], acc.Dims)
+		if err != nil {
+			return fmt.Errorf("yield: %v", err)
+		}
+		acc = merge(acc, y, skip)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []*Tensor{acc}, nil
+}
+
+// merge is a fresh tensor holding y, except old where keep is true.
+func merge(old, y *Tensor, keep []bool) *Tensor {
+	n := old.Len()
+	out := mustTensor(old.Elem, old.Dims)
+	for i := 0; i < n; i++ {
+		src := y
+		if masked(keep, i) {
+			src = old
+		}
+		copyElem(out, i, src, i)
+		if src.Masked(i) {
+			if out.Mask == nil {
+				out.Mask = make([]bool, n)
+			}
+			out.Mask[i] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Scalar semantics of the elementwise ops, by element kind. Every float
+// function receives r, the rounding to the element type, and rounds after
+// each step of a composite operation (sigmoid, rsqrt) exactly as the
+// lowering sequences the steps; the caller rounds the final result again
+// (idempotent for one-step functions).
+
+type floatBinaryFn func(a, b float64) float64
+type intBinaryFn func(a, b int64) (int64, error)
+type floatUnaryFn func(x float64, r func(float64) float64) float64
+type intUnaryFn func(a int64) int64
+
+var floatBinary = map[string]floatBinaryFn{
+	"add": func(a, b float64) float64 { return a + b },
+	"sub": func(a, b float64) float64 { return a - b },
+	"mul": func(a, b float64) float64 { return a * b },
+	"div": func(a, b float64) float64 { return a / b },
+	// fmod (sign of the dividend), as arith.remf; exact, so no rounding
+	// issue.
+	"rem": math.Mod,
+	// IEEE minimum/maximum: NaN propagates and -0 < +0 (arith.minf).
+	"min": math.Min,
+	"max": math.Max,
+	"pow": math.Pow,
+}
+
+var intBinary = map[string]intBinaryFn{
+	"add": func(a, b int64) (int64, error) { return a + b, nil },
+	"sub": func(a, b int64) (int64, error) { return a - b, nil },
+	"mul": func(a, b int64) (int64, error) { return a * b, nil },
+	"div": floorDiv,
+	"rem": floorRem,
+	"min": func(a, b int64) (int64, error) { return min(a, b), nil },
+	"max": func(a, b int64) (int64, error) { return max(a, b), nil },
+	"pow": ipow,
+	"and": func(a, b int64) (int64, error) { return a & b, nil },
+	"or":  func(a, b int64) (int64, error) { return a | b, nil },
+	"xor": func(a, b int64) (int64, error) { return a ^ b, nil },
+}
+
+func lib(f func(float64) float64) floatUnaryFn {
+	return func(x float64, _ func(float64) float64) float64 { return f(x) }
+}
+
+var floatUnary = map[string]floatUnaryFn{
+	"neg":   lib(func(x float64) float64 { return -x }),
+	"abs":   lib(math.Abs),
+	"exp":   lib(math.Exp),
+	"log":   lib(math.Log),
+	"sqrt":  lib(math.Sqrt),
+	"sin":   lib(math.Sin),
+	"cos":   lib(math.Cos),
+	"tan":   lib(math.Tan),
+	"tanh":  lib(math.Tanh),
+	"floor": lib(math.Floor),
+	"ceil":  lib(math.Ceil),
+	// Half away from zero, like C round (math.round).
+	"round": lib(math.Round),
+	// 1 / sqrt(x), two rounded steps (what math.rsqrt expands to).
+	"rsqrt": func(x float64, r func(float64) float64) float64 { return 1 / r(math.Sqrt(x)) },
+	// 1 / (1 + exp(-x)), each step rounded, as the lowering emits it.
+	"sigmoid": func(x float64, r func(float64) float64) float64 {
+		return 1 / r(1+r(math.Exp(-x)))
+	},
+}
+
+var intUnary = map[string]intUnaryFn{
+	"neg": func(a int64) int64 { return -a },
+	"abs": func(a int64) int64 {
+		if a < 0 {
+			return -a
+		}
+		return a
+	},
+	"not": func(a int64) int64 { return ^a },
+}
+
+// cmpFloat and cmpInt implement tir.cmp: ordered comparisons (false on
+// NaN), except ne, which is true on NaN (arith.cmpf une).
+func cmpFloat(pred string, a, b float64) (bool, error) {
+	switch pred {
+	case "lt":
+		return a < b, nil
+	case "le":
+		return a <= b, nil
+	case "gt":
+		return a > b, nil
+	case "ge":
+		return a >= b, nil
+	case "eq":
+		return a == b, nil
+	case "ne":
+		return a != b, nil
+	}
+	return false, fmt.Errorf("unknown comparison predicate %q", pred)
+}
+
+func cmpInt(pred string, a, b int64) (bool, error) {
+	switch pred {
+	case "lt":
+		return a < b, nil
+	case "le":
+		return a <= b, nil
+	case "gt":
+		return a > b, nil
+	case "ge":
+		return a >= b, nil
+	case "eq":
+		return a == b, nil
+	case "ne":
+		return a != b, nil
+	}
+	return false, fmt.Errorf("unknown comparison predicate %q", pred)
+}

@@ -1,0 +1,63 @@
+package passes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Targets are the values of --target; DefaultTarget is used when none is
+// given.
+var Targets = []string{"x86_64", "aarch64", "nvptx64"}
+
+// DefaultTarget is the target of the -O pipelines when --target is absent.
+const DefaultTarget = "x86_64"
+
+// TargetPlaceholder is replaced by the target in OptPipelines.
+const TargetPlaceholder = "TARGET"
+
+// OptPipelines is the table of default end-to-end pipelines, by level
+// (-O0..-O3). They are data: text in the pipeline syntax, parsed when
+// used, so a pass that is not registered (yet) only matters to the levels
+// that use it. A `?` after a pass name marks it optional (dropped when not
+// registered), e.g. "affine-loop-fusion?".
+var OptPipelines = [4]string{
+	0: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	1: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	3: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+}
+
+// ValidTarget reports whether t is a known target.
+func ValidTarget(t string) bool { return contains(Targets, t) }
+
+// OptPipelineText returns the -O<level> pipeline text for a target ("" for
+// the default target).
+func OptPipelineText(level int, target string) (string, error) {
+	if level < 0 || level >= len(OptPipelines) {
+		return "", fmt.Errorf("unknown optimisation level -O%d (valid: -O0 to -O%d)", level, len(OptPipelines)-1)
+	}
+	if target == "" {
+		target = DefaultTarget
+	}
+	if !ValidTarget(target) {
+		return "", fmt.Errorf("unknown target '%s' (valid: %s)", target, strings.Join(Targets, ", "))
+	}
+	return strings.ReplaceAll(OptPipelines[level], TargetPlaceholder, target), nil
+}
+
+// OptPipeline parses the -O<level> pipeline for a target. A pass the
+// pipeline needs but nobody registered gives an error naming it.
+func OptPipeline(level int, target string) (*Pipeline, error) {
+	text, err := OptPipelineText(level, target)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ParsePipeline(text)
+	if err != nil {
+		if pe, ok := err.(*PipelineError); ok && pe.UnknownPass != "" {
+			return nil, fmt.Errorf("the -O%d pipeline needs pass '%s', which is not registered (the lowering passes are registered by package tir/lower): %s", level, pe.UnknownPass, text)
+		}
+		return nil, fmt.Errorf("the -O%d pipeline: %v", level, err)
+	}
+	return p, nil
+}

@@ -1,0 +1,220 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"tir/dialects/ir"
+	"tir/dialects/parser"
+	"tir/dialects/printer"
+	"tir/passes"
+)
+
+// frontend reads a source text into a module; errors come back located.
+type frontend func(file, src string) (*ir.Module, ir.DiagList)
+
+// frontends by --input-format.
+var frontends = map[string]frontend{
+	"tir":  parser.Parse,
+	"mlir": parser.Parse,
+	// TODO: the TC frontend (spec document 3).
+	"tc": func(file, _ string) (*ir.Module, ir.DiagList) {
+		return nil, ir.DiagList{ir.Errorf(ir.Location{File: file, Line: 1, Col: 1}, "the TC frontend is not implemented yet")}
+	},
+}
+
+// splitMarker separates the chunks of --split-input-file.
+const splitMarker = "// -----"
+
+// splitChunks cuts src at lines that are exactly "// -----" (trailing
+// blanks allowed). Each chunk is prefixed with as many newlines as lines
+// precede it, so positions in it are those of the original file.
+func splitChunks(src string) []string {
+	var chunks []string
+	var cur strings.Builder
+	start := 0
+	lines := strings.SplitAfter(src, "\n")
+	for i, l := range lines {
+		if strings.TrimRight(l, " \t\r\n") == splitMarker {
+			chunks = append(chunks, strings.Repeat("\n", start)+cur.String())
+			cur.Reset()
+			start = i + 1
+			continue
+		}
+		cur.WriteString(l)
+	}
+	return append(chunks, strings.Repeat("\n", start)+cur.String())
+}
+
+type chunkResult struct {
+	out   string
+	ok    bool // out is valid
+	diags ir.DiagList
+	code  int
+}
+
+// process runs every chunk, renders or checks diagnostics, and writes the
+// output.
+func process(cfg *config, pipeline *passes.Pipeline, fe frontend, file, src string, stdout, stderr io.Writer) int {
+	start := time.Now()
+	var timer *passes.Timer
+	if cfg.timing {
+		timer = passes.NewTimer("tc-opt")
+	}
+	engine := ir.NewDiagEngine()
+	engine.AddSource(file, src)
+	chunks := []string{src}
+	if cfg.split {
+		chunks = splitChunks(src)
+	}
+	code := ExitOK
+	var outs []string
+	for _, text := range chunks {
+		res := processChunk(cfg, pipeline, fe, file, text, timer, stderr)
+		c := res.code
+		if cfg.verifyDiag {
+			mismatches := verifyDiagnostics(file, text, res.diags)
+			for _, d := range mismatches {
+				io.WriteString(stderr, engine.Render(d))
+			}
+			if c == ExitInput {
+				c = ExitOK
+			}
+			if len(mismatches) > 0 {
+				c = max(c, ExitInput)
+			}
+		} else {
+			for _, d := range res.diags {
+				io.WriteString(stderr, engine.Render(d))
+			}
+		}
+		code = max(code, c)
+		if res.ok {
+			outs = append(outs, res.out)
+		}
+	}
+	output := strings.Join(outs, splitMarker+"\n")
+	if cfg.output == "-" || cfg.output == "" {
+		io.WriteString(stdout, output)
+	} else if code == ExitOK {
+		if err := writeAtomic(cfg.output, output); err != nil {
+			fmt.Fprintf(stderr, "tc-opt: error: cannot write the output: %v\n", err)
+			code = ExitInput
+		}
+	}
+	if timer != nil {
+		timer.Elapsed = time.Since(start)
+		timer.Report(stderr)
+	}
+	return code
+}
+
+// processChunk parses, verifies, runs the pipeline and prints one chunk.
+func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, text string, timer *passes.Timer, stderr io.Writer) (res chunkResult) {
+	warn := func(d *ir.Diagnostic) { res.diags = append(res.diags, d) }
+	stop := timer.Child("parser", "Parser").Start()
+	m, diags := fe(file, text)
+	for i, d := range diags {
+		// A parser panic: report it on one line, as an internal error.
+		if strings.HasPrefix(d.Msg, "internal error") {
+			c := *d
+			c.Msg = firstLine(d.Msg)
+			diags[i] = &c
+			res.code = ExitInternal
+		}
+	}
+	res.diags = append(res.diags, diags...)
+	if diags.HasErrors() || m == nil {
+		stop()
+		res.code = max(res.code, ExitInput)
+		return res
+	}
+	// The input must be valid before any pass runs.
+	verr := ir.Verify(m.Op, warn)
+	stop()
+	if verr != nil {
+		res.diags = append(res.diags, asDiagList(verr, file)...)
+		res.code = ExitInput
+		return res
+	}
+	pm := passes.NewManager(pipeline)
+	pm.VerifyEach = cfg.verifyEach
+	pm.PrintBefore, pm.PrintAfter = cfg.printBefore, cfg.printAfter
+	pm.PrintBeforeAll, pm.PrintAfterAll = cfg.printBeforeAll, cfg.printAfterAll
+	pm.IROut = stderr
+	pm.PrintOptions = printer.Options{Generic: cfg.generic}
+	pm.Timing = timer
+	pm.Warn = warn
+	if err := pm.Run(m); err != nil {
+		switch e := err.(type) {
+		case *passes.InternalError:
+			res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "%s", firstLine(e.Error())))
+			res.code = ExitInternal
+		case *passes.VerifyError:
+			res.diags = append(res.diags, e.Diagnostics()...)
+			res.code = ExitInternal
+		case *passes.PassError:
+			res.diags = append(res.diags, e.Diagnostics()...)
+			res.code = ExitInput
+		default:
+			res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "%v", err))
+			res.code = ExitInput
+		}
+		return res
+	}
+	stop = timer.Child("output", "Output").Start()
+	defer stop()
+	if cfg.emit == "llvm" {
+		a, ok := m.Op.Attr(LLVMAttr).(ir.StringAttr)
+		if !ok {
+			res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=llvm: the module holds no LLVM IR; run a pipeline that ends with convert-to-llvm (for example -O2)"))
+			res.code = ExitUsage
+			return res
+		}
+		res.out = string(a)
+		if !strings.HasSuffix(res.out, "\n") {
+			res.out += "\n"
+		}
+	} else {
+		res.out = printer.Module(m, printer.Options{Generic: cfg.generic})
+	}
+	res.ok = true
+	return res
+}
+
+func asDiagList(err error, file string) ir.DiagList {
+	if l, ok := err.(ir.DiagList); ok {
+		return l
+	}
+	return ir.DiagList{ir.AsDiagnostic(err, ir.Location{File: file})}
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, renamed on success, so that path is never half written.
+func writeAtomic(path, data string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.WriteString(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+	}
+	return werr
+}

@@ -1,0 +1,189 @@
+package npy
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+const magic = "\x93NUMPY"
+
+// Read decodes one .npy array from r.
+func Read(r io.Reader) (*Array, error) {
+	br := bufio.NewReader(r)
+	pre := make([]byte, 8)
+	if _, err := io.ReadFull(br, pre); err != nil {
+		return nil, fmt.Errorf("npy: not a .npy file (too short)")
+	}
+	if string(pre[:6]) != magic {
+		return nil, fmt.Errorf("npy: not a .npy file (bad magic %q)", pre[:6])
+	}
+	major := pre[6]
+	var hlen int
+	switch major {
+	case 1:
+		b := make([]byte, 2)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return nil, fmt.Errorf("npy: truncated header")
+		}
+		hlen = int(binary.LittleEndian.Uint16(b))
+	case 2, 3:
+		b := make([]byte, 4)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return nil, fmt.Errorf("npy: truncated header")
+		}
+		hlen = int(binary.LittleEndian.Uint32(b))
+	default:
+		return nil, fmt.Errorf("npy: unsupported format version %d.%d", major, pre[7])
+	}
+	hb := make([]byte, hlen)
+	if _, err := io.ReadFull(br, hb); err != nil {
+		return nil, fmt.Errorf("npy: truncated header (expected %d bytes)", hlen)
+	}
+	h, err := parseHeader(string(hb))
+	if err != nil {
+		return nil, err
+	}
+	if h.fortran {
+		return nil, fmt.Errorf("npy: Fortran-order arrays are not supported: save with np.ascontiguousarray(arr)")
+	}
+	d, err := byDescr(h.descr)
+	if err != nil {
+		return nil, fmt.Errorf("npy: %v", err)
+	}
+	a := &Array{Dtype: d.name, Shape: h.shape}
+	n := a.Len()
+	raw := make([]byte, n*d.size)
+	if got, err := io.ReadFull(br, raw); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("npy: truncated data: shape %v of %s needs %d bytes, got %d", h.shape, d.name, len(raw), got)
+		}
+		return nil, fmt.Errorf("npy: %v", err)
+	}
+	decode(a, d, raw)
+	return a, nil
+}
+
+func decode(a *Array, d dtype, raw []byte) {
+	n := a.Len()
+	le := binary.LittleEndian
+	switch d.name {
+	case "bool":
+		a.Bool = make([]bool, n)
+		for i := range a.Bool {
+			a.Bool[i] = raw[i] != 0
+		}
+	case "int32":
+		a.I64 = make([]int64, n)
+		for i := range a.I64 {
+			a.I64[i] = int64(int32(le.Uint32(raw[4*i:])))
+		}
+	case "int64":
+		a.I64 = make([]int64, n)
+		for i := range a.I64 {
+			a.I64[i] = int64(le.Uint64(raw[8*i:]))
+		}
+	case "float16":
+		a.F64 = make([]float64, n)
+		for i := range a.F64 {
+			a.F64[i] = halfToFloat(le.Uint16(raw[2*i:]))
+		}
+	case "float32":
+		a.F64 = make([]float64, n)
+		for i := range a.F64 {
+			a.F64[i] = float64(math.Float32frombits(le.Uint32(raw[4*i:])))
+		}
+	case "float64":
+		a.F64 = make([]float64, n)
+		for i := range a.F64 {
+			a.F64[i] = math.Float64frombits(le.Uint64(raw[8*i:]))
+		}
+	}
+}
+
+// halfToFloat decodes IEEE binary16 bits.
+func halfToFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	frac := float64(h & 0x3ff)
+	switch exp {
+	case 0:
+		return sign * math.Ldexp(frac, -24)
+	case 0x1f:
+		if frac != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1024+frac, exp-25)
+}
+
+// Write encodes a as a .npy file: version 1.0, or 2.0 when the header does
+// not fit in 64 KiB. The header is padded with spaces so the data starts
+// at a multiple of 64 bytes, as NumPy does. float32 data is rounded from
+// F64 to the nearest float32.
+func Write(w io.Writer, a *Array) error {
+	d, ok := byName(a.Dtype)
+	if !ok || !d.write {
+		return fmt.Errorf("npy: cannot write dtype %q (supported: bool, int32, int64, float32, float64)", a.Dtype)
+	}
+	if err := a.check(d); err != nil {
+		return err
+	}
+	dict := formatHeader(d.descr, a.Shape)
+	prefix, version := 10, byte(1)
+	if padded(prefix, dict) > math.MaxUint16 {
+		prefix, version = 12, 2
+	}
+	hlen := padded(prefix, dict)
+	bw := bufio.NewWriter(w)
+	bw.WriteString(magic)
+	bw.Write([]byte{version, 0})
+	if version == 1 {
+		binary.Write(bw, binary.LittleEndian, uint16(hlen))
+	} else {
+		binary.Write(bw, binary.LittleEndian, uint32(hlen))
+	}
+	bw.WriteString(dict)
+	bw.WriteString(strings.Repeat(" ", hlen-len(dict)-1))
+	bw.WriteByte('\n')
+	bw.Write(encode(a, d))
+	return bw.Flush()
+}
+
+// padded is the header length (dict, spaces, newline) that makes the data
+// start at a multiple of 64 bytes after a prefix of the given size.
+func padded(prefix int, dict string) int {
+	total := prefix + len(dict) + 1
+	return len(dict) + 1 + (64-total%64)%64
+}
+
+func encode(a *Array, d dtype) []byte {
+	n := a.Len()
+	raw := make([]byte, n*d.size)
+	le := binary.LittleEndian
+	for i := 0; i < n; i++ {
+		switch d.name {
+		case "bool":
+			if a.Bool[i] {
+				raw[i] = 1
+			}
+		case "int32":
+			le.PutUint32(raw[4*i:], uint32(int32(a.I64[i])))
+		case "int64":
+			le.PutUint64(raw[8*i:], uint64(a.I64[i]))
+		case "float32":
+			le.PutUint32(raw[4*i:], math.Float32bits(float32(a.F64[i])))
+		case "float64":
+			le.PutUint64(raw[8*i:], math.Float64bits(a.F64[i]))
+		}
+	}
+	return raw
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+	"tir/tools/internal/npy"
+)
+
+// The .npy shape of a tensor is its dimensions' extents in storage order;
+// the dtype follows the element type. Other element types (f16, bf16, i8,
+// i16, tuples) have no .npy exchange yet.
+var dtypeOf = map[string]string{
+	"f32": "float32",
+	"f64": "float64",
+	"i32": "int32",
+	"i64": "int64",
+	"i1":  "bool",
+}
+
+func exchangeable(t ir.Type) error {
+	tt, ok := tir.AsTensor(t)
+	if !ok {
+		return fmt.Errorf("type %s is not a !tir.tensor", t)
+	}
+	if _, ok := dtypeOf[tt.Elem.String()]; !ok {
+		return fmt.Errorf("element type %s cannot be exchanged through .npy (supported: f32, f64, i32, i64, i1)", tt.Elem)
+	}
+	return nil
+}
+
+// fromNpy checks an array against a parameter type and makes it a tensor
+// (with the parameter's dimension names; bounds are applied by the
+// interpreter from the type).
+func fromNpy(name string, a *npy.Array, pt tir.TensorType) (*interp.Tensor, error) {
+	want := dtypeOf[pt.Elem.String()]
+	if a.Dtype != want {
+		return nil, fmt.Errorf("argument '%s' expects %s, got %s", name, want, a.Dtype)
+	}
+	if len(a.Shape) != len(pt.Dims) {
+		var names []string
+		for _, d := range pt.Dims {
+			names = append(names, d.Name)
+		}
+		return nil, fmt.Errorf("argument '%s' expects %d dimension(s) (%s), got shape %v", name, len(pt.Dims), strings.Join(names, ", "), a.Shape)
+	}
+	t := &interp.Tensor{Elem: pt.Elem}
+	for k, d := range pt.Dims {
+		t.Dims = append(t.Dims, interp.Dim{Name: d.Name, Lo: 0, Hi: int64(a.Shape[k])})
+	}
+	switch {
+	case a.Dtype == "bool":
+		t.I64 = make([]int64, len(a.Bool))
+		for i, b := range a.Bool {
+			if b {
+				t.I64[i] = 1
+			}
+		}
+	case a.I64 != nil:
+		t.I64 = a.I64
+	default:
+		t.F64 = make([]float64, len(a.F64))
+		for i, v := range a.F64 {
+			t.F64[i] = interp.RoundTo(pt.Elem, v)
+		}
+	}
+	return t, nil
+}
+
+// toNpy converts a result; masked points (undefined) are written as 0.
+func toNpy(t *interp.Tensor) (*npy.Array, error) {
+	dt, ok := dtypeOf[t.Elem.String()]
+	if !ok {
+		return nil, fmt.Errorf("element type %s cannot be written as .npy (supported: f32, f64, i32, i64, i1)", t.Elem)
+	}
+	a := &npy.Array{Dtype: dt, Shape: t.Shape()}
+	switch {
+	case dt == "bool":
+		a.Bool = make([]bool, len(t.I64))
+		for i, v := range t.I64 {
+			a.Bool[i] = v != 0
+		}
+	case t.I64 != nil:
+		a.I64 = t.I64
+	default:
+		a.F64 = t.F64
+	}
+	return a, nil
+}

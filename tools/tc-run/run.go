@@ -1,0 +1,259 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"tir/dialects/ir"
+	"tir/dialects/parser"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+	"tir/tools/internal/npy"
+)
+
+// Exit statuses (spec 5.2, 5.3).
+const (
+	exitOK    = 0
+	exitInput = 1 // a diagnosed error in the input program or data
+	exitUsage = 2 // bad usage: flags, missing arguments, unknown names
+)
+
+// usageError is an error in how the tool was called (exit 2); other errors
+// are about the input (exit 1).
+type usageError struct {
+	msg     string
+	noUsage bool // the usage line would not help (a mode that is missing)
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// diagError carries diagnostics to be rendered with the source lines.
+type diagError struct {
+	diags  ir.DiagList
+	file   string
+	source string
+}
+
+func (e *diagError) Error() string { return e.diags.Error() }
+
+// options are the parsed command line.
+type options struct {
+	file   string
+	entry  string
+	args   []string
+	outs   []string
+	interp bool
+	random *int64
+	check  bool
+	bench  int
+}
+
+// Run is the whole tool: it parses args (without the program name), runs
+// the function and returns the exit status. Tests call it directly.
+func Run(args []string, stdout, stderr io.Writer) int {
+	var opts options
+	app := &cli.App{
+		Name:      "tc-run",
+		Usage:     "run a tir function on NumPy .npy inputs",
+		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] --interp",
+		Description: "--arg binds a tensor argument to a .npy file, or a size symbol to an integer. " +
+			"--random SEED generates every tensor argument not bound by --arg (floats uniform in [-1, 1), " +
+			"integers in [-8, 8), i1 random). --out names the result files in order. " +
+			"--interp runs the reference interpreter.",
+		HideHelpCommand:           true,
+		HideVersion:               true,
+		DisableSliceFlagSeparator: true,
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		ExitErrHandler:            func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return &usageError{msg: err.Error()}
+		},
+		Flags: flagSet(),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("expected one input file, got %d (%s)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+			}
+			opts = options{
+				file:   c.Args().First(),
+				entry:  c.String("entry"),
+				args:   c.StringSlice("arg"),
+				outs:   c.StringSlice("out"),
+				interp: c.Bool("interp"),
+				check:  c.Bool("check"),
+				bench:  c.Int("bench"),
+			}
+			if c.IsSet("random") {
+				seed := c.Int64("random")
+				opts.random = &seed
+			}
+			return execute(&opts, stdout, stderr)
+		},
+	}
+	err := app.Run(append([]string{"tc-run"}, intersperse(args, app.Flags)...))
+	return report(err, stderr)
+}
+
+// flagSet is the tool's flags (also what intersperse needs to know).
+func flagSet() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "entry", Usage: "the function to run (default: the only tir.func of the file)"},
+		&cli.StringSliceFlag{Name: "arg", Usage: "NAME=FILE.npy binds a tensor argument, NAME=INT a size symbol"},
+		&cli.StringSliceFlag{Name: "out", Usage: "write the next result to this .npy file"},
+		&cli.BoolFlag{Name: "interp", Usage: "run the reference interpreter"},
+		&cli.Int64Flag{Name: "random", Usage: "generate unbound tensor arguments from this seed"},
+		&cli.BoolFlag{Name: "check", Usage: "run compiled code and the interpreter and report the largest difference"},
+		&cli.IntFlag{Name: "bench", Usage: "time N runs of the compiled code"},
+	}
+}
+
+// report prints an error the way its kind asks for and gives the status.
+func report(err error, stderr io.Writer) int {
+	var ue *usageError
+	var de *diagError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "tc-run: %s\n", ue.msg)
+		if !ue.noUsage {
+			fmt.Fprintln(stderr, "usage: tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy --interp (see --help)")
+		}
+		return exitUsage
+	case errors.As(err, &de):
+		eng := ir.NewDiagEngine()
+		eng.AddSource(de.file, de.source)
+		for _, d := range de.diags {
+			eng.Emit(d)
+		}
+		fmt.Fprint(stderr, eng.RenderAll())
+		return exitInput
+	}
+	fmt.Fprintf(stderr, "tc-run: error: %v\n", err)
+	return exitInput
+}
+
+// execute runs one invocation once the flags are parsed.
+func execute(o *options, stdout, stderr io.Writer) error {
+	fn, src, err := loadEntry(o.file, o.entry, stderr)
+	if err != nil {
+		return err
+	}
+	ft, _ := tir.FuncType(fn)
+	if len(o.outs) > len(ft.Results) {
+		return usagef("@%s has %d result(s) but %d --out were given", ir.SymbolName(fn), len(ft.Results), len(o.outs))
+	}
+	for i, t := range ft.Inputs {
+		if err := exchangeable(t); err != nil {
+			return fmt.Errorf("argument '%s': %v", interp.ArgNames(fn)[i], err)
+		}
+	}
+	args, syms, err := bindArgs(fn, o.args, o.random)
+	if err != nil {
+		return err
+	}
+	if !o.interp || o.check || o.bench > 0 {
+		return &usageError{msg: "compiled mode is not available yet; use --interp", noUsage: true}
+	}
+	results, err := interp.Run(fn, args, syms)
+	if err != nil {
+		var d *ir.Diagnostic
+		if errors.As(err, &d) {
+			return &diagError{diags: ir.DiagList{d}, file: o.file, source: src}
+		}
+		return err
+	}
+	for i, r := range results {
+		dest := ""
+		if i < len(o.outs) {
+			dest = o.outs[i]
+			if err := writeResult(dest, r); err != nil {
+				return fmt.Errorf("result #%d: %v", i, err)
+			}
+		}
+		fmt.Fprintln(stdout, summary(i, dest, r))
+	}
+	return nil
+}
+
+// loadEntry parses and verifies the file and finds the function to run.
+// Verifier warnings are printed; errors come back as diagnostics.
+func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", err
+	}
+	src := string(data)
+	m, diags := parser.Parse(file, src)
+	if len(diags) > 0 {
+		return nil, "", &diagError{diags: diags, file: file, source: src}
+	}
+	var warnings ir.DiagList
+	if err := ir.Verify(m.Op, func(d *ir.Diagnostic) { warnings = append(warnings, d) }); err != nil {
+		var l ir.DiagList
+		if !errors.As(err, &l) {
+			l = ir.DiagList{ir.AsDiagnostic(err, ir.Location{File: file})}
+		}
+		return nil, "", &diagError{diags: l, file: file, source: src}
+	}
+	if len(warnings) > 0 {
+		report(&diagError{diags: warnings, file: file, source: src}, stderr)
+	}
+	var funcs []string
+	var only *ir.Operation
+	for _, op := range m.Body().Ops {
+		if op.Name == "tir.func" {
+			funcs = append(funcs, ir.SymbolName(op))
+			only = op
+		}
+	}
+	sort.Strings(funcs)
+	if entry == "" {
+		if len(funcs) != 1 {
+			return nil, "", usagef("%s defines %d functions (%s): choose one with --entry", file, len(funcs), strings.Join(funcs, ", "))
+		}
+		return only, src, nil
+	}
+	entry = strings.TrimPrefix(entry, "@")
+	fn := m.Lookup(entry)
+	if fn == nil || fn.Name != "tir.func" {
+		return nil, "", usagef("%s has no tir.func @%s (functions: %s)", file, entry, strings.Join(funcs, ", "))
+	}
+	return fn, src, nil
+}
+
+// writeResult writes a result to a .npy file atomically: a failed run
+// leaves no partial file behind.
+func writeResult(path string, t *interp.Tensor) error {
+	a, err := toNpy(t)
+	if err != nil {
+		return err
+	}
+	dir, base := ".", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir, base = path[:i+1], path[i+1:]
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := npy.Write(tmp, a); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
