@@ -7,6 +7,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/lower/tiraffine"
+	"tir/lower/tollvm"
 	"tir/passes"
 )
 
@@ -23,6 +24,27 @@ func init() {
 		},
 	})
 	passes.Register(&passes.Def{
+		Name:    "convert-to-llvm",
+		Title:   "ConvertToLLVM",
+		Summary: "Emit LLVM 14 IR for the affine-stage module (C ABI of spec 5.1); tc-opt then prints it",
+		Anchor:  passes.AnchorModule,
+		Options: []passes.OptionSpec{
+			{Name: "target", Type: passes.OptString, Default: "x86_64", Help: "x86_64, aarch64 or nvptx64", Choices: []string{"x86_64", "aarch64", "nvptx64"}},
+		},
+		New: func(o passes.Options) passes.Pass {
+			target := o.String("target")
+			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
+				text, err := tollvm.Emit(ctx.Module, tollvm.Options{Target: target})
+				if err != nil {
+					return err
+				}
+				// The LLVM text rides on the module; tc-opt prints it.
+				ctx.Module.Op.SetAttr(LLVMAttr, ir.StringAttr(text))
+				return nil
+			})
+		},
+	})
+	passes.Register(&passes.Def{
 		Name:    "tir-inline",
 		Title:   "TIRInline",
 		Summary: "Inline every tir.call (callee size symbols bound by unification)",
@@ -34,6 +56,9 @@ func init() {
 		},
 	})
 }
+
+// LLVMAttr is the module attribute that carries the emitted LLVM IR.
+const LLVMAttr = "llvm.ir"
 
 // maxInlineRounds bounds inlining so a recursive call chain is an error
 // instead of a hang.

@@ -1,6 +1,7 @@
 package tiraffine
 
 import (
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -14,6 +15,11 @@ type builder struct {
 }
 
 func (b builder) op(name string, operands []*ir.Value, results []ir.Type, attrs ir.DictAttr) *ir.Operation {
+	// Float arith/math ops carry their (empty) fast-math flags, as MLIR 16
+	// stores them.
+	if arith.HasFastMath(name) && attrs.Get("fastmath") == nil {
+		attrs = attrs.With("fastmath", arith.FastNone)
+	}
 	return b.block.Append(ir.NewOp(name, b.loc, operands, results, attrs))
 }
 

@@ -63,6 +63,7 @@ type config struct {
 	optLevel          int // -1: none
 	target            string
 	emit              string
+	emitGiven         bool // --emit was on the command line
 	inputFormat       string
 	listPasses        bool
 	dumpPipeline      bool
@@ -201,6 +202,7 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.pipelineSet = c.IsSet("pass-pipeline")
 	cfg.target = c.String("target")
 	cfg.emit = c.String("emit")
+	cfg.emitGiven = c.IsSet("emit")
 	cfg.inputFormat = c.String("input-format")
 	cfg.split = c.Bool("split-input-file")
 	cfg.verifyDiag = c.Bool("verify-diagnostics")

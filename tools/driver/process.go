@@ -168,7 +168,9 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 	}
 	stop = timer.Child("output", "Output").Start()
 	defer stop()
-	if cfg.emit == "llvm" {
+	// A pipeline that ends in LLVM IR prints it unless asked otherwise.
+	_, hasLLVM := m.Op.Attr(LLVMAttr).(ir.StringAttr)
+	if cfg.emit == "llvm" || (!cfg.emitGiven && hasLLVM) {
 		a, ok := m.Op.Attr(LLVMAttr).(ir.StringAttr)
 		if !ok {
 			res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=llvm: the module holds no LLVM IR; run a pipeline that ends with convert-to-llvm (for example -O2)"))

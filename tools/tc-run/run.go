@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,6 +57,8 @@ type options struct {
 	random *int64
 	check  bool
 	bench  int
+	// interpTime is how long the interpreter took (for --bench).
+	interpTime time.Duration
 }
 
 // Run is the whole tool: it parses args (without the program name), runs
@@ -162,16 +165,29 @@ func execute(o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !o.interp || o.check || o.bench > 0 {
-		return &usageError{msg: "compiled mode is not available yet; use --interp", noUsage: true}
+	if o.interp && (o.check || o.bench > 0) {
+		return usagef("--check and --bench run compiled code; they cannot be combined with --interp")
 	}
-	results, err := interp.Run(fn, args, syms)
-	if err != nil {
-		var d *ir.Diagnostic
-		if errors.As(err, &d) {
-			return &diagError{diags: ir.DiagList{d}, file: o.file, source: src}
+	var results []*interp.Tensor
+	if o.interp || o.check || o.bench > 0 {
+		start := time.Now()
+		ref, err := interp.Run(fn, args, syms)
+		if err != nil {
+			var d *ir.Diagnostic
+			if errors.As(err, &d) {
+				return &diagError{diags: ir.DiagList{d}, file: o.file, source: src}
+			}
+			return err
 		}
-		return err
+		results = ref
+		o.interpTime = time.Since(start)
+	}
+	if !o.interp {
+		compiled, err := runCompiled(o, fn, src, args, syms, results, stdout)
+		if err != nil {
+			return err
+		}
+		results = compiled
 	}
 	for i, r := range results {
 		dest := ""

@@ -11,6 +11,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/tir/interp"
+	"tir/tools/internal/native"
 	"tir/tools/internal/npy"
 )
 
@@ -172,8 +173,8 @@ func TestErrors(t *testing.T) {
 			"@laplacian has no argument or size symbol 'foo' (arguments: inp; size symbols: none)"},
 		{"too many outputs", []string{lap, "--random", "1", "--out", "a.npy", "--out", "b.npy", "--interp"}, 2,
 			"@laplacian has 1 result(s) but 2 --out were given"},
-		{"compiled mode", []string{lap, "--random", "1"}, 2,
-			"compiled mode is not available yet; use --interp"},
+		{"check with interp", []string{lap, "--random", "1", "--check", "--interp"}, 2,
+			"--check and --bench run compiled code; they cannot be combined with --interp"},
 		{"unknown entry", []string{lap, "--entry", "nope", "--interp"}, 2,
 			"has no tir.func @nope (functions: laplacian)"},
 		{"no file", []string{"--interp"}, 2, "expected one input file, got 0"},
@@ -208,5 +209,26 @@ func TestIntersperse(t *testing.T) {
 	got := strings.Join(intersperse(flags, flagSet()), " ")
 	if want := "--entry g --interp --arg=x=1 -random 3 -- f.tir -odd"; got != want {
 		t.Errorf("intersperse = %q, want %q", got, want)
+	}
+}
+
+// TestCompiledCheck runs the compiled path (tc-opt -O2 pipeline, llc,
+// gcc) against the interpreter.
+func TestCompiledCheck(t *testing.T) {
+	if _, err := native.Tool("llc"); err != nil {
+		t.Skipf("compiled mode needs LLVM 14: %v", err)
+	}
+	var out, errb bytes.Buffer
+	lap := filepath.Join("..", "..", "..", "shared", "examples", "laplacian.tir")
+	if _, err := os.Stat(lap); err != nil {
+		t.Skip("shared examples not found")
+	}
+	if code := Run([]string{lap, "--random", "3", "--check", "--bench", "3"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errb.String())
+	}
+	for _, want := range []string{"check: compiled code matches the interpreter on all 315 elements", "bench: median"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -1,0 +1,128 @@
+package tollvm
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ll "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/types"
+)
+
+// fn wraps ops in a generic func.func taking a memref<4xf32> and an index.
+func fn(body string) string {
+	return `"builtin.module"() ({
+  "func.func"() ({
+  ^bb0(%arg0: memref<4xf32>, %arg1: index):
+` + body + `
+    "func.return"() : () -> ()
+  }) {function_type = (memref<4xf32>, index) -> (), sym_name = "f"} : () -> ()
+}) : () -> ()
+`
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, opts, want string
+	}{
+		{"unsupported op", fn(`    "foo.bar"() : () -> ()`), "", `in.mlir:4:5: error: tollvm: unsupported operation 'foo.bar'`},
+		{"nested unsupported op", fn(`    "affine.for"() ({
+    ^bb0(%i: index):
+      %x = "vector.broadcast"(%arg1) : (index) -> vector<4xindex>
+      "affine.yield"() : () -> ()
+    }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", `in.mlir:6:7: error: tollvm: unsupported operation 'vector.broadcast'`},
+		{"nvptx", fn(""), "nvptx64", "target nvptx64: not implemented yet"},
+		{"unknown target", fn(""), "riscv", `unknown target "riscv"`},
+		{"results", `"func.func"() ({
+  ^bb0(%arg0: index):
+    "func.return"(%arg0) : (index) -> ()
+  }) {function_type = (index) -> index, sym_name = "g"} : () -> ()`, "", "destination-passing style"},
+		{"top-level op", `"memref.global"() {sym_name = "x", type = memref<4xf32>} : () -> ()`, "", "unsupported top-level operation 'memref.global'"},
+		{"bad step", fn(`    "affine.for"() ({
+    ^bb0(%i: index):
+      "affine.yield"() : () -> ()
+    }) {lower_bound = affine_map<() -> (0)>, step = 0 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", "step must be positive"},
+		{"dealloc of argument", fn(`    "memref.dealloc"(%arg0) : (memref<4xf32>) -> ()`), "", "memref.dealloc of a buffer not allocated by memref.alloc"},
+		{"bad extents", `"func.func"() ({
+  ^bb0(%arg0: memref<?xf32>, %arg1: index):
+    "func.return"() : () -> ()
+  }) {function_type = (memref<?xf32>, index) -> (), sym_name = "h", tir.extents = [affine_map<()[s0, s1] -> (s0)>, unit]} : () -> ()`, "", "at most 1 symbols"},
+		{"name clash", `"func.func"() ({
+  ^bb0(%arg0: index):
+    %0 = "memref.alloc"(%arg0) {operand_segment_sizes = array<i32: 1, 0>} : (index) -> memref<?xf32>
+    "memref.dealloc"(%0) : (memref<?xf32>) -> ()
+    "func.return"() : () -> ()
+  }) {function_type = (index) -> (), sym_name = "free"} : () -> ()`, "", "function name @free is used twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := parseMLIR(t, "in.mlir", tc.src)
+			_, err := Emit(m, Options{Target: tc.opts})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckTerminators: llir panics when printing a block without a
+// terminator; the check reports it instead.
+func TestCheckTerminators(t *testing.T) {
+	mod := ll.NewModule()
+	f := mod.NewFunc("f", types.Void)
+	f.NewBlock("entry")
+	if err := checkTerminators(mod); err == nil || !strings.Contains(err.Error(), "no terminator") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSpecialConstants: NaN and infinities (written as bit patterns by
+// MLIR) and f16 values reach llc as valid constants.
+func TestSpecialConstants(t *testing.T) {
+	llc := tool(t, "llc")
+	src := fn(`    %0 = "arith.constant"() {value = 0x7FC00000 : f32} : () -> f32
+    %1 = "arith.constant"() {value = 0xFF800000 : f32} : () -> f32
+    %2 = "arith.constant"() {value = 0x7FF0000000000000 : f64} : () -> f64
+    %3 = "arith.constant"() {value = 1.000000e-01 : f32} : () -> f32
+    %4 = "arith.addf"(%0, %1) : (f32, f32) -> f32
+    %5 = "arith.addf"(%4, %3) : (f32, f32) -> f32
+    %6 = "arith.truncf"(%2) : (f64) -> f32
+    %7 = "arith.addf"(%5, %6) : (f32, f32) -> f32
+    %8 = "arith.constant"() {value = true} : () -> i1
+    %9 = "arith.select"(%8, %7, %3) : (i1, f32, f32) -> f32
+    "affine.store"(%9, %arg0, %arg1) {map = affine_map<(d0) -> (d0)>} : (f32, memref<4xf32>, index) -> ()`)
+	m := parseMLIR(t, "in.mlir", src)
+	dir := t.TempDir()
+	path := emitFile(t, m, Options{}, dir, "special")
+	run(t, dir, llc, "-O3", "-o", filepath.Join(dir, "special.s"), path)
+}
+
+// TestIntList reads every spelling of affine.parallel's integer arrays.
+func TestIntList(t *testing.T) {
+	m := parseMLIR(t, "in.mlir", `"test.op"() {a = [1, 2], b = array<i32: 3, 4>, c = dense<[5, 6]> : tensor<2xi32>, d = dense<7> : tensor<3xi32>, e = array<i32>} : () -> ()`)
+	op := m.Body().Ops[0]
+	for name, want := range map[string][]int64{"a": {1, 2}, "b": {3, 4}, "c": {5, 6}, "d": {7, 7, 7}, "e": nil} {
+		got, ok := intList(op.Attr(name))
+		if !ok || len(got) != len(want) {
+			t.Errorf("%s: got %v %v, want %v", name, got, ok, want)
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: got %v, want %v", name, got, want)
+			}
+		}
+	}
+}
+
+// TestOddNames: duplicate, numeric and quoted argument names still give
+// valid LLVM IR.
+func TestOddNames(t *testing.T) {
+	llc := tool(t, "llc")
+	m := parseMLIR(t, "in.mlir", `"func.func"() ({
+  ^bb0(%arg0: memref<4xf32>, %arg1: memref<4xf32>, %arg2: index):
+    "func.return"() : () -> ()
+  }) {function_type = (memref<4xf32>, memref<4xf32>, index) -> (), sym_name = "odd name", tir.arg_names = ["a", "a", "0"], tir.dim_names = [["100%"], ["x y"], []]} : () -> ()`)
+	dir := t.TempDir()
+	path := emitFile(t, m, Options{}, dir, "odd")
+	run(t, dir, llc, "-O3", "-o", filepath.Join(dir, "odd.s"), path)
+}

@@ -1,0 +1,155 @@
+// Package tollvm lowers affine-stage IR (func, affine, arith, math, memref and
+// scf ops in MLIR 16's generic representation) to textual LLVM 14 IR with
+// github.com/llir/llvm, following the C ABI of spec 5.1: every func.func @f
+// becomes a public `i32 @f(descriptor*..., i64...)` that checks its
+// arguments, an internal `void @f.body(...)` holding the loops, and the
+// helpers `@f_error` and `@f_result_shape`.
+//
+// The output is plain text accepted by LLVM 14's llc and opt unchanged.
+// llir has no verifier, so the emitter is careful to produce valid IR by
+// construction, and checks before printing what would make llir panic.
+package tollvm
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	ll "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+
+	"tir/dialects/ir"
+)
+
+// Options selects the code generation target.
+type Options struct {
+	// Target is "x86_64" (the default when empty), "aarch64", or "nvptx64"
+	// (described but not implemented yet: Emit returns an error).
+	Target string
+}
+
+// Emit lowers every func.func of m to LLVM IR and returns the module text.
+// Unsupported ops, types and attributes are reported as located errors; Emit
+// never panics (a panic inside llir is turned into an internal error).
+func Emit(m *ir.Module, opts Options) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("tollvm: internal error: %v\n%s", r, debug.Stack())
+		}
+	}()
+	tgt, err := lookupTarget(opts.Target)
+	if err != nil {
+		return "", err
+	}
+	me := newModuleEmitter(tgt)
+	for _, op := range m.Body().Ops {
+		switch op.Name {
+		case "func.func":
+			if err := me.emitFunc(op); err != nil {
+				return "", err
+			}
+		default:
+			return "", ir.Errorf(op.Loc, "tollvm: unsupported top-level operation '%s' (only func.func is lowered)", op.Name)
+		}
+	}
+	if err := checkNameClashes(me.mod); err != nil {
+		return "", err
+	}
+	if err := checkTerminators(me.mod); err != nil {
+		return "", err
+	}
+	return me.mod.String(), nil
+}
+
+// moduleEmitter owns the LLVM module and the declarations shared by all
+// functions (intrinsics, libc and libm functions, string constants).
+type moduleEmitter struct {
+	tgt     *targetDesc
+	mod     *ll.Module
+	decls   map[string]*ll.Func
+	strs    map[string]constant.Constant
+	globals map[string]bool
+}
+
+func newModuleEmitter(tgt *targetDesc) *moduleEmitter {
+	mod := ll.NewModule()
+	mod.TargetTriple = tgt.Triple
+	mod.DataLayout = tgt.DataLayout
+	return &moduleEmitter{tgt: tgt, mod: mod, decls: map[string]*ll.Func{}, strs: map[string]constant.Constant{}, globals: map[string]bool{}}
+}
+
+// declare returns the external function name, declaring it on first use.
+// Intrinsics are declared with the attributes LLVM gives them anyway; libc
+// and libm functions get nounwind so calls need no landing pads.
+func (me *moduleEmitter) declare(name string, ret types.Type, variadic bool, params ...types.Type) *ll.Func {
+	if f, ok := me.decls[name]; ok {
+		return f
+	}
+	ps := make([]*ll.Param, len(params))
+	for i, t := range params {
+		ps[i] = ll.NewParam("", t)
+	}
+	f := me.mod.NewFunc(name, ret, ps...)
+	f.Sig.Variadic = variadic
+	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
+	me.decls[name] = f
+	return f
+}
+
+// cstring returns an i8* to a private NUL-terminated string constant; equal
+// strings share one global.
+func (me *moduleEmitter) cstring(s string) constant.Constant {
+	if c, ok := me.strs[s]; ok {
+		return c
+	}
+	data := constant.NewCharArrayFromString(s + "\x00")
+	g := me.mod.NewGlobalDef(me.globalName(".str"), data)
+	g.Immutable = true
+	g.Linkage = enum.LinkagePrivate
+	g.UnnamedAddr = enum.UnnamedAddrUnnamedAddr
+	g.Align = 1
+	zero := constant.NewInt(types.I64, 0)
+	gep := constant.NewGetElementPtr(data.Typ, g, zero, zero)
+	gep.InBounds = true
+	me.strs[s] = gep
+	return gep
+}
+
+// globalName returns a module-unique global name starting with base.
+func (me *moduleEmitter) globalName(base string) string {
+	name := base
+	for i := 1; me.globals[name]; i++ {
+		name = fmt.Sprintf("%s.%d", base, i)
+	}
+	me.globals[name] = true
+	return name
+}
+
+// checkNameClashes reports a function whose name is also that of another
+// function: a func.func named like a C function the lowering calls (free,
+// snprintf, tanhf) or like another function's helpers (f_error).
+func checkNameClashes(mod *ll.Module) error {
+	seen := map[string]bool{}
+	for _, f := range mod.Funcs {
+		if seen[f.Name()] {
+			return fmt.Errorf("tollvm: function name @%s is used twice (a func.func named like a C library function or another function's ABI helper?)", f.Name())
+		}
+		seen[f.Name()] = true
+	}
+	return nil
+}
+
+// checkTerminators reports a block without terminator, which llir would
+// panic on when printing; it is always a bug of this package, but an error
+// naming the function is more useful than a crash.
+func checkTerminators(mod *ll.Module) error {
+	for _, f := range mod.Funcs {
+		for _, b := range f.Blocks {
+			if b.Term == nil {
+				return fmt.Errorf("tollvm: internal error: block %s of function %s has no terminator", b.Ident(), f.Ident())
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package tollvm
+
+import (
+	"fmt"
+
+	ll "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+)
+
+// memOps lowers memory accesses and buffer management.
+var memOps = map[string]func(*fnEmitter, *ir.Operation) error{
+	"affine.load":         emitLoad,
+	"affine.vector_load":  emitLoad,
+	"memref.load":         emitLoad,
+	"affine.store":        emitStore,
+	"affine.vector_store": emitStore,
+	"memref.store":        emitStore,
+	"memref.alloc":        emitAlloc,
+	"memref.dealloc":      emitDealloc,
+	"memref.dim":          emitDim,
+}
+
+// allocAlign is the alignment of memref.alloc buffers: a cache line, and
+// enough for any vector the lowering emits.
+const allocAlign = 64
+
+// subscripts returns the memref and element address of a load or store
+// whose memref is operand mi: affine ops apply their `map` attribute to the
+// operands that follow; memref ops use them directly.
+func (fe *fnEmitter) subscripts(op *ir.Operation, mi int) (*memref, value.Value, error) {
+	if len(op.Operands) <= mi {
+		return nil, nil, ir.Errorf(op.Loc, "tollvm: '%s' is missing its memref operand", op.Name)
+	}
+	mr, err := fe.mem(op.Operands[mi], op)
+	if err != nil {
+		return nil, nil, err
+	}
+	args, err := fe.vals2(op, op.Operands[mi+1:])
+	if err != nil {
+		return nil, nil, err
+	}
+	idx := args
+	consts := make([]int64, len(args))
+	if ir.Dialect(op.Name) == "affine" {
+		m, err := mapAttr(op, "map")
+		if err != nil {
+			return nil, nil, err
+		}
+		env, err := envFor(m, args)
+		if err != nil {
+			return nil, nil, wrapErr(op, err)
+		}
+		idx = make([]value.Value, len(m.Results))
+		consts = make([]int64, len(m.Results))
+		for d, r := range m.Results {
+			var rest sizeexpr.Expr
+			rest, consts[d] = splitConst(r)
+			if idx[d], err = fe.lowerExpr(rest, env); err != nil {
+				return nil, nil, wrapErr(op, err)
+			}
+		}
+	}
+	if len(idx) != len(mr.sizes) {
+		return nil, nil, ir.Errorf(op.Loc, "tollvm: '%s' has %d subscripts for a rank-%d memref", op.Name, len(idx), len(mr.sizes))
+	}
+	return mr, fe.elemPtr(mr, idx, consts), nil
+}
+
+// elemPtr is the address of element idx + consts: aligned + offset +
+// Σ idx[d]*strides[d] + Σ consts[d]*strides[d], with an inbounds GEP (the
+// element is inside the buffer). The variable part is built prefix by
+// prefix through the block's cache, so the accesses of a stencil share it
+// and differ only by constant (or loop-invariant) offsets.
+func (fe *fnEmitter) elemPtr(mr *memref, idx []value.Value, consts []int64) value.Value {
+	lin := mr.offset
+	key := fmt.Sprintf("addr|%p", mr)
+	for d, x := range idx {
+		key += "|" + valueKey(x)
+		prev, d, x := lin, d, x
+		lin = fe.cached(key, func() value.Value { return fe.add(prev, fe.mul(x, mr.strides[d])) })
+	}
+	// The constant part of the subscripts, Σ consts[d]*strides[d], is
+	// loop-invariant; for function arguments (whose strides are
+	// parameters) it is computed once in the entry block.
+	ckey := fmt.Sprintf("cst|%p", mr)
+	nonzero := false
+	for _, c := range consts {
+		ckey += fmt.Sprintf("|%d", c)
+		nonzero = nonzero || c != 0
+	}
+	if nonzero {
+		off := func() value.Value {
+			return fe.cached(ckey, func() value.Value {
+				var sum value.Value = i64(0)
+				for d, c := range consts {
+					if c != 0 {
+						sum = fe.add(sum, fe.mul(mr.strides[d], i64(c)))
+					}
+				}
+				return sum
+			})
+		}
+		if mr.alloc == nil && fe.prologue != nil {
+			lin = fe.add(lin, fe.at(fe.prologue, off))
+		} else {
+			lin = fe.add(lin, off())
+		}
+	}
+	if c, ok := constInt(lin); ok && c == 0 {
+		return mr.ptr
+	}
+	gep := fe.cur.NewGetElementPtr(mr.elem, mr.ptr, lin)
+	gep.InBounds = true
+	return fe.setName(gep, mr.name+".p")
+}
+
+// vecPtr converts an element pointer to a pointer to vt (for vector loads
+// and stores, which are only element-aligned).
+func (fe *fnEmitter) vecPtr(p value.Value, vt types.Type) value.Value {
+	pt := types.NewPointer(vt)
+	pt.AddrSpace = types.AddrSpace(fe.me.tgt.GlobalAddrSpace)
+	return fe.cur.NewBitCast(p, pt)
+}
+
+// emitLoad lowers affine.load, affine.vector_load and memref.load.
+func emitLoad(fe *fnEmitter, op *ir.Operation) error {
+	if len(op.Results) != 1 {
+		return ir.Errorf(op.Loc, "tollvm: '%s' must have one result", op.Name)
+	}
+	mr, p, err := fe.subscripts(op, 0)
+	if err != nil {
+		return err
+	}
+	rt, err := resultType(op, 0)
+	if err != nil {
+		return err
+	}
+	if _, isVec := rt.(*types.VectorType); isVec {
+		p = fe.vecPtr(p, rt)
+	} else if !rt.Equal(mr.elem) {
+		return ir.Errorf(op.Loc, "tollvm: '%s' result type does not match the memref element type", op.Name)
+	}
+	ld := fe.cur.NewLoad(rt, p)
+	ld.Align = ll.Align(elemBytes(mr.elem))
+	fe.bind(op.Results[0], ld, mr.name)
+	return nil
+}
+
+// emitStore lowers affine.store, affine.vector_store and memref.store
+// (operands: value, memref, subscripts or map operands).
+func emitStore(fe *fnEmitter, op *ir.Operation) error {
+	if len(op.Operands) < 2 {
+		return ir.Errorf(op.Loc, "tollvm: malformed '%s'", op.Name)
+	}
+	v, err := fe.val(op.Operands[0], op)
+	if err != nil {
+		return err
+	}
+	mr, p, err := fe.subscripts(op, 1)
+	if err != nil {
+		return err
+	}
+	if _, isVec := v.Type().(*types.VectorType); isVec {
+		p = fe.vecPtr(p, v.Type())
+	} else if !v.Type().Equal(mr.elem) {
+		return ir.Errorf(op.Loc, "tollvm: '%s' stores a %s into a memref of %s", op.Name, v.Type(), mr.elem)
+	}
+	st := fe.cur.NewStore(v, p)
+	st.Align = ll.Align(elemBytes(mr.elem))
+	return nil
+}
+
+// emitAlloc lowers memref.alloc to aligned_alloc(64, bytes rounded up to a
+// multiple of 64) with a row-major (identity layout) descriptor. Operands
+// are the dynamic sizes in order; operand_segment_sizes is not needed since
+// layouts with symbol operands are not supported.
+func emitAlloc(fe *fnEmitter, op *ir.Operation) error {
+	if len(op.Results) != 1 {
+		return ir.Errorf(op.Loc, "tollvm: malformed memref.alloc")
+	}
+	mt, ok := op.Results[0].Type.(ir.MemRefType)
+	if !ok || mt.Layout != nil {
+		return ir.Errorf(op.Loc, "tollvm: memref.alloc of %s: only identity-layout memrefs are supported", op.Results[0].Type)
+	}
+	elem, err := llType(mt.Elem)
+	if err != nil {
+		return wrapErr(op, err)
+	}
+	dyn, err := fe.vals2(op, op.Operands)
+	if err != nil {
+		return err
+	}
+	n := len(mt.Shape)
+	sizes := make([]value.Value, n)
+	k := 0
+	for d, s := range mt.Shape {
+		if s == ir.Dynamic {
+			if k >= len(dyn) {
+				return ir.Errorf(op.Loc, "tollvm: memref.alloc has fewer size operands than dynamic dimensions")
+			}
+			sizes[d] = dyn[k]
+			k++
+		} else {
+			sizes[d] = i64(s)
+		}
+	}
+	if k != len(dyn) {
+		return ir.Errorf(op.Loc, "tollvm: memref.alloc has %d size operands for %d dynamic dimensions", len(dyn), k)
+	}
+	strides := make([]value.Value, n)
+	count := value.Value(i64(1))
+	for d := n - 1; d >= 0; d-- {
+		strides[d] = count
+		count = fe.mul(count, sizes[d])
+	}
+	bytes := fe.mul(count, i64(elemBytes(elem)))
+	// aligned_alloc requires a size that is a multiple of the alignment.
+	bytes = fe.add(bytes, i64(allocAlign-1))
+	if c, ok := constInt(bytes); ok {
+		bytes = i64(c &^ (allocAlign - 1))
+	} else {
+		bytes = fe.cur.NewAnd(bytes, i64(^int64(allocAlign-1)))
+	}
+	aa := fe.me.declare("aligned_alloc", types.I8Ptr, false, types.I64, types.I64)
+	raw := fe.cur.NewCall(aa, i64(allocAlign), bytes)
+	name := valueHint(op.Results[0])
+	if name == "" {
+		name = "tmp"
+	}
+	fe.setName(raw, name+".raw")
+	ptr := fe.setName(fe.cur.NewBitCast(raw, types.NewPointer(elem)), name)
+	fe.mems[op.Results[0]] = &memref{name: name, typ: mt, elem: elem, ptr: ptr, alloc: raw, offset: i64(0), sizes: sizes, strides: strides}
+	return nil
+}
+
+// emitDealloc frees a buffer of memref.alloc.
+func emitDealloc(fe *fnEmitter, op *ir.Operation) error {
+	if len(op.Operands) != 1 {
+		return ir.Errorf(op.Loc, "tollvm: malformed memref.dealloc")
+	}
+	mr, err := fe.mem(op.Operands[0], op)
+	if err != nil {
+		return err
+	}
+	if mr.alloc == nil {
+		return ir.Errorf(op.Loc, "tollvm: memref.dealloc of a buffer not allocated by memref.alloc")
+	}
+	free := fe.me.declare("free", types.Void, false, types.I8Ptr)
+	fe.cur.NewCall(free, mr.alloc)
+	return nil
+}
+
+// emitDim lowers memref.dim (operands: memref, dimension index); a
+// non-constant index selects among the sizes.
+func emitDim(fe *fnEmitter, op *ir.Operation) error {
+	if err := checkCounts(op, 2, 1); err != nil {
+		return err
+	}
+	mr, err := fe.mem(op.Operands[0], op)
+	if err != nil {
+		return err
+	}
+	d, err := fe.val(op.Operands[1], op)
+	if err != nil {
+		return err
+	}
+	if c, ok := constInt(d); ok {
+		if c < 0 || int(c) >= len(mr.sizes) {
+			return ir.Errorf(op.Loc, "tollvm: memref.dim index %d out of range for a rank-%d memref", c, len(mr.sizes))
+		}
+		fe.bind(op.Results[0], mr.sizes[c], "")
+		return nil
+	}
+	var v value.Value = i64(0)
+	for k := len(mr.sizes) - 1; k >= 0; k-- {
+		is := fe.cur.NewICmp(enum.IPredEQ, d, i64(int64(k)))
+		v = fe.cur.NewSelect(is, mr.sizes[k], v)
+	}
+	fe.bind(op.Results[0], v, "")
+	return nil
+}

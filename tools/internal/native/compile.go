@@ -1,0 +1,87 @@
+package native
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"tir/dialects/ir"
+	"tir/dialects/parser"
+	"tir/dialects/tir/interp"
+	_ "tir/lower" // registers the conversion passes
+	"tir/passes"
+)
+
+// Compile runs the default pipeline (-O level, target) on a source file
+// and returns the LLVM IR text.
+func Compile(file, src string, level int, target string) (string, error) {
+	m, diags := parser.Parse(file, src)
+	if len(diags) > 0 {
+		return "", diags
+	}
+	if err := ir.Verify(m.Op, nil); err != nil {
+		return "", err
+	}
+	p, err := passes.OptPipeline(level, target)
+	if err != nil {
+		return "", err
+	}
+	if err := passes.NewManager(p).Run(m); err != nil {
+		var pe interface{ Diagnostics() ir.DiagList }
+		if errors.As(err, &pe) {
+			return "", pe.Diagnostics()
+		}
+		return "", err
+	}
+	text, ok := m.Op.Attr("llvm.ir").(ir.StringAttr)
+	if !ok {
+		return "", fmt.Errorf("the -O%d pipeline produced no LLVM IR", level)
+	}
+	return string(text), nil
+}
+
+// Diff is the comparison of compiled results with the interpreter's.
+type Diff struct {
+	Compared int     // elements compared (masked reference points are skipped)
+	MaxAbs   float64 // largest absolute difference
+	MaxRel   float64 // largest relative difference (|a-b| / max(|b|, tiny))
+	Where    string  // the first element with the largest difference
+	Mismatch int     // elements that differ at all
+}
+
+// Compare compares results element by element against the reference.
+func Compare(got, want []*interp.Tensor) (Diff, error) {
+	var d Diff
+	if len(got) != len(want) {
+		return d, fmt.Errorf("%d results, expected %d", len(got), len(want))
+	}
+	for r := range want {
+		g, w := got[r], want[r]
+		if g.Len() != w.Len() {
+			return d, fmt.Errorf("result #%d has %d elements, expected %d", r, g.Len(), w.Len())
+		}
+		for i := 0; i < w.Len(); i++ {
+			if w.Masked(i) {
+				continue
+			}
+			d.Compared++
+			var a, b float64
+			if w.F64 != nil {
+				a, b = g.F64[i], w.F64[i]
+			} else {
+				a, b = float64(g.I64[i]), float64(w.I64[i])
+			}
+			if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
+				continue
+			}
+			d.Mismatch++
+			abs := math.Abs(a - b)
+			rel := abs / math.Max(math.Abs(b), 1e-300)
+			if abs > d.MaxAbs || math.IsNaN(abs) {
+				d.MaxAbs, d.Where = abs, fmt.Sprintf("result #%d element %d: got %v, want %v", r, i, a, b)
+			}
+			d.MaxRel = math.Max(d.MaxRel, rel)
+		}
+	}
+	return d, nil
+}

@@ -1,0 +1,386 @@
+// Package native compiles a lowered tir function to machine code with the
+// system toolchain (llc from LLVM 14, then gcc with a generated C driver)
+// and runs it on interpreter tensors. It is how tc-run's compiled mode,
+// the end-to-end tests and the benchmarks call compiled code: through the
+// C ABI of spec 5.1, exactly as a user's C program would.
+package native
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+)
+
+// Tool finds an LLVM 14 tool: NAME-14 on PATH, /usr/lib/llvm-14/bin/NAME,
+// then NAME (the environment variable TIR_NAME, e.g. TIR_LLC, overrides).
+func Tool(name string) (string, error) {
+	if p := os.Getenv("TIR_" + strings.ToUpper(name)); p != "" {
+		return p, nil
+	}
+	for _, c := range []string{name + "-14", "/usr/lib/llvm-14/bin/" + name, name} {
+		if p, err := exec.LookPath(c); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s (LLVM 14) not found: install llvm-14 (make deps)", name)
+}
+
+// Program is a compiled function with its C driver.
+type Program struct {
+	Dir  string
+	Exe  string
+	fn   *ir.Operation
+	ft   ir.FunctionType
+	syms []string
+}
+
+// Build compiles the LLVM IR of a module that defines fn's lowering into
+// an executable under dir.
+func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
+	ft, ok := tir.FuncType(fn)
+	if !ok {
+		return nil, fmt.Errorf("not a tir.func")
+	}
+	p := &Program{Dir: dir, fn: fn, ft: ft, syms: interp.Symbols(fn)}
+	llc, err := Tool("llc")
+	if err != nil {
+		return nil, err
+	}
+	ll := filepath.Join(dir, "module.ll")
+	obj := filepath.Join(dir, "module.o")
+	if err := os.WriteFile(ll, []byte(llvmIR), 0o644); err != nil {
+		return nil, err
+	}
+	if out, err := exec.Command(llc, "-O3", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("llc: %v\n%s", err, out)
+	}
+	src, err := p.driver()
+	if err != nil {
+		return nil, err
+	}
+	c := filepath.Join(dir, "driver.c")
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	p.Exe = filepath.Join(dir, "run")
+	if out, err := exec.Command("gcc", "-O2", "-o", p.Exe, c, obj, "-lm").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("gcc: %v\n%s", err, out)
+	}
+	return p, nil
+}
+
+// ctype is the C type of a scalar element type.
+func ctype(t ir.Type) (string, int, error) {
+	switch t := t.(type) {
+	case ir.FloatType:
+		switch t.Name {
+		case "f32":
+			return "float", 4, nil
+		case "f64":
+			return "double", 8, nil
+		}
+	case ir.IntegerType:
+		switch t.Width {
+		case 1, 8:
+			return "int8_t", 1, nil
+		case 16:
+			return "int16_t", 2, nil
+		case 32:
+			return "int32_t", 4, nil
+		case 64:
+			return "int64_t", 8, nil
+		}
+	}
+	return "", 0, fmt.Errorf("element type %s cannot cross the C ABI of compiled functions", t)
+}
+
+// Timing is what a run measured.
+type Timing struct {
+	Median time.Duration
+	Reps   int
+}
+
+// Run executes the compiled function reps times (at least once) on args
+// (in signature order) with the symbol values, and returns its results.
+func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([]*interp.Tensor, Timing, error) {
+	if reps < 1 {
+		reps = 1
+	}
+	if len(args) != len(p.ft.Inputs) {
+		return nil, Timing{}, fmt.Errorf("expected %d arguments, got %d", len(p.ft.Inputs), len(args))
+	}
+	for i, a := range args {
+		if err := writeTensor(filepath.Join(p.Dir, fmt.Sprintf("in%d.bin", i)), a); err != nil {
+			return nil, Timing{}, err
+		}
+	}
+	argv := []string{p.Dir, strconv.Itoa(reps)}
+	for _, s := range p.syms {
+		v, ok := syms[s]
+		if !ok {
+			return nil, Timing{}, fmt.Errorf("size symbol %s is unbound", s)
+		}
+		argv = append(argv, strconv.FormatInt(v, 10))
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(p.Exe, argv...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, Timing{}, fmt.Errorf("%s", msg)
+	}
+	ns, _ := strconv.ParseInt(strings.TrimSpace(stdout.String()), 10, 64)
+	var outs []*interp.Tensor
+	for i, r := range p.ft.Results {
+		rt, _ := tir.AsTensor(r)
+		dims, err := interp.EvalDims(rt, syms)
+		if err != nil {
+			return nil, Timing{}, err
+		}
+		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, dims)
+		if err != nil {
+			return nil, Timing{}, err
+		}
+		outs = append(outs, t)
+	}
+	return outs, Timing{Median: time.Duration(ns), Reps: reps}, nil
+}
+
+// The binary files the driver exchanges: int64 rank, int64 sizes[rank],
+// then the elements in row-major order, little-endian.
+
+func writeTensor(path string, t *interp.Tensor) error {
+	_, size, err := ctype(t.Elem)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, int64(len(t.Dims)))
+	for _, d := range t.Dims {
+		binary.Write(&b, binary.LittleEndian, d.Extent())
+	}
+	for i := 0; i < t.Len(); i++ {
+		switch t.Elem.(type) {
+		case ir.FloatType:
+			if size == 4 {
+				binary.Write(&b, binary.LittleEndian, math.Float32bits(float32(t.F64[i])))
+			} else {
+				binary.Write(&b, binary.LittleEndian, math.Float64bits(t.F64[i]))
+			}
+		default:
+			v := t.I64[i]
+			switch size {
+			case 1:
+				b.WriteByte(byte(v))
+			case 2:
+				binary.Write(&b, binary.LittleEndian, int16(v))
+			case 4:
+				binary.Write(&b, binary.LittleEndian, int32(v))
+			default:
+				binary.Write(&b, binary.LittleEndian, v)
+			}
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+func readTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	_, size, err := ctype(elem)
+	if err != nil {
+		return nil, err
+	}
+	t, err := interp.NewTensor(elem, dims)
+	if err != nil {
+		return nil, err
+	}
+	r := bytes.NewReader(data)
+	var rank int64
+	binary.Read(r, binary.LittleEndian, &rank)
+	if int(rank) != len(dims) {
+		return nil, fmt.Errorf("%s: rank %d, expected %d", path, rank, len(dims))
+	}
+	for _, d := range dims {
+		var e int64
+		binary.Read(r, binary.LittleEndian, &e)
+		if e != d.Extent() {
+			return nil, fmt.Errorf("%s: extent %d, expected %d for %s", path, e, d.Extent(), d.Name)
+		}
+	}
+	for i := 0; i < t.Len(); i++ {
+		switch elem.(type) {
+		case ir.FloatType:
+			if size == 4 {
+				var u uint32
+				binary.Read(r, binary.LittleEndian, &u)
+				t.F64[i] = float64(math.Float32frombits(u))
+			} else {
+				var u uint64
+				binary.Read(r, binary.LittleEndian, &u)
+				t.F64[i] = math.Float64frombits(u)
+			}
+		default:
+			var v int64
+			switch size {
+			case 1:
+				var x int8
+				binary.Read(r, binary.LittleEndian, &x)
+				v = int64(x)
+				if it, _ := elem.(ir.IntegerType); it.Width == 1 {
+					v &= 1
+				}
+			case 2:
+				var x int16
+				binary.Read(r, binary.LittleEndian, &x)
+				v = int64(x)
+			case 4:
+				var x int32
+				binary.Read(r, binary.LittleEndian, &x)
+				v = int64(x)
+			default:
+				binary.Read(r, binary.LittleEndian, &v)
+			}
+			t.I64[i] = v
+		}
+	}
+	return t, nil
+}
+
+// driver writes the C program that builds descriptors, calls the function
+// through its C ABI, times it and writes the results.
+func (p *Program) driver() (string, error) {
+	name := ir.SymbolName(p.fn)
+	var b strings.Builder
+	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n#include <time.h>\n\n")
+	ranks := map[int]bool{}
+	var params []string
+	all := append(append([]ir.Type(nil), p.ft.Inputs...), p.ft.Results...)
+	for _, t := range all {
+		tt, _ := tir.AsTensor(t)
+		if _, _, err := ctype(tt.Elem); err != nil {
+			return "", err
+		}
+		if tt.Rank() > 0 {
+			ranks[tt.Rank()] = true
+		}
+		params = append(params, "void *")
+	}
+	var rs []int
+	for r := range ranks {
+		rs = append(rs, r)
+	}
+	sort.Ints(rs)
+	for _, r := range rs {
+		fmt.Fprintf(&b, "typedef struct { void *allocated, *aligned; int64_t offset, sizes[%d], strides[%d]; } desc%d;\n", r, r, r)
+	}
+	symParams := strings.Repeat(", int64_t", len(p.syms))
+	fmt.Fprintf(&b, "extern int32_t %s(%s%s);\n", name, strings.Join(params, ", "), symParams)
+	fmt.Fprintf(&b, "extern const char *%s_error(int32_t);\n", name)
+	fmt.Fprintf(&b, "extern int32_t %s_result_shape(%sint64_t *);\n\n", name, strings.Repeat("int64_t, ", len(p.syms)))
+	b.WriteString(`static void die(const char *m) { fprintf(stderr, "%s\n", m); exit(3); }
+static void *read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
+  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb"); if (!f) die("cannot open an input file");
+  int64_t r; if (fread(&r, 8, 1, f) != 1 || r != rank) die("bad input rank");
+  size_t n = 1;
+  for (int i = 0; i < rank; i++) { if (fread(&sizes[i], 8, 1, f) != 1) die("bad input header"); n *= (size_t)sizes[i]; }
+  void *p = aligned_alloc(64, n * esize + 64);
+  if (n && fread(p, esize, n, f) != n) die("short input file");
+  fclose(f); return p;
+}
+static void write_arr(const char *dir, const char *name, int rank, const int64_t *sizes, const void *data, size_t esize) {
+  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb"); if (!f) die("cannot write an output file");
+  int64_t r = rank; fwrite(&r, 8, 1, f); size_t n = 1;
+  for (int i = 0; i < rank; i++) { fwrite(&sizes[i], 8, 1, f); n *= (size_t)sizes[i]; }
+  fwrite(data, esize, n, f); fclose(f);
+}
+static void strides(int rank, const int64_t *sizes, int64_t *st) {
+  int64_t s = 1; for (int i = rank - 1; i >= 0; i--) { st[i] = s; s *= sizes[i]; }
+}
+static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }
+int main(int argc, char **argv) {
+`)
+	fmt.Fprintf(&b, "  if (argc != %d) die(\"usage: run DIR REPS SYMBOLS...\");\n", 3+len(p.syms))
+	b.WriteString("  const char *dir = argv[1]; int reps = atoi(argv[2]);\n")
+	for i := range p.syms {
+		fmt.Fprintf(&b, "  int64_t s%d = atoll(argv[%d]);\n", i, 3+i)
+	}
+	var symArgs []string
+	for i := range p.syms {
+		symArgs = append(symArgs, fmt.Sprintf("s%d", i))
+	}
+	totalOut := 0
+	for _, t := range p.ft.Results {
+		tt, _ := tir.AsTensor(t)
+		totalOut += tt.Rank()
+	}
+	fmt.Fprintf(&b, "  int64_t osz[%d];\n", totalOut+1)
+	fmt.Fprintf(&b, "  %s_result_shape(%s);\n", name, strings.Join(append(append([]string(nil), symArgs...), "osz"), ", "))
+	var callArgs []string
+	off := 0
+	for i, t := range all {
+		tt, _ := tir.AsTensor(t)
+		ct, size, _ := ctype(tt.Elem)
+		r := tt.Rank()
+		isOut := i >= len(p.ft.Inputs)
+		v := fmt.Sprintf("a%d", i)
+		if r == 0 {
+			if isOut {
+				fmt.Fprintf(&b, "  %s *%s = aligned_alloc(64, 64);\n", ct, v)
+			} else {
+				fmt.Fprintf(&b, "  int64_t %s_sz[1]; %s *%s = read_arr(dir, \"in%d.bin\", 0, %s_sz, %d);\n", v, ct, v, i, v, size)
+			}
+			callArgs = append(callArgs, v)
+			continue
+		}
+		fmt.Fprintf(&b, "  desc%d %s = {0};\n", r, v)
+		if isOut {
+			fmt.Fprintf(&b, "  { size_t n = 1; for (int k = 0; k < %d; k++) { %s.sizes[k] = osz[%d + k]; n *= (size_t)%s.sizes[k]; }\n", r, v, off, v)
+			fmt.Fprintf(&b, "    %s.allocated = %s.aligned = aligned_alloc(64, n * %d + 64); }\n", v, v, size)
+			off += r
+		} else {
+			fmt.Fprintf(&b, "  %s.allocated = %s.aligned = read_arr(dir, \"in%d.bin\", %d, %s.sizes, %d);\n", v, v, i, r, v, size)
+		}
+		fmt.Fprintf(&b, "  strides(%d, %s.sizes, %s.strides);\n", r, v, v)
+		callArgs = append(callArgs, "&"+v)
+	}
+	call := fmt.Sprintf("%s(%s)", name, strings.Join(append(callArgs, symArgs...), ", "))
+	b.WriteString("  int64_t *ns = malloc(sizeof(int64_t) * (size_t)reps);\n")
+	b.WriteString("  for (int rep = 0; rep < reps; rep++) {\n    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);\n")
+	fmt.Fprintf(&b, "    int32_t rc = %s;\n", call)
+	b.WriteString("    clock_gettime(CLOCK_MONOTONIC, &t1);\n")
+	fmt.Fprintf(&b, "    if (rc != 0) die(%s_error(rc));\n", name)
+	b.WriteString("    ns[rep] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);\n  }\n")
+	b.WriteString("  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);\n  printf(\"%lld\\n\", (long long)ns[reps / 2]);\n")
+	for i, t := range p.ft.Results {
+		tt, _ := tir.AsTensor(t)
+		_, size, _ := ctype(tt.Elem)
+		k := len(p.ft.Inputs) + i
+		if tt.Rank() == 0 {
+			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", 0, 0, a%d, %d);\n", i, k, size)
+		} else {
+			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", %d, a%d.sizes, a%d.aligned, %d);\n", i, tt.Rank(), k, k, size)
+		}
+	}
+	b.WriteString("  return 0;\n}\n")
+	return b.String(), nil
+}

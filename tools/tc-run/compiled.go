@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir/interp"
+	"tir/tools/internal/native"
+)
+
+// runCompiled compiles the file with the -O2 CPU pipeline, llc and gcc,
+// runs the entry function on the same inputs, and with --check compares
+// with the interpreter's results (ref), with --bench reports timings.
+func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor, syms map[string]int64, ref []*interp.Tensor, stdout io.Writer) ([]*interp.Tensor, error) {
+	llvm, err := native.Compile(o.file, src, 2, "x86_64")
+	if err != nil {
+		var l ir.DiagList
+		if errors.As(err, &l) {
+			return nil, &diagError{diags: l, file: o.file, source: src}
+		}
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "tc-run-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	prog, err := native.Build(llvm, fn, dir)
+	if err != nil {
+		return nil, err
+	}
+	reps := o.bench
+	if reps < 1 {
+		reps = 1
+	}
+	got, timing, err := prog.Run(args, syms, reps)
+	if err != nil {
+		return nil, fmt.Errorf("compiled @%s: %v", ir.SymbolName(fn), err)
+	}
+	if o.check {
+		d, err := native.Compare(got, ref)
+		if err != nil {
+			return nil, err
+		}
+		if d.Mismatch == 0 {
+			fmt.Fprintf(stdout, "check: compiled code matches the interpreter on all %d elements (largest difference 0)\n", d.Compared)
+		} else {
+			fmt.Fprintf(stdout, "check: %d of %d elements differ; largest difference %.3g (relative %.3g) at %s\n", d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where)
+			if d.MaxRel > 1e-5 {
+				return nil, fmt.Errorf("compiled code disagrees with the interpreter")
+			}
+		}
+	}
+	if o.bench > 0 {
+		bytes := 0
+		for _, t := range append(append([]*interp.Tensor(nil), args...), got...) {
+			bytes += t.Len() * elemBytes(t.Elem)
+		}
+		secs := timing.Median.Seconds()
+		fmt.Fprintf(stdout, "bench: median %v over %d runs, %.2f GB/s of compulsory traffic (%d bytes); interpreter %v (%.0fx slower)\n",
+			timing.Median, timing.Reps, float64(bytes)/secs/1e9, bytes, o.interpTime, o.interpTime.Seconds()/secs)
+	}
+	return got, nil
+}
+
+func elemBytes(t ir.Type) int {
+	switch t := t.(type) {
+	case ir.FloatType:
+		return t.Bits() / 8
+	case ir.IntegerType:
+		if t.Width < 8 {
+			return 1
+		}
+		return t.Width / 8
+	}
+	return 8
+}
