@@ -8,7 +8,7 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/tir/interp"
-	"tir/tools/internal/native"
+	"tir/tools/native"
 )
 
 // runCompiled compiles the file with the -O2 CPU pipeline, llc and gcc,

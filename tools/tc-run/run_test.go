@@ -11,7 +11,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/tir/interp"
-	"tir/tools/internal/native"
+	"tir/tools/native"
 	"tir/tools/internal/npy"
 )
 
