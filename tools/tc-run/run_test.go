@@ -11,8 +11,8 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/tir/interp"
-	"tir/tools/native"
 	"tir/tools/internal/npy"
+	"tir/tools/native"
 )
 
 func example(t *testing.T, name string) string {
