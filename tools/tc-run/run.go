@@ -68,7 +68,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:      "tc-run",
 		Usage:     "run a tir function on NumPy .npy inputs",
-		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] --interp",
+		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] [--interp | --check | --bench N]",
 		Description: "--arg binds a tensor argument to a .npy file, or a size symbol to an integer. " +
 			"--random SEED generates every tensor argument not bound by --arg (floats uniform in [-1, 1), " +
 			"integers in [-8, 8), i1 random). --out names the result files in order. " +
