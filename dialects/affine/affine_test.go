@@ -1,0 +1,15 @@
+package affine_test
+
+import (
+	"testing"
+
+	_ "tir/dialects/affine"
+	_ "tir/dialects/arith"
+	_ "tir/dialects/fn"
+	"tir/dialects/fn/upstreamtest"
+	_ "tir/dialects/mathd"
+	_ "tir/dialects/memref"
+	_ "tir/dialects/scf"
+)
+
+func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }

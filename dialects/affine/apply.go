@@ -1,0 +1,71 @@
+package affine
+
+import (
+	"tir/dialects/arith"
+	"tir/dialects/ir"
+)
+
+// affine.apply / affine.min / affine.max: `%r = affine.apply
+// affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%N]`; operands are the map
+// operands, the attribute is `map`, the result an index.
+
+func mapOpDef(name, summary string, single bool) *ir.OpDef {
+	return &ir.OpDef{
+		Name:        name,
+		Summary:     summary,
+		Syntax:      "%r = " + name + " affine_map<(d0)[s0] -> (...)>(%i)[%N]",
+		Traits:      ir.TraitPure,
+		NumOperands: -1, NumResults: 1, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			m, ops, err := parseMapUse(p)
+			if err != nil {
+				return err
+			}
+			st.Operands, st.ResultTypes = ops, []ir.Type{ir.Index}
+			st.Attrs = st.Attrs.With("map", ir.AffineMapAttr{Map: m})
+			return p.ExpectEnd()
+		},
+		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			printMapUse(p, op.Attr("map").(ir.AffineMapAttr).Map, op.Operands)
+		},
+		NeedsGeneric: func(op *ir.Operation) bool {
+			a, ok := op.Attr("map").(ir.AffineMapAttr)
+			return !ok || a.Map.NumDims+a.Map.NumSyms != len(op.Operands) || !arith.OnlyAttrs(op, "map")
+		},
+		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+			a, ok := op.Attr("map").(ir.AffineMapAttr)
+			if !ok {
+				return errf(op, "needs an affine map attribute 'map'")
+			}
+			if single && len(a.Map.Results) != 1 {
+				return errf(op, "mapping must produce one value")
+			}
+			if len(a.Map.Results) == 0 {
+				return errf(op, "map needs at least one result")
+			}
+			if !ir.TypeEqual(op.Results[0].Type, ir.Index) {
+				return errf(op, "result must be an index")
+			}
+			return checkMapOperands(op, "the", a.Map, op.Operands)
+		},
+	}
+}
+
+// NewApply builds `%r = affine.apply m(operands)` (m has one result).
+func NewApply(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
+	return newMapOp(loc, "affine.apply", m, operands)
+}
+
+// NewMin builds `%r = affine.min m(operands)`: the least of m's results.
+func NewMin(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
+	return newMapOp(loc, "affine.min", m, operands)
+}
+
+// NewMax builds `%r = affine.max m(operands)`: the greatest of m's results.
+func NewMax(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
+	return newMapOp(loc, "affine.max", m, operands)
+}
+
+func newMapOp(loc ir.Location, name string, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
+	return ir.NewOp(name, loc, operands, []ir.Type{ir.Index}, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+}

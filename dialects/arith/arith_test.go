@@ -1,0 +1,11 @@
+package arith_test
+
+import (
+	"testing"
+
+	_ "tir/dialects/arith"
+	_ "tir/dialects/fn"
+	"tir/dialects/fn/upstreamtest"
+)
+
+func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }

@@ -1,0 +1,108 @@
+package arith
+
+import (
+	"tir/dialects/ir"
+)
+
+// Casts: `%y = arith.sitofp %x : i32 to f32`, elementwise on vectors.
+
+type castRule struct {
+	name    string
+	summary string
+	ok      func(from, to ir.Type) bool // element types
+	what    string
+}
+
+func isInt(t ir.Type) bool   { return ir.IsInteger(t) }
+func isIndex(t ir.Type) bool { return ir.TypeEqual(t, ir.Index) }
+
+func intWidth(t ir.Type) int { return t.(ir.IntegerType).Width }
+
+func floatBits(t ir.Type) int { return t.(ir.FloatType).Bits() }
+
+func bitWidth(t ir.Type) int {
+	switch t := t.(type) {
+	case ir.IntegerType:
+		return t.Width
+	case ir.FloatType:
+		return t.Bits()
+	}
+	return -1
+}
+
+var castRules = []castRule{
+	{"index_cast", "integer <-> index", func(a, b ir.Type) bool { return isIndex(a) && isInt(b) || isInt(a) && isIndex(b) }, "index to an integer or an integer to index"},
+	{"index_castui", "unsigned integer <-> index", func(a, b ir.Type) bool { return isIndex(a) && isInt(b) || isInt(a) && isIndex(b) }, "index to an integer or an integer to index"},
+	{"sitofp", "signed integer to float", func(a, b ir.Type) bool { return isInt(a) && ir.IsFloat(b) }, "an integer to a float"},
+	{"uitofp", "unsigned integer to float", func(a, b ir.Type) bool { return isInt(a) && ir.IsFloat(b) }, "an integer to a float"},
+	{"fptosi", "float to signed integer", func(a, b ir.Type) bool { return ir.IsFloat(a) && isInt(b) }, "a float to an integer"},
+	{"fptoui", "float to unsigned integer", func(a, b ir.Type) bool { return ir.IsFloat(a) && isInt(b) }, "a float to an integer"},
+	{"extf", "float widening", func(a, b ir.Type) bool { return ir.IsFloat(a) && ir.IsFloat(b) && floatBits(a) < floatBits(b) }, "a float to a wider float"},
+	{"truncf", "float narrowing", func(a, b ir.Type) bool { return ir.IsFloat(a) && ir.IsFloat(b) && floatBits(a) > floatBits(b) }, "a float to a narrower float"},
+	{"extsi", "sign extension", func(a, b ir.Type) bool { return isInt(a) && isInt(b) && intWidth(a) < intWidth(b) }, "an integer to a wider integer"},
+	{"extui", "zero extension", func(a, b ir.Type) bool { return isInt(a) && isInt(b) && intWidth(a) < intWidth(b) }, "an integer to a wider integer"},
+	{"trunci", "integer truncation", func(a, b ir.Type) bool { return isInt(a) && isInt(b) && intWidth(a) > intWidth(b) }, "an integer to a narrower integer"},
+	{"bitcast", "reinterpret the bits", func(a, b ir.Type) bool {
+		return bitWidth(a) > 0 && bitWidth(a) == bitWidth(b)
+	}, "between types of one bit width"},
+}
+
+func castDef(r castRule) *ir.OpDef {
+	name := "arith." + r.name
+	return &ir.OpDef{
+		Name:        name,
+		Summary:     r.summary,
+		Syntax:      "%y = " + name + " %x : A to B",
+		Traits:      ir.TraitPure,
+		NumOperands: 1, NumResults: 1, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			x, loc, err := Operand(p)
+			if err != nil {
+				return err
+			}
+			from, err := ColonType(p)
+			if err != nil {
+				return err
+			}
+			if err := CheckType(x, loc, from); err != nil {
+				return err
+			}
+			if err := p.ExpectWord("to"); err != nil {
+				return err
+			}
+			to, err := p.Type()
+			if err != nil {
+				return err
+			}
+			st.Operands, st.ResultTypes = []*ir.Value{x}, []ir.Type{to}
+			return p.ExpectEnd()
+		},
+		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			p.Write(" ")
+			p.Value(op.Operands[0])
+			p.Write(" : ")
+			p.Type(op.Operands[0].Type)
+			p.Write(" to ")
+			p.Type(op.Results[0].Type)
+		},
+		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
+		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+			from, to := op.Operands[0].Type, op.Results[0].Type
+			if !SameShape(from, to) {
+				return Errf(op, "operand %s and result %s must both be scalars or vectors of one shape", from, to)
+			}
+			if !r.ok(Elem(from), Elem(to)) {
+				return Errf(op, "cannot cast %s to %s: expects %s", from, to, r.what)
+			}
+			return nil
+		},
+	}
+}
+
+func castTable() []*ir.OpDef {
+	var defs []*ir.OpDef
+	for _, r := range castRules {
+		defs = append(defs, castDef(r))
+	}
+	return defs
+}

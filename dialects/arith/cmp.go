@@ -1,0 +1,170 @@
+package arith
+
+import (
+	"strings"
+
+	"tir/dialects/ir"
+)
+
+// arith.cmpf / arith.cmpi: `%b = arith.cmpf olt, %x, %y : f32`. MLIR stores
+// the predicate as its enum value, `predicate = 4 : i64`; the result is i1
+// (or a vector of i1 of the operands' shape).
+
+// CmpFPredicates lists arith.cmpf predicates by enum value.
+var CmpFPredicates = []string{"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"}
+
+// CmpIPredicates lists arith.cmpi predicates by enum value.
+var CmpIPredicates = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
+
+func cmpDef(name string, preds []string, kind ElemKind) *ir.OpDef {
+	return &ir.OpDef{
+		Name:        name,
+		Summary:     "elementwise comparison (" + strings.Join(preds, " ") + ")",
+		Syntax:      "%b = " + name + " PRED, %x, %y : T",
+		Traits:      ir.TraitPure,
+		NumOperands: 2, NumResults: 1, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			w, loc, err := p.Keyword("a comparison predicate")
+			if err != nil {
+				return err
+			}
+			k := indexOf(preds, w)
+			if k < 0 {
+				return ir.Errorf(loc, "unknown '%s' predicate '%s' (expected one of %s)", name, w, strings.Join(preds, ", "))
+			}
+			if err := p.ExpectPunct(","); err != nil {
+				return err
+			}
+			vs, locs, err := Operands(p, 2)
+			if err != nil {
+				return err
+			}
+			t, err := ColonType(p)
+			if err != nil {
+				return err
+			}
+			for i, v := range vs {
+				if err := CheckType(v, locs[i], t); err != nil {
+					return err
+				}
+			}
+			st.Operands = vs
+			st.ResultTypes = []ir.Type{WithElem(t, ir.I1)}
+			st.Attrs = st.Attrs.With("predicate", ir.IntegerAttr{Value: int64(k), Type: ir.I64})
+			return p.ExpectEnd()
+		},
+		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			k := op.Attr("predicate").(ir.IntegerAttr).Value
+			p.Write(" " + preds[k] + ", ")
+			p.Values(op.Operands)
+			p.Write(" : ")
+			p.Type(op.Operands[0].Type)
+		},
+		NeedsGeneric: func(op *ir.Operation) bool {
+			a, ok := op.Attr("predicate").(ir.IntegerAttr)
+			return !ok || a.Value < 0 || a.Value >= int64(len(preds)) || !OnlyAttrs(op, "predicate")
+		},
+		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+			a, ok := op.Attr("predicate").(ir.IntegerAttr)
+			if !ok || !ir.TypeEqual(a.Type, ir.I64) {
+				return Errf(op, "needs an i64 predicate attribute")
+			}
+			if a.Value < 0 || a.Value >= int64(len(preds)) {
+				return Errf(op, "predicate %d out of range [0, %d]", a.Value, len(preds)-1)
+			}
+			t := op.Operands[0].Type
+			if !ir.TypeEqual(op.Operands[1].Type, t) {
+				return Errf(op, "operands have different types %s and %s", t, op.Operands[1].Type)
+			}
+			if !kind.ok(t) {
+				return Errf(op, "expects %s operands, got %s", kind, t)
+			}
+			if want := WithElem(t, ir.I1); !ir.TypeEqual(op.Results[0].Type, want) {
+				return Errf(op, "result type %s should be %s", op.Results[0].Type, want)
+			}
+			return nil
+		},
+	}
+}
+
+// PredicateIndex returns the enum value of a cmpf or cmpi predicate, or -1.
+func PredicateIndex(opName, pred string) int {
+	if opName == "arith.cmpf" {
+		return indexOf(CmpFPredicates, pred)
+	}
+	return indexOf(CmpIPredicates, pred)
+}
+
+// Predicate returns the predicate name of a cmpf or cmpi op.
+func Predicate(op *ir.Operation) string {
+	a, ok := op.Attr("predicate").(ir.IntegerAttr)
+	preds := CmpIPredicates
+	if op.Name == "arith.cmpf" {
+		preds = CmpFPredicates
+	}
+	if !ok || a.Value < 0 || a.Value >= int64(len(preds)) {
+		return ""
+	}
+	return preds[a.Value]
+}
+
+var selectDef = &ir.OpDef{
+	Name:        "arith.select",
+	Summary:     "choose between two values on an i1 (or elementwise on a vector of i1)",
+	Syntax:      "%r = arith.select %c, %a, %b : T   |   : vector<8xi1>, vector<8xf32>",
+	Traits:      ir.TraitPure,
+	NumOperands: 3, NumResults: 1, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		vs, locs, err := Operands(p, 3)
+		if err != nil {
+			return err
+		}
+		if err := p.ExpectPunct(":"); err != nil {
+			return err
+		}
+		ts, err := p.TypeList()
+		if err != nil {
+			return err
+		}
+		ct, t := ir.Type(ir.I1), ts[len(ts)-1]
+		if len(ts) == 2 {
+			ct = ts[0]
+		} else if len(ts) != 1 {
+			return p.Errorf("expected ': T' or ': CONDTYPE, T'")
+		}
+		if err := CheckType(vs[0], locs[0], ct); err != nil {
+			return err
+		}
+		for i := 1; i < 3; i++ {
+			if err := CheckType(vs[i], locs[i], t); err != nil {
+				return err
+			}
+		}
+		st.Operands, st.ResultTypes = vs, []ir.Type{t}
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Values(op.Operands)
+		p.Write(" : ")
+		if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
+			p.Type(op.Operands[0].Type)
+			p.Write(", ")
+		}
+		p.Type(op.Results[0].Type)
+	},
+	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		t := op.Results[0].Type
+		for i := 1; i < 3; i++ {
+			if !ir.TypeEqual(op.Operands[i].Type, t) {
+				return Errf(op, "operand #%d has type %s but the result has type %s", i, op.Operands[i].Type, t)
+			}
+		}
+		ct := op.Operands[0].Type
+		if !ir.TypeEqual(ct, ir.I1) && !ir.TypeEqual(ct, WithElem(t, ir.I1)) {
+			return Errf(op, "condition must be i1 or %s, got %s", WithElem(t, ir.I1), ct)
+		}
+		return nil
+	},
+}

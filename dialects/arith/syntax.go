@@ -1,0 +1,239 @@
+package arith
+
+import (
+	"tir/dialects/ir"
+)
+
+// Syntax and type helpers shared by the upstream dialect packages.
+
+// Operand reads one used value and returns it with its location.
+func Operand(p *ir.OpParser) (*ir.Value, ir.Location, error) {
+	loc := p.CurLoc()
+	v, err := p.Operand()
+	return v, loc, err
+}
+
+// Operands reads `%a, %b, ...` with their locations: exactly n values when
+// n >= 0, zero or more when n < 0.
+func Operands(p *ir.OpParser, n int) ([]*ir.Value, []ir.Location, error) {
+	var vs []*ir.Value
+	var locs []ir.Location
+	for i := 0; n < 0 || i < n; i++ {
+		if i > 0 {
+			if n < 0 && !(p.IsPunct(",") && p.PeekAt(1) != nil && p.PeekAt(1).Kind == ir.ItemValue) {
+				break
+			}
+			if err := p.ExpectPunct(","); err != nil {
+				return nil, nil, err
+			}
+		}
+		if n < 0 && i == 0 && !p.IsValue() {
+			break
+		}
+		v, loc, err := Operand(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		vs = append(vs, v)
+		locs = append(locs, loc)
+	}
+	return vs, locs, nil
+}
+
+// CheckType fails at loc when v does not have type t, the way MLIR reports a
+// custom form whose trailing type disagrees with an operand.
+func CheckType(v *ir.Value, loc ir.Location, t ir.Type) error {
+	if !ir.TypeEqual(v.Type, t) {
+		return ir.Errorf(loc, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", v.NameHint, t, v.Type)
+	}
+	return nil
+}
+
+// ColonType reads `: T`.
+func ColonType(p *ir.OpParser) (ir.Type, error) {
+	if err := p.ExpectPunct(":"); err != nil {
+		return nil, err
+	}
+	return p.Type()
+}
+
+// TypesOf returns the types of values.
+func TypesOf(vs []*ir.Value) []ir.Type {
+	ts := make([]ir.Type, len(vs))
+	for i, v := range vs {
+		ts[i] = v.Type
+	}
+	return ts
+}
+
+// ResultTypes returns the types of an op's results.
+func ResultTypes(op *ir.Operation) []ir.Type { return TypesOf(op.Results) }
+
+// Elem returns the element type of a vector (or tensor) type, or t itself.
+func Elem(t ir.Type) ir.Type {
+	if _, e, ok := ir.ShapeAndElem(t); ok {
+		return e
+	}
+	return t
+}
+
+// IsFloatLike reports a float scalar or a vector of floats.
+func IsFloatLike(t ir.Type) bool { return ir.IsFloat(Elem(t)) }
+
+// IsIntLike reports an integer or index scalar, or a vector of them.
+func IsIntLike(t ir.Type) bool {
+	e := Elem(t)
+	return ir.IsInteger(e) || ir.TypeEqual(e, ir.Index)
+}
+
+// IsSignlessInt reports an integer (not index) scalar or vector of them.
+func IsSignlessInt(t ir.Type) bool { return ir.IsInteger(Elem(t)) }
+
+// WithElem returns t's shape with element type e (e itself for a scalar).
+func WithElem(t ir.Type, e ir.Type) ir.Type {
+	switch t := t.(type) {
+	case ir.VectorType:
+		return ir.VectorType{Shape: t.Shape, Elem: e}
+	case ir.RankedTensorType:
+		return ir.RankedTensorType{Shape: t.Shape, Elem: e}
+	}
+	return e
+}
+
+// SameShape reports whether a and b are both scalars or both vectors (or
+// tensors) of one shape.
+func SameShape(a, b ir.Type) bool {
+	sa, _, va := ir.ShapeAndElem(a)
+	sb, _, vb := ir.ShapeAndElem(b)
+	if va != vb {
+		return false
+	}
+	if len(sa) != len(sb) {
+		return false
+	}
+	for i := range sa {
+		if sa[i] != sb[i] {
+			return false
+		}
+	}
+	_, ta := a.(ir.VectorType)
+	_, tb := b.(ir.VectorType)
+	return ta == tb
+}
+
+// OnlyAttrs reports whether op has no attributes besides names: the custom
+// forms of upstream ops have no place for others (MLIR puts them in an
+// attribute dictionary our grammar reads only with the `attributes`
+// keyword), so such ops print in the generic form.
+func OnlyAttrs(op *ir.Operation, names ...string) bool {
+	for _, a := range op.Attrs {
+		known := false
+		for _, n := range names {
+			if a.Name == n {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return false
+		}
+	}
+	return true
+}
+
+// DropEmptyBlock turns a region made of one empty block without arguments
+// into an empty region. The generic form writes an empty region as `{ }`,
+// which the parser reads as one empty block; MLIR means no block at all
+// (a function declaration, an absent else).
+func DropEmptyBlock(r *ir.Region) {
+	if len(r.Blocks) == 1 && len(r.Blocks[0].Args) == 0 && len(r.Blocks[0].Ops) == 0 {
+		r.Blocks = nil
+	}
+}
+
+// EnsureTerminator appends the op built by mk to every block of r that does
+// not end with a terminator (the implicit yield of custom forms).
+func EnsureTerminator(r *ir.Region, mk func() *ir.Operation) {
+	for _, b := range r.Blocks {
+		if b.Terminator() == nil {
+			b.Append(mk())
+		}
+	}
+}
+
+// IsEmptyTerminator reports whether the block ends with a terminator that
+// has no operands and no attributes: one that custom forms may leave out.
+func IsEmptyTerminator(b *ir.Block) bool {
+	t := b.Terminator()
+	return t != nil && len(t.Operands) == 0 && len(t.Attrs) == 0
+}
+
+// Errf is ir.Errorf at op's location with the op name prefixed, as MLIR
+// words verifier messages: "'arith.addf' op ...".
+func Errf(op *ir.Operation, format string, args ...any) error {
+	return ir.Errorf(op.Loc, "'"+op.Name+"' op "+format, args...)
+}
+
+// ParseValuesColonTypes reads `[%a, %b : T1, T2]` (nothing for no values)
+// and checks each value's type: the form of func.return and the yields.
+func ParseValuesColonTypes(p *ir.OpParser) ([]*ir.Value, error) {
+	if p.AtEnd() {
+		return nil, nil
+	}
+	vs, locs, err := Operands(p, -1)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ExpectPunct(":"); err != nil {
+		return nil, err
+	}
+	ts, err := p.TypeList()
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) != len(vs) {
+		return nil, p.Errorf("%d values but %d types", len(vs), len(ts))
+	}
+	for i, v := range vs {
+		if err := CheckType(v, locs[i], ts[i]); err != nil {
+			return nil, err
+		}
+	}
+	return vs, p.ExpectEnd()
+}
+
+// PrintValuesColonTypes writes ` %a, %b : T1, T2` (nothing for no values).
+func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
+	if len(vs) == 0 {
+		return
+	}
+	p.Write(" ")
+	p.Values(vs)
+	p.Write(" : ")
+	p.Types(TypesOf(vs))
+}
+
+// Register registers op definitions after guarding their custom printers:
+// an op whose operand, result or region counts differ from its definition
+// (unverified IR, printed for a diagnostic) prints in the generic form
+// instead of crashing a Print hook.
+func Register(defs ...*ir.OpDef) {
+	for _, d := range defs {
+		d := d
+		custom := d.NeedsGeneric
+		d.NeedsGeneric = func(op *ir.Operation) bool {
+			if d.NumOperands >= 0 && len(op.Operands) != d.NumOperands ||
+				d.NumResults >= 0 && len(op.Results) != d.NumResults ||
+				d.NumRegions >= 0 && len(op.Regions) != d.NumRegions {
+				return true
+			}
+			for _, v := range op.Operands {
+				if v == nil || v.Type == nil {
+					return true
+				}
+			}
+			return custom != nil && custom(op)
+		}
+	}
+	ir.Register(defs...)
+}

@@ -1,0 +1,321 @@
+package memref
+
+import (
+	"tir/dialects/arith"
+	"tir/dialects/ir"
+)
+
+// memref.alloc(%d0, ...)[%s0, ...] : memref<...>: the dynamic sizes fill the
+// '?' extents in order; symbol operands bind layout-map symbols (always none
+// here, as TIR's memrefs have identity or strided layouts). MLIR 16's
+// generic form records both counts in operand_segment_sizes.
+func allocDef(name, summary string) *ir.OpDef {
+	return &ir.OpDef{
+		Name:        name,
+		Summary:     summary,
+		Syntax:      "%m = " + name + "(%n, ...) : memref<?x4xf32>",
+		NumOperands: -1, NumResults: 1, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			g, err := p.Group()
+			if err != nil {
+				return err
+			}
+			sizes, locs, err := arith.Operands(g, -1)
+			if err != nil {
+				return err
+			}
+			if err := g.ExpectEnd(); err != nil {
+				return err
+			}
+			for i, v := range sizes {
+				if err := arith.CheckType(v, locs[i], ir.Index); err != nil {
+					return err
+				}
+			}
+			if p.IsBrackets() {
+				entries, loc, _ := p.Brackets()
+				if len(entries) > 0 {
+					return ir.Errorf(loc, "symbol operands are not supported: TIR memrefs have no affine layout maps")
+				}
+			}
+			mt, err := parseMemRefType(p, nil, ir.Location{})
+			if err != nil {
+				return err
+			}
+			st.Operands, st.ResultTypes = sizes, []ir.Type{mt}
+			st.Attrs = st.Attrs.With("operand_segment_sizes", ir.SegmentSizes(len(sizes), 0))
+			return p.ExpectEnd()
+		},
+		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			p.Write("(")
+			p.Values(op.Operands)
+			p.Write(") : ")
+			p.Type(op.Results[0].Type)
+		},
+		NeedsGeneric: func(op *ir.Operation) bool {
+			s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
+			return !ok || len(s.Values) != 2 || s.Values[1] != 0 || !arith.OnlyAttrs(op, "operand_segment_sizes")
+		},
+		Verify: verifyAlloc,
+	}
+}
+
+func verifyAlloc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+	s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
+	if !ok || !ir.TypeEqual(s.Elem, ir.I32) || len(s.Values) != 2 || s.Values[0]+s.Values[1] != int64(len(op.Operands)) {
+		return arith.Errf(op, "needs operand_segment_sizes = array<i32: %d, 0>", len(op.Operands))
+	}
+	mt, ok := op.Results[0].Type.(ir.MemRefType)
+	if !ok {
+		return arith.Errf(op, "result must be a memref, got %s", op.Results[0].Type)
+	}
+	if mt.Layout != nil {
+		return arith.Errf(op, "cannot allocate %s: only identity layouts are allocated", mt)
+	}
+	dyn := 0
+	for _, d := range mt.Shape {
+		if d == ir.Dynamic {
+			dyn++
+		}
+	}
+	if int64(dyn) != s.Values[0] {
+		return arith.Errf(op, "dimension operand count does not equal memref dynamic dimension count (%d vs %d)", s.Values[0], dyn)
+	}
+	if s.Values[1] != 0 {
+		return arith.Errf(op, "symbol operand count does not equal memref symbol count (%d vs 0)", s.Values[1])
+	}
+	for i, v := range op.Operands {
+		if !ir.TypeEqual(v.Type, ir.Index) {
+			return arith.Errf(op, "operand #%d has type %s, expected index", i, v.Type)
+		}
+	}
+	return nil
+}
+
+var deallocDef = &ir.OpDef{
+	Name:        "memref.dealloc",
+	Summary:     "free a buffer from memref.alloc",
+	Syntax:      "memref.dealloc %m : memref<?xf32>",
+	NumOperands: 1, NumResults: 0, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		m, loc, err := arith.Operand(p)
+		if err != nil {
+			return err
+		}
+		if _, err := parseMemRefType(p, m, loc); err != nil {
+			return err
+		}
+		st.Operands = []*ir.Value{m}
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Value(op.Operands[0])
+		p.Write(" : ")
+		p.Type(op.Operands[0].Type)
+	},
+	NeedsGeneric: hasAttrs,
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		_, err := memrefOf(op, op.Operands[0], "operand")
+		return err
+	},
+}
+
+var dimDef = &ir.OpDef{
+	Name:        "memref.dim",
+	Summary:     "the extent of a memref dimension",
+	Syntax:      "%n = memref.dim %m, %c0 : memref<?xf32>",
+	Traits:      ir.TraitPure,
+	NumOperands: 2, NumResults: 1, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		vs, locs, err := arith.Operands(p, 2)
+		if err != nil {
+			return err
+		}
+		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
+			return err
+		}
+		if err := arith.CheckType(vs[1], locs[1], ir.Index); err != nil {
+			return err
+		}
+		st.Operands, st.ResultTypes = vs, []ir.Type{ir.Index}
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Values(op.Operands)
+		p.Write(" : ")
+		p.Type(op.Operands[0].Type)
+	},
+	NeedsGeneric: hasAttrs,
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		if _, err := memrefOf(op, op.Operands[0], "operand #0"); err != nil {
+			return err
+		}
+		if !ir.TypeEqual(op.Operands[1].Type, ir.Index) || !ir.TypeEqual(op.Results[0].Type, ir.Index) {
+			return arith.Errf(op, "index operand and result must have type index")
+		}
+		return nil
+	},
+}
+
+var castDef = &ir.OpDef{
+	Name:        "memref.cast",
+	Summary:     "convert between compatible memref types (static <-> dynamic extents)",
+	Syntax:      "%r = memref.cast %m : memref<4xf32> to memref<?xf32>",
+	Traits:      ir.TraitPure,
+	NumOperands: 1, NumResults: 1, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		m, loc, err := arith.Operand(p)
+		if err != nil {
+			return err
+		}
+		if _, err := parseMemRefType(p, m, loc); err != nil {
+			return err
+		}
+		if err := p.ExpectWord("to"); err != nil {
+			return err
+		}
+		to, err := p.Type()
+		if err != nil {
+			return err
+		}
+		st.Operands, st.ResultTypes = []*ir.Value{m}, []ir.Type{to}
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Value(op.Operands[0])
+		p.Write(" : ")
+		p.Type(op.Operands[0].Type)
+		p.Write(" to ")
+		p.Type(op.Results[0].Type)
+	},
+	NeedsGeneric: hasAttrs,
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		a, err := memrefOf(op, op.Operands[0], "operand")
+		if err != nil {
+			return err
+		}
+		b, ok := op.Results[0].Type.(ir.MemRefType)
+		if !ok || !compatible(a, b) {
+			return arith.Errf(op, "operand type %s and result type %s are cast incompatible", a, op.Results[0].Type)
+		}
+		return nil
+	},
+}
+
+func compatible(a, b ir.MemRefType) bool {
+	if !ir.TypeEqual(a.Elem, b.Elem) || len(a.Shape) != len(b.Shape) {
+		return false
+	}
+	for i := range a.Shape {
+		if a.Shape[i] != b.Shape[i] && a.Shape[i] != ir.Dynamic && b.Shape[i] != ir.Dynamic {
+			return false
+		}
+	}
+	if (a.Layout == nil) != (b.Layout == nil) {
+		return a.Layout == nil && isDynamicLayout(b.Layout) || b.Layout == nil && isDynamicLayout(a.Layout)
+	}
+	return true
+}
+
+func isDynamicLayout(l *ir.StridedLayout) bool {
+	return l.Offset == ir.Dynamic || l.Offset == 0
+}
+
+var copyDef = &ir.OpDef{
+	Name:        "memref.copy",
+	Summary:     "copy the elements of one memref into another of the same shape",
+	Syntax:      "memref.copy %src, %dst : memref<?xf32> to memref<?xf32>",
+	NumOperands: 2, NumResults: 0, NumRegions: 0,
+	Parse: func(p *ir.OpParser, st *ir.OpState) error {
+		vs, locs, err := arith.Operands(p, 2)
+		if err != nil {
+			return err
+		}
+		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
+			return err
+		}
+		if err := p.ExpectWord("to"); err != nil {
+			return err
+		}
+		t, err := p.Type()
+		if err != nil {
+			return err
+		}
+		if err := arith.CheckType(vs[1], locs[1], t); err != nil {
+			return err
+		}
+		st.Operands = vs
+		return p.ExpectEnd()
+	},
+	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		p.Write(" ")
+		p.Values(op.Operands)
+		p.Write(" : ")
+		p.Type(op.Operands[0].Type)
+		p.Write(" to ")
+		p.Type(op.Operands[1].Type)
+	},
+	NeedsGeneric: hasAttrs,
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		a, err := memrefOf(op, op.Operands[0], "source")
+		if err != nil {
+			return err
+		}
+		b, err := memrefOf(op, op.Operands[1], "target")
+		if err != nil {
+			return err
+		}
+		if !ir.TypeEqual(a.Elem, b.Elem) || len(a.Shape) != len(b.Shape) {
+			return arith.Errf(op, "source %s and target %s must have the same element type and rank", a, b)
+		}
+		return nil
+	},
+}
+
+// NewAlloc builds `memref.alloc(dynSizes) : t`; dynSizes fill t's '?'
+// extents in order.
+func NewAlloc(loc ir.Location, t ir.MemRefType, dynSizes []*ir.Value) *ir.Operation {
+	return ir.NewOp("memref.alloc", loc, dynSizes, []ir.Type{t},
+		ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dynSizes), 0)))
+}
+
+// NewAlloca is NewAlloc on the stack.
+func NewAlloca(loc ir.Location, t ir.MemRefType, dynSizes []*ir.Value) *ir.Operation {
+	op := NewAlloc(loc, t, dynSizes)
+	op.Name, op.Def = "memref.alloca", ir.LookupOp("memref.alloca")
+	return op
+}
+
+// NewDealloc builds `memref.dealloc %m`.
+func NewDealloc(loc ir.Location, m *ir.Value) *ir.Operation {
+	return ir.NewOp("memref.dealloc", loc, []*ir.Value{m}, nil, nil)
+}
+
+// NewLoad builds `memref.load %m[indices]`.
+func NewLoad(loc ir.Location, m *ir.Value, indices []*ir.Value) *ir.Operation {
+	mt := m.Type.(ir.MemRefType)
+	return ir.NewOp("memref.load", loc, append([]*ir.Value{m}, indices...), []ir.Type{mt.Elem}, nil)
+}
+
+// NewStore builds `memref.store %v, %m[indices]`.
+func NewStore(loc ir.Location, v, m *ir.Value, indices []*ir.Value) *ir.Operation {
+	return ir.NewOp("memref.store", loc, append([]*ir.Value{v, m}, indices...), nil, nil)
+}
+
+// NewDim builds `memref.dim %m, %index`.
+func NewDim(loc ir.Location, m, index *ir.Value) *ir.Operation {
+	return ir.NewOp("memref.dim", loc, []*ir.Value{m, index}, []ir.Type{ir.Index}, nil)
+}
+
+// NewCast builds `memref.cast %m : T to t`.
+func NewCast(loc ir.Location, m *ir.Value, t ir.MemRefType) *ir.Operation {
+	return ir.NewOp("memref.cast", loc, []*ir.Value{m}, []ir.Type{t}, nil)
+}
+
+// NewCopy builds `memref.copy %src, %dst`.
+func NewCopy(loc ir.Location, src, dst *ir.Value) *ir.Operation {
+	return ir.NewOp("memref.copy", loc, []*ir.Value{src, dst}, nil, nil)
+}
