@@ -1,9 +1,11 @@
 package test
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,30 +115,74 @@ func TestEndToEndExamples(t *testing.T) {
 	for _, c := range e2eCases {
 		c := c
 		t.Run(strings.TrimSuffix(c.file, ".tir"), func(t *testing.T) {
-			fn, prog := compileExample(t, examplePath(t, c.file))
-			for seed := int64(1); seed <= 3; seed++ {
-				args := randomArgs(t, fn, c.syms, seed)
-				want, err := interp.Run(fn, args, c.syms)
-				if err != nil {
-					t.Fatalf("interpreter: %v", err)
+			runE2E(t, examplePath(t, c.file), c)
+		})
+	}
+}
+
+// TestEndToEndOps runs the programs of testdata/e2e, which exercise every
+// op's lowering. A `// SYMS: N=9 M=3` line binds size symbols, a
+// `// TOL: 1e-6` line allows a relative difference.
+func TestEndToEndOps(t *testing.T) {
+	needToolchain(t)
+	files, _ := filepath.Glob(filepath.Join("testdata", "e2e", "*.tir"))
+	if len(files) == 0 {
+		t.Fatal("no end-to-end programs")
+	}
+	for _, f := range files {
+		f := f
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := e2eCase{file: f, syms: map[string]int64{}}
+			for _, line := range strings.Split(string(src), "\n") {
+				if rest, ok := strings.CutPrefix(line, "// SYMS:"); ok {
+					for _, kv := range strings.Fields(rest) {
+						k, v, _ := strings.Cut(kv, "=")
+						n, err := strconv.ParseInt(v, 10, 64)
+						if err != nil {
+							t.Fatalf("bad SYMS line: %q", line)
+						}
+						c.syms[k] = n
+					}
 				}
-				got, _, err := prog.Run(args, c.syms, 1)
-				if err != nil {
-					t.Fatalf("compiled: %v", err)
-				}
-				d, err := native.Compare(got, want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d.Compared == 0 {
-					t.Fatal("nothing was compared")
-				}
-				if d.Mismatch > 0 && (c.tol == 0 || d.MaxRel > c.tol) {
-					t.Fatalf("seed %d: %d of %d elements differ (largest %.3g, relative %.3g) at %s",
-						seed, d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where)
+				if rest, ok := strings.CutPrefix(line, "// TOL:"); ok {
+					fmt.Sscan(rest, &c.tol)
 				}
 			}
+			runE2E(t, f, c)
 		})
+	}
+}
+
+// runE2E compiles a file and compares compiled results with the
+// interpreter's on three seeds.
+func runE2E(t *testing.T, path string, c e2eCase) {
+	t.Helper()
+	fn, prog := compileExample(t, path)
+	for seed := int64(1); seed <= 3; seed++ {
+		args := randomArgs(t, fn, c.syms, seed)
+		want, err := interp.Run(fn, args, c.syms)
+		if err != nil {
+			t.Fatalf("interpreter: %v", err)
+		}
+		got, _, err := prog.Run(args, c.syms, 1)
+		if err != nil {
+			t.Fatalf("compiled: %v", err)
+		}
+		d, err := native.Compare(got, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Compared == 0 {
+			t.Fatal("nothing was compared")
+		}
+		if d.Mismatch > 0 && (c.tol == 0 || d.MaxRel > c.tol) {
+			t.Fatalf("seed %d: %d of %d elements differ (largest %.3g, relative %.3g) at %s",
+				seed, d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"tir/passes"
 
 	// Dialects register their ops from init.
+	_ "tir/dialects/affine"
 	_ "tir/dialects/arith"
 	_ "tir/dialects/fn"
 	_ "tir/dialects/mathd"

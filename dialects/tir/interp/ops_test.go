@@ -345,3 +345,35 @@ func TestReductionsSkipMaskedPoints(t *testing.T) {
 		t.Errorf("region reduction = %v, want [22801 1]", got)
 	}
 }
+
+// TestCumulativeSums runs a forward and a backward scan over K[0:7] of
+// 0..6: prefix sums from the bottom and suffix sums from the top.
+func TestCumulativeSums(t *testing.T) {
+	src := `tir.func @f(%x: !tir.tensor<i64, K[0:7]>) {
+  %z = tir.constant 0 : i64
+  %fw = tir.scan forward along K init %z ins(%x) {
+  ^bb0(%s, %xk):
+    %n = tir.add %s, %xk
+    tir.yield %n
+  }
+  %bw = tir.scan backward along K init %z ins(%x) {
+  ^bb0(%s, %xk):
+    %n = tir.add %s, %xk
+    tir.yield %n
+  }
+  tir.return %fw, %bw
+}`
+	x := ints(ir.I64, []Dim{D("K", 0, 7)}, 0, 1, 2, 3, 4, 5, 6)
+	outs, err := Run(parseFunc(t, src, "f"), []*Tensor{x}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int64{{0, 1, 3, 6, 10, 15, 21}, {21, 21, 20, 18, 15, 11, 6}}
+	for i, w := range want {
+		for k := range w {
+			if outs[i].I64[k] != w[k] {
+				t.Fatalf("scan #%d = %v, want %v", i, outs[i].I64, w)
+			}
+		}
+	}
+}
