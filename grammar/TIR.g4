@@ -255,7 +255,7 @@ atom
     | identifier '(' expr (',' expr)* ')'           # callAtom          // min(a, b), max(..), symbol(%n)
     | identifier                                    # idAtom
     | VALUE_ID                                      # valueAtom
-    | '?'                                           # unknownAtom
+    | '?' identifier?                               # unknownAtom       // ?, or ?_inp_I: an extent bound at run time
     | '(' expr ')'                                  # parenAtom
     ;
 

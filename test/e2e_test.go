@@ -232,3 +232,27 @@ func TestEndToEndExtentCheck(t *testing.T) {
 		t.Fatalf("got %q, want it to contain %q", err, want)
 	}
 }
+
+// TestEndToEndRuntimeChecks runs a function whose view precondition does
+// not hold for the given sizes: the compiled code must refuse before
+// writing, with the message the interpreter gives too.
+func TestEndToEndRuntimeChecks(t *testing.T) {
+	needToolchain(t)
+	fn, prog := compileExample(t, filepath.Join("testdata", "e2e", "symbolic_checks.tir"))
+	const want = "view precondition failed: X = 2*i + 1 takes [1:2*M], outside the operand's [0:N]"
+	syms := map[string]int64{"N": 20, "M": 11}
+	args := randomArgs(t, fn, syms, 1)
+	if _, _, err := prog.Run(args, syms, 1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("compiled: got %v, want %q", err, want)
+	}
+	if _, err := interp.Run(fn, args, syms); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("interpreter: got %v, want %q", err, want)
+	}
+	// assume_shape with N = 18 fails its check (N must be 20).
+	syms = map[string]int64{"N": 18, "M": 8}
+	args = randomArgs(t, fn, syms, 1)
+	const want2 = "assume_shape: dimension X is [0:N], not [0:20]"
+	if _, _, err := prog.Run(args, syms, 1); err == nil || !strings.Contains(err.Error(), want2) {
+		t.Errorf("compiled: got %v, want %q", err, want2)
+	}
+}

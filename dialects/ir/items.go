@@ -201,6 +201,9 @@ func (n *ExprNode) String() string {
 	case ExprValue:
 		return "%" + n.Name
 	case ExprUnknown:
+		if n.Name != "" {
+			return n.Name
+		}
 		return "?"
 	case ExprNeg:
 		return "-" + n.Args[0].String()

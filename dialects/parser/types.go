@@ -550,7 +550,13 @@ func (b *builder) atom(ctx tirparser.IAtomContext) (*ir.ExprNode, error) {
 	case *tirparser.ValueAtomContext:
 		return &ir.ExprNode{Kind: ir.ExprValue, Name: c.GetText()[1:], Loc: loc}, nil
 	case *tirparser.UnknownAtomContext:
-		return &ir.ExprNode{Kind: ir.ExprUnknown, Loc: loc}, nil
+		// `?` alone, or `?name` for an unknown extent named after the
+		// argument and dimension it was declared on.
+		n := &ir.ExprNode{Kind: ir.ExprUnknown, Loc: loc}
+		if c.Identifier() != nil {
+			n.Name = "?" + c.Identifier().GetText()
+		}
+		return n, nil
 	case *tirparser.ParenAtomContext:
 		return b.expr(c.Expr())
 	case *tirparser.CallAtomContext:

@@ -41,6 +41,9 @@ func ParseFuncSignature(p *ir.OpParser, st *ir.OpState) (hasResults bool, err er
 		if err != nil {
 			return false, err
 		}
+		if t, err = NameUnknownExtents(p.Host, t, n, loc); err != nil {
+			return false, err
+		}
 		args = append(args, ir.RegionArg{Name: n, Type: t, Loc: loc})
 		ins = append(ins, t)
 		if !g.Punct(",") {
@@ -53,8 +56,14 @@ func ParseFuncSignature(p *ir.OpParser, st *ir.OpState) (hasResults bool, err er
 	var outs []ir.Type
 	if p.Punct("->") {
 		hasResults = true
+		loc := p.CurLoc()
 		if outs, err = p.ResultTypeList(); err != nil {
 			return false, err
+		}
+		for _, t := range outs {
+			if hasPlaceholder(t) {
+				return false, ir.Errorf(loc, "a result cannot have an unknown extent '?': its domain must follow from the arguments")
+			}
 		}
 	}
 	extra, err := p.OptionalAttrDict()
@@ -233,3 +242,31 @@ func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
 }
 
 func negate(e sizeexpr.Expr) sizeexpr.Expr { return sizeexpr.Neg(e) }
+
+// Symbols lists a function's size parameters in order of first appearance
+// in its argument types, then its result types: the order of the trailing
+// integer arguments of the compiled function (spec 5.1). Unknown extents
+// (`?`) are read from descriptors and are not parameters.
+func Symbols(ft ir.FunctionType) []sizeexpr.Var {
+	var out []sizeexpr.Var
+	seen := map[string]bool{}
+	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
+		for _, t := range ts {
+			tt, ok := AsTensor(t)
+			if !ok {
+				continue
+			}
+			for _, d := range tt.Dims {
+				for _, e := range []sizeexpr.Expr{d.Lo, d.Hi} {
+					for _, v := range e.Vars() {
+						if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] && !IsUnknownExtent(v) {
+							seen[v.Name] = true
+							out = append(out, v)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

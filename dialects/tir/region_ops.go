@@ -298,6 +298,11 @@ var reduceDef = &ir.OpDef{
 				if !ok || x.Interval.Equal(full) {
 					continue
 				}
+				// An unknown extent meeting a known interval is taken to
+				// equal it and checked at run time (RuntimeChecks).
+				if hasUnknownExtent(x.Interval) {
+					continue
+				}
 				if warn != nil {
 					warn(ir.Warningf(op.Loc, "reduction over %s truncates operand #%d from %s to %s", d, i, x.Interval, full))
 				}

@@ -135,7 +135,12 @@ func symbolResolver(h ir.ParserHost) ir.Resolver {
 		case ir.ExprName:
 			return h.SizeSymbol(n.Name), nil
 		case ir.ExprUnknown:
-			return sizeexpr.Expr{}, ir.Errorf(n.Loc, "unknown extents '?' are not supported yet")
+			if n.Name != "" {
+				return h.SizeSymbol(n.Name), nil
+			}
+			// A placeholder: the function signature names it after its
+			// argument and dimension (NameUnknownExtents).
+			return h.SizeSymbol(unknownPlaceholder), nil
 		}
 		return sizeexpr.Expr{}, ir.Errorf(n.Loc, "'%s' is not allowed in a size expression", n)
 	}
@@ -143,4 +148,64 @@ func symbolResolver(h ir.ParserHost) ir.Resolver {
 
 func init() {
 	ir.RegisterType("tir.tensor", parseTensorType)
+}
+
+// unknownPlaceholder is the symbol a bare `?` parses to until the function
+// signature that declares it gives it its name.
+const unknownPlaceholder = "?"
+
+// IsUnknownExtent reports whether a size symbol stands for an extent bound
+// at run time from an argument's descriptor (`?` in an argument type).
+func IsUnknownExtent(v sizeexpr.Var) bool {
+	return v.Kind == sizeexpr.SymbolVar && strings.HasPrefix(v.Name, "?")
+}
+
+// hasPlaceholder reports whether a type still has an unnamed `?`.
+func hasPlaceholder(t ir.Type) bool {
+	tt, ok := AsTensor(t)
+	if !ok {
+		return false
+	}
+	for _, d := range tt.Dims {
+		for _, e := range []sizeexpr.Expr{d.Lo, d.Hi} {
+			for _, v := range e.Vars() {
+				if v.Name == unknownPlaceholder {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// NameUnknownExtents gives each `?` of an argument type its own symbol,
+// ?_ARG_DIM: the extent is bound at run time from that argument, and the
+// name says where from. Only an upper bound may be unknown.
+func NameUnknownExtents(h ir.ParserHost, t ir.Type, arg string, loc ir.Location) (ir.Type, error) {
+	tt, ok := AsTensor(t)
+	if !ok || !hasPlaceholder(t) {
+		return t, nil
+	}
+	out := TensorType{Elem: tt.Elem}
+	for _, d := range tt.Dims {
+		if v, ok := d.Hi.AsVar(); !ok || v.Name != unknownPlaceholder || hasVar(d.Lo, unknownPlaceholder) {
+			if hasVar(d.Lo, unknownPlaceholder) || hasVar(d.Hi, unknownPlaceholder) {
+				return nil, ir.Errorf(loc, "'?' must be the whole upper bound of a dimension (I[0:?] or I[?]), not part of %s", d)
+			}
+			out.Dims = append(out.Dims, d)
+			continue
+		}
+		name := "?_" + arg + "_" + d.Name
+		out.Dims = append(out.Dims, Dim{Name: d.Name, Interval: sizeexpr.Span(d.Lo, h.SizeSymbol(name))})
+	}
+	return out, nil
+}
+
+func hasVar(e sizeexpr.Expr, name string) bool {
+	for _, v := range e.Vars() {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
 }

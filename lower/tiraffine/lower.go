@@ -58,40 +58,13 @@ func MemRefType(t tir.TensorType) ir.MemRefType {
 	return ir.MemRefType{Shape: shape, Elem: t.Elem}
 }
 
-// Symbols lists the size symbols of a function in order of first appearance
-// in its argument types, then in its result types (the order of the trailing
-// index arguments of the ABI).
-func Symbols(ft ir.FunctionType) []sizeexpr.Var {
-	var out []sizeexpr.Var
-	seen := map[string]bool{}
-	add := func(e sizeexpr.Expr) {
-		for _, v := range e.Vars() {
-			if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] {
-				seen[v.Name] = true
-				out = append(out, v)
-			}
-		}
-	}
-	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
-		for _, t := range ts {
-			if tt, ok := tir.AsTensor(t); ok {
-				for _, d := range tt.Dims {
-					add(d.Lo)
-					add(d.Hi)
-				}
-			}
-		}
-	}
-	return out
-}
-
 func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 	ft, ok := tir.FuncType(src)
 	if !ok {
 		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
 	}
 	entryBlock := src.Regions[0].Entry()
-	syms := Symbols(ft)
+	syms := tir.Symbols(ft)
 	var ins []ir.Type
 	var names, dimNames, extents ir.ArrayAttr
 	symMap := func(e []sizeexpr.Expr) ir.AffineMap {
@@ -125,7 +98,12 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 			dn = ir.ArrayAttr{}
 		}
 		dimNames = append(dimNames, dn)
-		extents = append(extents, ir.AffineMapAttr{Map: symMap(ext)})
+		if usesUnknownExtent(tt) {
+			// Checked in the body against the descriptors (bindUnknown).
+			extents = append(extents, ir.UnitAttr{})
+		} else {
+			extents = append(extents, ir.AffineMapAttr{Map: symMap(ext)})
+		}
 		return nil
 	}
 	for i, t := range ft.Inputs {
@@ -176,6 +154,10 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 	if ret == nil || ret.Name != "tir.return" {
 		return nil, ir.Errorf(src.Loc, "tir.func must end with tir.return")
 	}
+	if err := fl.bindUnknown(ft, entry.Args); err != nil {
+		return nil, err
+	}
+	fl.emitChecks(tir.RuntimeChecks(src, nil))
 	// Scans are computed first, into temporaries, in program order.
 	for _, op := range entryBlock.Ops {
 		if op.Name == "tir.scan" {
@@ -291,6 +273,9 @@ func closeNest(bodies []builder) {
 func ivHint(dim string) string {
 	if len(dim) == 1 && dim[0] >= 'A' && dim[0] <= 'Z' {
 		return string(dim[0] + 'a' - 'A')
+	}
+	if len(dim) == 1 && dim[0] >= 'a' && dim[0] <= 'z' {
+		return dim
 	}
 	return "iv_" + dim
 }

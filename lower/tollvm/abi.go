@@ -228,6 +228,7 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
+	me.asserts = nil
 	body, err := me.emitBody(sig, blk)
 	if err != nil {
 		return err
@@ -236,7 +237,7 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
-	me.emitErrorFunc(sig, errBuf, errCode, checks)
+	me.emitErrorFunc(sig, errBuf, errCode, append(checks, me.asserts...))
 	if err := me.emitResultShape(sig); err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
@@ -265,7 +266,9 @@ func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, erro
 			params = append(params, p)
 		}
 	}
-	fn := me.mod.NewFunc(sig.name+".body", types.Void, params...)
+	// The body returns 0, or the code of a failed cf.assert (a run-time
+	// check the tir lowering placed before any write).
+	fn := me.mod.NewFunc(sig.name+".body", types.I32, params...)
 	fn.Linkage = enum.LinkageInternal
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
@@ -305,7 +308,7 @@ func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, erro
 		return nil, err
 	}
 	if fe.cur.Term == nil {
-		fe.cur.NewRet(nil)
+		fe.cur.NewRet(constant.NewInt(types.I32, 0))
 	}
 	fe.prologue.NewBr(start)
 	return fn, nil
@@ -443,8 +446,8 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		fail.NewRet(i32(int64(c.code)))
 		fails = append(fails, fail)
 	}
-	fe.cur.NewCall(body, callArgs...)
-	fe.cur.NewRet(i32(0))
+	rc := fe.cur.NewCall(body, callArgs...)
+	fe.cur.NewRet(rc)
 	for _, f := range fails {
 		fe.place(f)
 	}

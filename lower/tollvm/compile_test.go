@@ -49,7 +49,7 @@ func TestModuleShape(t *testing.T) {
 		`target triple = "x86_64-unknown-linux-gnu"`,
 		`target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"`,
 		`define i32 @symbolic({ double*, double*, i64, [2 x i64], [2 x i64] }* %inp, { double*, double*, i64, [2 x i64], [2 x i64] }* %out, i64 %N, i64 %M)`,
-		`define internal void @symbolic.body(double* noalias %inp, i64 %inp.offset, i64 %inp.size0, i64 %inp.size1, i64 %inp.stride0, double* noalias %out, i64 %out.offset, i64 %out.size0, i64 %out.size1, i64 %out.stride0, i64 %N, i64 %M)`,
+		`define internal i32 @symbolic.body(double* noalias %inp, i64 %inp.offset, i64 %inp.size0, i64 %inp.size1, i64 %inp.stride0, double* noalias %out, i64 %out.offset, i64 %out.size0, i64 %out.size1, i64 %out.stride0, i64 %N, i64 %M)`,
 		`define i8* @symbolic_error(i32 %code)`,
 		`define i32 @symbolic_result_shape(i64 %N, i64 %M, i64* %sizes)`,
 		`phi i64`,

@@ -380,8 +380,13 @@ func (fe *fnEmitter) emitBlock(b *ir.Block) ([]value.Value, error) {
 			if len(op.Operands) != 0 {
 				return nil, ir.Errorf(op.Loc, "tollvm: func.return with operands is not supported (functions use destination-passing style)")
 			}
-			fe.cur.NewRet(nil)
+			fe.cur.NewRet(constant.NewInt(types.I32, 0))
 			return nil, nil
+		case "cf.assert":
+			if err := fe.emitAssert(op); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err := fe.emitOp(op); err != nil {
 			return nil, err
@@ -440,5 +445,27 @@ func checkCounts(op *ir.Operation, operands, results int) error {
 	if len(op.Operands) != operands || len(op.Results) != results {
 		return ir.Errorf(op.Loc, "tollvm: '%s' expects %d operands and %d results, has %d and %d", op.Name, operands, results, len(op.Operands), len(op.Results))
 	}
+	return nil
+}
+
+// emitAssert lowers `cf.assert %ok, "msg"`: when %ok is false the body
+// returns a code whose f_error message is msg. The tir lowering places
+// these checks before any write, so a failure leaves the outputs untouched.
+func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
+	if len(op.Operands) != 1 {
+		return ir.Errorf(op.Loc, "tollvm: 'cf.assert' expects one operand")
+	}
+	ok, err := fe.val(op.Operands[0], op)
+	if err != nil {
+		return err
+	}
+	msg, _ := op.Attr("msg").(ir.StringAttr)
+	code := assertCodeBase + len(fe.me.asserts) + 1
+	fe.me.asserts = append(fe.me.asserts, check{code: code, static: string(msg)})
+	next := fe.place(fe.newBlock("assert.ok"))
+	fail := fe.place(fe.newBlock("assert.fail"))
+	fe.cur.NewCondBr(ok, next, fail)
+	fail.NewRet(constant.NewInt(types.I32, int64(code)))
+	fe.cur = next
 	return nil
 }

@@ -70,7 +70,13 @@ type moduleEmitter struct {
 	decls   map[string]*ll.Func
 	strs    map[string]constant.Constant
 	globals map[string]bool
+	// asserts are the cf.assert checks of the function being emitted; their
+	// codes start at assertCodeBase, after the entry checks' codes.
+	asserts []check
 }
+
+// assertCodeBase numbers the failure codes of cf.assert checks.
+const assertCodeBase = 1000
 
 func newModuleEmitter(tgt *targetDesc) *moduleEmitter {
 	mod := ll.NewModule()

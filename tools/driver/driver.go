@@ -19,6 +19,7 @@ import (
 	// Dialects register their ops from init.
 	_ "tir/dialects/affine"
 	_ "tir/dialects/arith"
+	_ "tir/dialects/cf"
 	_ "tir/dialects/fn"
 	_ "tir/dialects/mathd"
 	_ "tir/dialects/memref"

@@ -126,6 +126,31 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 			return nil, Timing{}, err
 		}
 	}
+	// Unknown extents (`?`) are not parameters: they follow from the
+	// arguments, like the compiled code reads them from descriptors.
+	byName := map[string]*interp.Tensor{}
+	for i, n := range interp.ArgNames(p.fn) {
+		byName[n] = args[i]
+	}
+	syms = interp.InferSymbols(p.fn, byName, syms)
+	// Result extents, for the driver to allocate (f_result_shape cannot
+	// compute extents that depend on unknown ones).
+	var shape bytes.Buffer
+	var resultDims [][]interp.Dim
+	for _, r := range p.ft.Results {
+		rt, _ := tir.AsTensor(r)
+		dims, err := interp.EvalDims(rt, syms)
+		if err != nil {
+			return nil, Timing{}, err
+		}
+		resultDims = append(resultDims, dims)
+		for _, d := range dims {
+			binary.Write(&shape, binary.LittleEndian, d.Extent())
+		}
+	}
+	if err := os.WriteFile(filepath.Join(p.Dir, "outshape.bin"), shape.Bytes(), 0o644); err != nil {
+		return nil, Timing{}, err
+	}
 	argv := []string{p.Dir, strconv.Itoa(reps)}
 	for _, s := range p.syms {
 		v, ok := syms[s]
@@ -148,11 +173,7 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	var outs []*interp.Tensor
 	for i, r := range p.ft.Results {
 		rt, _ := tir.AsTensor(r)
-		dims, err := interp.EvalDims(rt, syms)
-		if err != nil {
-			return nil, Timing{}, err
-		}
-		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, dims)
+		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, resultDims[i])
 		if err != nil {
 			return nil, Timing{}, err
 		}
@@ -333,8 +354,13 @@ int main(int argc, char **argv) {
 		tt, _ := tir.AsTensor(t)
 		totalOut += tt.Rank()
 	}
-	fmt.Fprintf(&b, "  int64_t osz[%d];\n", totalOut+1)
-	fmt.Fprintf(&b, "  %s_result_shape(%s);\n", name, strings.Join(append(append([]string(nil), symArgs...), "osz"), ", "))
+	// Result extents come from the caller; where f_result_shape can compute
+	// them (no unknown extents) they must agree.
+	fmt.Fprintf(&b, "  int64_t osz[%d], rsz[%d];\n", totalOut+1, totalOut+1)
+	fmt.Fprintf(&b, "  { char path[4096]; snprintf(path, sizeof path, \"%%s/outshape.bin\", dir); FILE *f = fopen(path, \"rb\");\n")
+	fmt.Fprintf(&b, "    if (!f || fread(osz, 8, %d, f) != %d) die(\"bad result shape file\"); fclose(f); }\n", totalOut, totalOut)
+	fmt.Fprintf(&b, "  if (%s_result_shape(%s) == 0)\n", name, strings.Join(append(append([]string(nil), symArgs...), "rsz"), ", "))
+	fmt.Fprintf(&b, "    for (int k = 0; k < %d; k++) if (rsz[k] != osz[k]) die(\"%s_result_shape disagrees with the result types\");\n", totalOut, name)
 	var callArgs []string
 	off := 0
 	for i, t := range all {

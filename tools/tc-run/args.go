@@ -33,6 +33,17 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 	for _, s := range interp.Symbols(fn) {
 		isSym[s] = true
 	}
+	// Unknown extents (`?_x_I`) can be given too, to size generated inputs.
+	for _, t := range ft.Inputs {
+		tt, _ := tir.AsTensor(t)
+		for _, d := range tt.Dims {
+			for _, v := range d.Hi.Vars() {
+				if tir.IsUnknownExtent(v) {
+					isSym[v.Name] = true
+				}
+			}
+		}
+	}
 	syms := map[string]int64{}
 	given := map[string]*interp.Tensor{}
 	for _, f := range flags {

@@ -42,7 +42,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"unknown symbol", onlyOut, []*Tensor{mustTensor(ir.F64, []Dim{D("I", 0, 4)})}, nil,
 			"size symbol K is unbound"},
 		{"output outside the computed domain", onlyOut, []*Tensor{mustTensor(ir.F64, []Dim{D("I", 0, 4)})}, map[string]int64{"K": 5},
-			"output domain not inside the computed one: dimension I is declared I[0:5] but computed only on I[0:4]"},
+			"output domain of @f: result #0 dimension I is declared [0:K] but computed only on [0:4]"},
 		{"negative symbol", sym, []*Tensor{mustTensor(ir.F64, []Dim{D("I", 0, 6), D("J", 0, 5)})}, map[string]int64{"N": -1},
 			"size symbol N = -1 is negative"},
 		{"bad data length", lap, []*Tensor{{Elem: ir.F32, Dims: good.Dims, F64: make([]float64, 3)}}, nil,

@@ -71,6 +71,17 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 			return nil, err
 		}
 	}
+	// The run-time checks of the compiled code hold here too, with the
+	// same messages.
+	for _, c := range tir.RuntimeChecks(fn, nil) {
+		for _, e := range c.NonNeg {
+			v, err := e.Eval(func(x sizeexpr.Var) (int64, bool) { n, ok := env[x.Name]; return n, ok })
+			// An unbound symbol is reported where it is needed.
+			if err == nil && v < 0 {
+				return nil, ir.Errorf(c.Loc, "%s", c.Msg)
+			}
+		}
+	}
 	ev := &evaluator{fn: fn, syms: env, vals: map[*ir.Value]*Tensor{}, depth: depth}
 	outs, err := ev.block(fn.Regions[0].Entry(), bound)
 	if err != nil {
@@ -133,29 +144,13 @@ func ArgNames(fn *ir.Operation) []string {
 	return names
 }
 
-// Symbols lists the size symbols of a function in order of first appearance
-// in its argument types, then its result types (the ABI order, spec 5.1).
+// Symbols lists the size parameters of a function in ABI order (spec 5.1;
+// unknown extents are not parameters).
 func Symbols(fn *ir.Operation) []string {
 	ft, _ := tir.FuncType(fn)
 	var out []string
-	seen := map[string]bool{}
-	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
-		for _, t := range ts {
-			tt, ok := tir.AsTensor(t)
-			if !ok {
-				continue
-			}
-			for _, d := range tt.Dims {
-				for _, e := range []sizeexpr.Expr{d.Lo, d.Hi} {
-					for _, v := range e.Vars() {
-						if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] {
-							seen[v.Name] = true
-							out = append(out, v.Name)
-						}
-					}
-				}
-			}
-		}
+	for _, v := range tir.Symbols(ft) {
+		out = append(out, v.Name)
 	}
 	return out
 }

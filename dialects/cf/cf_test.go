@@ -1,0 +1,12 @@
+package cf_test
+
+import (
+	"testing"
+
+	_ "tir/dialects/arith"
+	_ "tir/dialects/cf"
+	_ "tir/dialects/fn"
+	"tir/dialects/fn/upstreamtest"
+)
+
+func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }

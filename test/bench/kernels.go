@@ -1,0 +1,218 @@
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+)
+
+// A kernel is a .tir program of kernels/, its hand-written C reference of
+// ref/ and the sizes it runs at.
+type kernel struct {
+	name  string   // name in the table; kernels/FILE.tir
+	file  string   // file under kernels/
+	ref   string   // file under ref/
+	cdefs []string // extra -D flags for the reference
+	// bench: the sizes timed (working sets of tens of MB, above L2);
+	// check: small, odd sizes (remainder loops, halos) for the smoke mode.
+	bench, check map[string]int64
+	// fill gives the value of element idx of the argument named arg; nil
+	// means uniform in [-1, 1). gen, when set, builds every argument.
+	fill func(rng *rand.Rand, arg string) float64
+	gen  func(rng *rand.Rand, fn *ir.Operation, syms map[string]int64) ([]*interp.Tensor, error)
+}
+
+var kernels = []kernel{
+	{
+		name: "lap3d_f32", file: "lap3d_f32.tir", ref: "lap3d.c", cdefs: []string{"-DT=float"},
+		bench: map[string]int64{"N": 192, "M": 192, "L": 64},
+		check: map[string]int64{"N": 13, "M": 11, "L": 17},
+	},
+	{
+		name: "lap3d_f64", file: "lap3d_f64.tir", ref: "lap3d.c", cdefs: []string{"-DT=double"},
+		bench: map[string]int64{"N": 192, "M": 192, "L": 64},
+		check: map[string]int64{"N": 13, "M": 11, "L": 17},
+	},
+	{
+		name: "hdiff", file: "hdiff.tir", ref: "hdiff.c",
+		bench: map[string]int64{"N": 1024, "M": 1024},
+		check: map[string]int64{"N": 37, "M": 29},
+		fill: func(rng *rand.Rand, arg string) float64 {
+			if arg == "coeff" {
+				return rng.Float64() * 0.25
+			}
+			return rng.Float64()*2 - 1
+		},
+	},
+	{
+		name: "tridiag", file: "tridiag.tir", ref: "tridiag.c",
+		bench: map[string]int64{"N": 128, "M": 128, "L": 32},
+		check: map[string]int64{"N": 5, "M": 7, "L": 19},
+		// Diagonally dominant systems: b in [3, 4), the rest in [-1, 1).
+		fill: func(rng *rand.Rand, arg string) float64 {
+			if arg == "b" {
+				return 3 + rng.Float64()
+			}
+			return rng.Float64()*2 - 1
+		},
+	},
+	{
+		name: "nabla", file: "nabla.tir", ref: "nabla.c",
+		bench: meshSyms(384, 384),
+		check: meshSyms(9, 7),
+		gen:   meshArgs,
+	},
+	{
+		name: "axpy", file: "axpy.tir", ref: "axpy.c",
+		bench: map[string]int64{"N": 1 << 21},
+		check: map[string]int64{"N": 1003},
+	},
+}
+
+// sizeText prints the size symbols of a kernel (the mesh shape for nabla).
+func sizeText(syms map[string]int64, order []string) string {
+	if nx, ok := syms["nx"]; ok {
+		return fmt.Sprintf("%dx%d mesh (NV=%d NE=%d)", nx, syms["ny"], syms["NV"], syms["NE"])
+	}
+	var parts []string
+	for _, s := range order {
+		parts = append(parts, fmt.Sprintf("%s=%d", s, syms[s]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// randomArgs fills every argument of fn deterministically.
+func randomArgs(k *kernel, fn *ir.Operation, syms map[string]int64, seed int64) ([]*interp.Tensor, error) {
+	rng := rand.New(rand.NewSource(seed))
+	if k.gen != nil {
+		return k.gen(rng, fn, syms)
+	}
+	ft, _ := tir.FuncType(fn)
+	names := interp.ArgNames(fn)
+	var args []*interp.Tensor
+	for i, in := range ft.Inputs {
+		a, err := newArg(in, syms)
+		if err != nil {
+			return nil, err
+		}
+		for j := range a.F64 {
+			v := rng.Float64()*2 - 1
+			if k.fill != nil {
+				v = k.fill(rng, names[i])
+			}
+			a.F64[j] = interp.RoundTo(a.Elem, v)
+		}
+		for j := range a.I64 {
+			a.I64[j] = int64(rng.Intn(23) - 3)
+		}
+		args = append(args, a)
+	}
+	return args, nil
+}
+
+func newArg(t ir.Type, syms map[string]int64) (*interp.Tensor, error) {
+	tt, ok := tir.AsTensor(t)
+	if !ok {
+		return nil, fmt.Errorf("argument of type %s is not a tensor", t)
+	}
+	dims, err := interp.EvalDims(tt, syms)
+	if err != nil {
+		return nil, err
+	}
+	return interp.NewTensor(tt.Elem, dims)
+}
+
+// meshSyms are the symbols of an nx x ny vertex grid triangulated by one
+// diagonal per cell: NE counts the horizontal, vertical and diagonal edges.
+func meshSyms(nx, ny int64) map[string]int64 {
+	return map[string]int64{
+		"nx": nx, "ny": ny,
+		"NV": nx * ny,
+		"NE": (nx-1)*ny + nx*(ny-1) + (nx-1)*(ny-1),
+	}
+}
+
+// meshArgs builds a valid unstructured mesh for nabla: vertices numbered
+// row by row, edges in the order they are met (so neighbours are mostly
+// close in memory, as in a well-ordered production mesh). Interior
+// vertices have 6 edges, boundary vertices 2 to 4; V2E rows are padded to 7
+// with -1. sign is +1 where the vertex is the edge's first end, -1 where
+// it is the second, 0 in the padding.
+func meshArgs(rng *rand.Rand, fn *ir.Operation, syms map[string]int64) ([]*interp.Tensor, error) {
+	nx, ny := syms["nx"], syms["ny"]
+	nv, ne := syms["NV"], syms["NE"]
+	var e2v [][2]int64
+	v2e := make([][]int64, nv)
+	add := func(a, b int64) {
+		e := int64(len(e2v))
+		e2v = append(e2v, [2]int64{a, b})
+		v2e[a] = append(v2e[a], e)
+		v2e[b] = append(v2e[b], e)
+	}
+	for y := int64(0); y < ny; y++ {
+		for x := int64(0); x < nx; x++ {
+			v := y*nx + x
+			if x+1 < nx {
+				add(v, v+1)
+			}
+			if y+1 < ny {
+				add(v, v+nx)
+			}
+			if x+1 < nx && y+1 < ny {
+				add(v, v+nx+1)
+			}
+		}
+	}
+	if int64(len(e2v)) != ne {
+		return nil, fmt.Errorf("mesh has %d edges, expected NE=%d", len(e2v), ne)
+	}
+	ft, _ := tir.FuncType(fn)
+	names := interp.ArgNames(fn)
+	var args []*interp.Tensor
+	for i, in := range ft.Inputs {
+		a, err := newArg(in, syms)
+		if err != nil {
+			return nil, err
+		}
+		switch names[i] {
+		case "e2v":
+			for e, ab := range e2v {
+				a.I64[2*e], a.I64[2*e+1] = ab[0], ab[1]
+			}
+		case "v2e":
+			for v, es := range v2e {
+				sort.Slice(es, func(p, q int) bool { return es[p] < es[q] })
+				for k := 0; k < 7; k++ {
+					a.I64[7*v+k] = -1
+					if k < len(es) {
+						a.I64[7*v+k] = es[k]
+					}
+				}
+			}
+		case "sign":
+			for v, es := range v2e {
+				for k, e := range es {
+					a.F64[7*v+k] = -1
+					if e2v[e][0] == int64(v) {
+						a.F64[7*v+k] = 1
+					}
+				}
+			}
+		case "vol":
+			for j := range a.F64 {
+				a.F64[j] = 0.5 + rng.Float64()
+			}
+		default:
+			for j := range a.F64 {
+				a.F64[j] = rng.Float64()*2 - 1
+			}
+		}
+		args = append(args, a)
+	}
+	return args, nil
+}
