@@ -21,10 +21,10 @@ const TargetPlaceholder = "TARGET"
 // that use it. A `?` after a pass name marks it optional (dropped when not
 // registered), e.g. "affine-loop-fusion?".
 var OptPipelines = [4]string{
-	0: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	3: "builtin.module(convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	0: "builtin.module(tir-inline,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	1: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	3: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
 }
 
 // ValidTarget reports whether t is a known target.

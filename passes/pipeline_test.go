@@ -200,7 +200,7 @@ func TestOptPipelines(t *testing.T) {
 	}
 	p, err := passes.OptPipeline(2, "aarch64")
 	if passes.Lookup("convert-tir-to-affine") == nil {
-		if err == nil || !strings.Contains(err.Error(), "needs pass 'convert-tir-to-affine', which is not registered") {
+		if err == nil || !strings.Contains(err.Error(), "needs pass 'tir-inline', which is not registered") {
 			t.Errorf("missing lowering not reported: %v", err)
 		}
 	} else if err != nil {
