@@ -40,7 +40,7 @@ run: deps build
 	$(BIN)/tc-run $(EXAMPLE) --random 1 --check
 
 bench: deps build
-	$(GO) test ./test/bench -run XXX -bench . -benchtime 1x
+	$(GO) run ./test/bench $(BENCHFLAGS)
 
 clean:
 	rm -rf $(BIN)

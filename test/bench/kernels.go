@@ -14,15 +14,17 @@ import (
 // A kernel is a .tir program of kernels/, its hand-written C reference of
 // ref/ and the sizes it runs at.
 type kernel struct {
-	name  string   // name in the table; kernels/FILE.tir
+	name  string   // name in the table
 	file  string   // file under kernels/
 	ref   string   // file under ref/
 	cdefs []string // extra -D flags for the reference
-	// bench: the sizes timed (working sets of tens of MB, above L2);
-	// check: small, odd sizes (remainder loops, halos) for the smoke mode.
-	bench, check map[string]int64
-	// fill gives the value of element idx of the argument named arg; nil
-	// means uniform in [-1, 1). gen, when set, builds every argument.
+	// The sizes timed: l3, a working set of 8 to 13 MB (above the L2
+	// caches, well inside L3); dram, 75 to 111 MB (2.3 to 3.5 times L3).
+	// check: small, odd sizes (remainder loops, halos), checked before any
+	// timing and used alone by the smoke mode.
+	l3, dram, check map[string]int64
+	// fill draws one element of the argument named arg; nil means uniform
+	// in [-1, 1). gen, when set, builds every argument.
 	fill func(rng *rand.Rand, arg string) float64
 	gen  func(rng *rand.Rand, fn *ir.Operation, syms map[string]int64) ([]*interp.Tensor, error)
 }
@@ -30,17 +32,20 @@ type kernel struct {
 var kernels = []kernel{
 	{
 		name: "lap3d_f32", file: "lap3d_f32.tir", ref: "lap3d.c", cdefs: []string{"-DT=float"},
-		bench: map[string]int64{"N": 192, "M": 192, "L": 64},
+		l3:    map[string]int64{"N": 128, "M": 128, "L": 64},
+		dram:  map[string]int64{"N": 384, "M": 384, "L": 64},
 		check: map[string]int64{"N": 13, "M": 11, "L": 17},
 	},
 	{
 		name: "lap3d_f64", file: "lap3d_f64.tir", ref: "lap3d.c", cdefs: []string{"-DT=double"},
-		bench: map[string]int64{"N": 192, "M": 192, "L": 64},
+		l3:    map[string]int64{"N": 96, "M": 96, "L": 64},
+		dram:  map[string]int64{"N": 272, "M": 272, "L": 64},
 		check: map[string]int64{"N": 13, "M": 11, "L": 17},
 	},
 	{
 		name: "hdiff", file: "hdiff.tir", ref: "hdiff.c",
-		bench: map[string]int64{"N": 1024, "M": 1024},
+		l3:    map[string]int64{"N": 640, "M": 640},
+		dram:  map[string]int64{"N": 2048, "M": 2048},
 		check: map[string]int64{"N": 37, "M": 29},
 		fill: func(rng *rand.Rand, arg string) float64 {
 			if arg == "coeff" {
@@ -51,7 +56,8 @@ var kernels = []kernel{
 	},
 	{
 		name: "tridiag", file: "tridiag.tir", ref: "tridiag.c",
-		bench: map[string]int64{"N": 128, "M": 128, "L": 32},
+		l3:    map[string]int64{"N": 96, "M": 96, "L": 32},
+		dram:  map[string]int64{"N": 256, "M": 256, "L": 40},
 		check: map[string]int64{"N": 5, "M": 7, "L": 19},
 		// Diagonally dominant systems: b in [3, 4), the rest in [-1, 1).
 		fill: func(rng *rand.Rand, arg string) float64 {
@@ -63,13 +69,15 @@ var kernels = []kernel{
 	},
 	{
 		name: "nabla", file: "nabla.tir", ref: "nabla.c",
-		bench: meshSyms(384, 384),
+		l3:    meshSyms(256, 256),
+		dram:  meshSyms(768, 768),
 		check: meshSyms(9, 7),
 		gen:   meshArgs,
 	},
 	{
 		name: "axpy", file: "axpy.tir", ref: "axpy.c",
-		bench: map[string]int64{"N": 1 << 21},
+		l3:    map[string]int64{"N": 1 << 19},
+		dram:  map[string]int64{"N": 1 << 22},
 		check: map[string]int64{"N": 1003},
 	},
 }
@@ -77,7 +85,7 @@ var kernels = []kernel{
 // sizeText prints the size symbols of a kernel (the mesh shape for nabla).
 func sizeText(syms map[string]int64, order []string) string {
 	if nx, ok := syms["nx"]; ok {
-		return fmt.Sprintf("%dx%d mesh (NV=%d NE=%d)", nx, syms["ny"], syms["NV"], syms["NE"])
+		return fmt.Sprintf("%dx%d mesh, NV=%d NE=%d", nx, syms["ny"], syms["NV"], syms["NE"])
 	}
 	var parts []string
 	for _, s := range order {

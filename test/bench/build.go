@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/parser"
+	"tir/dialects/tir/interp"
+	"tir/tools/driver"
+	"tir/tools/native"
+)
+
+// The flags of every variant (printed under the table).
+var (
+	llcFlags      = []string{"-O3", "-filetype=obj", "-relocation-model=pic"}
+	gccNative     = []string{"-O3", "-march=native", "-ffp-contract=off"}
+	gccGeneric    = []string{"-O3", "-ffp-contract=off"}
+	mlirLowering  = []string{"--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm", "--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"}
+	mlirLLCFlags  = append([]string{"-opaque-pointers"}, llcFlags...)
+	mlirJITFlags  = []string{"-O3", "-e", "main", "-entry-point-result=void"}
+	driverCCFlags = []string{"-O2"}
+)
+
+// toolset is where the external tools are.
+type toolset struct {
+	llc, gcc                  string
+	mlirOpt, mlirTranslate    string
+	mlirRunner                string
+	llcErr, gccErr, mlirError error
+}
+
+func findTools() toolset {
+	var t toolset
+	t.llc, t.llcErr = native.Tool("llc")
+	if p, err := exec.LookPath("gcc"); err == nil {
+		t.gcc = p
+	} else {
+		t.gccErr = fmt.Errorf("gcc not found (make deps)")
+	}
+	bin := os.Getenv("TIR_MLIR_BIN")
+	if bin == "" {
+		bin = "/usr/lib/llvm-16/bin"
+	}
+	t.mlirOpt = filepath.Join(bin, "mlir-opt")
+	t.mlirTranslate = filepath.Join(bin, "mlir-translate")
+	t.mlirRunner = filepath.Join(bin, "mlir-cpu-runner")
+	for _, p := range []string{t.mlirOpt, t.mlirTranslate, t.mlirRunner} {
+		if _, err := os.Stat(p); err != nil {
+			t.mlirError = fmt.Errorf("MLIR 16 tools not found in %s (make deps installs mlir-16-tools)", bin)
+		}
+	}
+	return t
+}
+
+// build is a kernel compiled every way, with its driver.
+type build struct {
+	k      *kernel
+	tools  toolset
+	fn     *ir.Operation
+	name   string   // the function's symbol
+	params []param  // C ABI tensors
+	syms   []string // size symbols, in ABI order
+	dir    string
+	exe    string // driver with ours, gcc and mlir + llc linked in
+	jitSO  string // driver as a library for mlir-cpu-runner
+	jitIR  string // the lowered module with a main that calls the driver
+	// failed[v] says why variant v could not be built (nil: it was).
+	failed [numVariants]error
+	// log keeps what every build step printed, for -v.
+	log strings.Builder
+}
+
+func (b *build) sh(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = b.dir
+	out, err := cmd.CombinedOutput()
+	fmt.Fprintf(&b.log, "$ %s %s\n%s", filepath.Base(name), strings.Join(args, " "), out)
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return fmt.Errorf("%s: %v: %s", filepath.Base(name), err, msg)
+	}
+	return nil
+}
+
+// compileKernel builds every variant of k under dir. It fails only when
+// the kernel itself cannot be read or the driver cannot be linked; a
+// variant that cannot be built is recorded in failed.
+func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
+	b := &build{k: k, tools: tools, dir: dir}
+	src, err := sources.ReadFile("kernels/" + k.file)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, k.file)
+	files := map[string][]byte{k.file: src}
+	for _, f := range []string{"bench.h", k.ref} {
+		if files[f], err = sources.ReadFile("ref/" + f); err != nil {
+			return nil, err
+		}
+	}
+	for f, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	m, diags := parser.Parse(path, string(src))
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	for _, op := range m.Body().Ops {
+		if op.Name == "tir.func" {
+			b.fn = op
+		}
+	}
+	if b.fn == nil {
+		return nil, fmt.Errorf("%s: no tir.func", k.file)
+	}
+	b.name = ir.SymbolName(b.fn)
+	b.syms = interp.Symbols(b.fn)
+	if b.params, err = signature(b.fn, interp.ArgNames(b.fn)); err != nil {
+		return nil, err
+	}
+	if tools.gccErr != nil {
+		return nil, tools.gccErr // gcc also links the driver
+	}
+
+	var objs, defs []string
+	// 1. ours: tc-opt -O2 (in-process), llc -O3.
+	b.failed[vOurs] = func() error {
+		if tools.llcErr != nil {
+			return tools.llcErr
+		}
+		ll, err := native.Compile(path, string(src), 2, "x86_64")
+		if err != nil {
+			return fmt.Errorf("tc-opt -O2: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "ours.ll"), []byte(ll), 0o644); err != nil {
+			return err
+		}
+		return b.sh(tools.llc, append(llcFlags, "ours.ll", "-o", "ours.o")...)
+	}()
+	if b.failed[vOurs] == nil {
+		objs, defs = append(objs, "ours.o"), append(defs, "-DHAVE_OURS")
+	}
+
+	// 2. the C reference, with and without -march=native.
+	gccErr := b.sh(tools.gcc, append(append(append([]string{}, gccNative...), k.cdefs...), "-DREF=ref_native", "-c", k.ref, "-o", "ref_native.o")...)
+	if gccErr == nil {
+		gccErr = b.sh(tools.gcc, append(append(append([]string{}, gccGeneric...), k.cdefs...), "-DREF=ref_generic", "-c", k.ref, "-o", "ref_generic.o")...)
+	}
+	b.failed[vGCCNative], b.failed[vGCCGeneric] = gccErr, gccErr
+	if gccErr == nil {
+		objs, defs = append(objs, "ref_native.o", "ref_generic.o"), append(defs, "-DHAVE_GCC")
+	}
+
+	// 3. MLIR 16 on our affine output.
+	lowered, mlirErr := b.mlirLower(path)
+	b.failed[vMLIR], b.failed[vMLIRJIT] = mlirErr, mlirErr
+	if mlirErr == nil {
+		b.failed[vMLIR] = func() error {
+			if tools.llcErr != nil {
+				return tools.llcErr
+			}
+			if err := b.sh(tools.mlirTranslate, "--mlir-to-llvmir", lowered, "-o", "mlir.ll"); err != nil {
+				return err
+			}
+			return b.sh(tools.llc, append(mlirLLCFlags, "mlir.ll", "-o", "mlir.o")...)
+		}()
+		if b.failed[vMLIR] == nil {
+			objs, defs = append(objs, "mlir.o"), append(defs, "-DHAVE_MLIR")
+		}
+		b.failed[vMLIRJIT] = b.jitModule(lowered)
+	}
+
+	// The drivers.
+	if err := os.WriteFile(filepath.Join(dir, "driver.c"), []byte(driverC(b.name, b.params, len(b.syms))), 0o644); err != nil {
+		return nil, err
+	}
+	b.exe = filepath.Join(dir, "driver")
+	args := append(append(append([]string{}, driverCCFlags...), defs...), "driver.c")
+	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm")...); err != nil {
+		return nil, fmt.Errorf("linking the driver: %v", err)
+	}
+	if b.failed[vMLIRJIT] == nil {
+		b.jitSO = filepath.Join(dir, "driver_jit.so")
+		b.failed[vMLIRJIT] = b.sh(tools.gcc, append(append([]string{}, driverCCFlags...), "-DJIT", "-shared", "-fPIC", "driver.c", "-o", "driver_jit.so")...)
+	}
+	return b, nil
+}
+
+// mlirLower runs tc-opt --convert-tir-to-affine (in-process) and upstream
+// mlir-opt's lowering to the LLVM dialect; it returns the file written.
+func (b *build) mlirLower(path string) (string, error) {
+	if b.tools.mlirError != nil {
+		return "", b.tools.mlirError
+	}
+	var out, errb bytes.Buffer
+	if code := driver.Run([]string{"--convert-tir-to-affine", path}, strings.NewReader(""), &out, &errb); code != 0 {
+		return "", fmt.Errorf("tc-opt --convert-tir-to-affine: exit %d: %s", code, strings.TrimSpace(errb.String()))
+	}
+	affine := out.String()
+	decl := "func.func @" + b.name + "("
+	if strings.Count(affine, decl) != 1 {
+		return "", fmt.Errorf("cannot find %q in the affine output", decl)
+	}
+	// Renamed so that it links next to ours.
+	affine = strings.Replace(affine, decl, "func.func @mlir_"+b.name+"(", 1)
+	if err := os.WriteFile(filepath.Join(b.dir, "affine.mlir"), []byte(affine), 0o644); err != nil {
+		return "", err
+	}
+	if err := b.sh(b.tools.mlirOpt, append(append([]string{}, mlirLowering...), "affine.mlir", "-o", "lowered.mlir")...); err != nil {
+		return "", err
+	}
+	return "lowered.mlir", nil
+}
+
+// jitModule appends to the lowered module a main that hands the kernel's
+// address to the driver library (bench_jit), for mlir-cpu-runner.
+func (b *build) jitModule(lowered string) error {
+	data, err := os.ReadFile(filepath.Join(b.dir, lowered))
+	if err != nil {
+		return err
+	}
+	text := strings.TrimRight(string(data), " \n")
+	if !strings.HasSuffix(text, "}") {
+		return errors.New("unexpected end of the lowered module")
+	}
+	text = text[:len(text)-1] + fmt.Sprintf(`  llvm.func @bench_jit(!llvm.ptr)
+  llvm.func @main() {
+    %%0 = llvm.mlir.addressof @mlir_%s : !llvm.ptr
+    llvm.call @bench_jit(%%0) : (!llvm.ptr) -> ()
+    llvm.return
+  }
+}
+`, b.name)
+	b.jitIR = filepath.Join(b.dir, "jit.mlir")
+	return os.WriteFile(b.jitIR, []byte(text), 0o644)
+}

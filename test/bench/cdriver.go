@@ -1,0 +1,262 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// param is one tensor of a kernel's C signature: an argument or a result.
+type param struct {
+	name  string
+	rank  int
+	ctype string // C element type
+	size  int    // bytes per element
+	out   bool
+}
+
+func ctypeOf(t ir.Type) (string, int, error) {
+	switch t := t.(type) {
+	case ir.FloatType:
+		switch t.Name {
+		case "f32":
+			return "float", 4, nil
+		case "f64":
+			return "double", 8, nil
+		}
+	case ir.IntegerType:
+		switch t.Width {
+		case 32:
+			return "int32_t", 4, nil
+		case 64:
+			return "int64_t", 8, nil
+		}
+	}
+	return "", 0, fmt.Errorf("element type %s is not supported by the benchmark driver", t)
+}
+
+// signature lists the tensors of fn's C ABI, arguments then results.
+func signature(fn *ir.Operation, argNames []string) ([]param, error) {
+	ft, ok := tir.FuncType(fn)
+	if !ok {
+		return nil, fmt.Errorf("not a tir.func")
+	}
+	var ps []param
+	for i, t := range append(append([]ir.Type(nil), ft.Inputs...), ft.Results...) {
+		tt, ok := tir.AsTensor(t)
+		if !ok {
+			return nil, fmt.Errorf("type %s is not a tensor", t)
+		}
+		ct, size, err := ctypeOf(tt.Elem)
+		if err != nil {
+			return nil, err
+		}
+		p := param{rank: tt.Rank(), ctype: ct, size: size, out: i >= len(ft.Inputs)}
+		if p.rank > 4 {
+			return nil, fmt.Errorf("rank %d is not supported by the benchmark driver", p.rank)
+		}
+		if i < len(argNames) {
+			p.name = argNames[i]
+		} else {
+			p.name = fmt.Sprintf("result%d", i-len(ft.Inputs))
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// The variants, in table order. Their ids are the driver's variant numbers.
+const (
+	vOurs = iota
+	vGCCNative
+	vGCCGeneric
+	vMLIR
+	vMLIRJIT
+	numVariants
+)
+
+var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3"}
+
+// driverC is the benchmark driver of a kernel: it reads the inputs from
+// $BENCH_DIR/in<i>.bin and the sizes from $BENCH_DIR/config, calls one
+// variant through its ABI (one untimed warm-up call, then timed calls
+// until they last $BENCH_MIN_NS in all, at least $BENCH_MIN_REPS and at
+// most $BENCH_MAX_REPS of them), prints "median_ns reps"
+// and writes the results of the last call to $BENCH_DIR/out<variant>_<k>.bin.
+//
+// Built as an executable (argv[1] = variant) with HAVE_OURS, HAVE_GCC and
+// HAVE_MLIR naming the objects linked in; built with -DJIT as a shared
+// library for mlir-cpu-runner, whose main passes the JIT-compiled
+// function's address to bench_jit.
+func driverC(name string, ps []param, nsyms int) string {
+	var b strings.Builder
+	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdint.h>\n#include <time.h>\n#include \"bench.h\"\n\n")
+
+	// Our ABI (and the C references'): descriptor pointers, 0-d tensors as
+	// plain pointers, then the size symbols.
+	var decl, call, mdecl, mcall []string
+	for i, p := range ps {
+		if p.rank == 0 {
+			decl = append(decl, "void *")
+			call = append(call, fmt.Sprintf("A%d.aligned", i))
+		} else {
+			decl = append(decl, fmt.Sprintf("desc%d *", p.rank))
+			call = append(call, fmt.Sprintf("&D%d", i))
+		}
+		// MLIR's default lowering: each memref descriptor unpacked.
+		mdecl = append(mdecl, "void *", "void *", "int64_t")
+		mcall = append(mcall, fmt.Sprintf("A%d.allocated", i), fmt.Sprintf("A%d.aligned", i), fmt.Sprintf("A%d.offset", i))
+		for k := 0; k < p.rank; k++ {
+			mdecl = append(mdecl, "int64_t")
+			mcall = append(mcall, fmt.Sprintf("A%d.sizes[%d]", i, k))
+		}
+		for k := 0; k < p.rank; k++ {
+			mdecl = append(mdecl, "int64_t")
+			mcall = append(mcall, fmt.Sprintf("A%d.strides[%d]", i, k))
+		}
+	}
+	for s := 0; s < nsyms; s++ {
+		decl = append(decl, "int64_t")
+		mdecl = append(mdecl, "int64_t")
+		call = append(call, fmt.Sprintf("S[%d]", s))
+		mcall = append(mcall, fmt.Sprintf("S[%d]", s))
+	}
+	sig := strings.Join(decl, ", ")
+	args := strings.Join(call, ", ")
+	msig := strings.Join(mdecl, ", ")
+	margs := strings.Join(mcall, ", ")
+
+	fmt.Fprintf(&b, "#define NPARAMS %d\n#define NSYMS %d\n", len(ps), nsyms)
+	b.WriteString("typedef struct { void *allocated, *aligned; int64_t offset, sizes[4], strides[4]; } descmax;\n")
+	fmt.Fprintf(&b, "static descmax A[NPARAMS];\nstatic int64_t S[NSYMS + 1];\n")
+	for i := range ps {
+		fmt.Fprintf(&b, "#define A%d A[%d]\n", i, i)
+	}
+	// The exact-rank descriptors our ABI passes, copied from A once set up.
+	var export strings.Builder
+	for i, p := range ps {
+		if p.rank == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "static desc%d D%d;\n", p.rank, i)
+		fmt.Fprintf(&export, "  D%d.allocated = A%d.allocated; D%d.aligned = A%d.aligned; D%d.offset = A%d.offset;\n", i, i, i, i, i, i)
+		fmt.Fprintf(&export, "  for (int k = 0; k < %d; k++) { D%d.sizes[k] = A%d.sizes[k]; D%d.strides[k] = A%d.strides[k]; }\n", p.rank, i, i, i, i)
+	}
+	fmt.Fprintf(&b, "static void export_descs(void) {\n%s}\n", export.String())
+	ranks, sizes, outs := make([]string, len(ps)), make([]string, len(ps)), make([]string, len(ps))
+	for i, p := range ps {
+		ranks[i], sizes[i] = fmt.Sprint(p.rank), fmt.Sprint(p.size)
+		outs[i] = "0"
+		if p.out {
+			outs[i] = "1"
+		}
+	}
+	fmt.Fprintf(&b, "static const int RANK[NPARAMS] = {%s};\n", strings.Join(ranks, ", "))
+	fmt.Fprintf(&b, "static const int ESIZE[NPARAMS] = {%s};\n", strings.Join(sizes, ", "))
+	fmt.Fprintf(&b, "static const int ISOUT[NPARAMS] = {%s};\n\n", strings.Join(outs, ", "))
+
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS\nextern int32_t %s(%s);\nextern const char *%s_error(int32_t);\n#endif\n", name, sig, name)
+	fmt.Fprintf(&b, "#ifdef HAVE_GCC\nextern int32_t ref_native(%s);\nextern int32_t ref_generic(%s);\n#endif\n", sig, sig)
+	fmt.Fprintf(&b, "#ifdef HAVE_MLIR\nextern void mlir_%s(%s);\n#endif\n", name, msig)
+	fmt.Fprintf(&b, "typedef void (*jit_fn_t)(%s);\nstatic jit_fn_t jit_fn;\n\n", msig)
+
+	b.WriteString("static int32_t call(int v) {\n  switch (v) {\n")
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS\n  case 0: return %s(%s);\n#endif\n", name, args)
+	fmt.Fprintf(&b, "#ifdef HAVE_GCC\n  case 1: return ref_native(%s);\n  case 2: return ref_generic(%s);\n#endif\n", args, args)
+	fmt.Fprintf(&b, "#ifdef HAVE_MLIR\n  case 3: mlir_%s(%s); return 0;\n#endif\n", name, margs)
+	fmt.Fprintf(&b, "  case 4: if (jit_fn) { jit_fn(%s); return 0; } break;\n", margs)
+	b.WriteString("  }\n  fprintf(stderr, \"variant %d is not built into this driver\\n\", v);\n  exit(2);\n}\n\n")
+	fmt.Fprintf(&b, "static const char *errmsg(int v, int32_t rc) {\n#ifdef HAVE_OURS\n  if (v == 0) return %s_error(rc);\n#endif\n  (void)v; (void)rc; return \"the function failed\";\n}\n", name)
+
+	b.WriteString(driverBody)
+	return b.String()
+}
+
+const driverBody = `
+static void die(const char *m) { fprintf(stderr, "%s\n", m); exit(3); }
+static const char *env(const char *k) { const char *v = getenv(k); if (!v) die(k); return v; }
+static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }
+static int64_t now_ns(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec; }
+
+static int bench(int v) {
+  const char *dir = env("BENCH_DIR");
+  int64_t min_ns = atoll(env("BENCH_MIN_NS"));
+  int64_t min_reps = atoll(env("BENCH_MIN_REPS")), max_reps = atoll(env("BENCH_MAX_REPS"));
+  char path[4096];
+  snprintf(path, sizeof path, "%s/config", dir);
+  FILE *cf = fopen(path, "r");
+  if (!cf) die("cannot open the config file");
+  /* config: the symbols, then the extents of every tensor in order. */
+  for (int s = 0; s < NSYMS; s++) if (fscanf(cf, "%lld", (long long *)&S[s]) != 1) die("bad config (symbols)");
+  for (int i = 0; i < NPARAMS; i++) {
+    size_t n = 1;
+    for (int k = 0; k < RANK[i]; k++) {
+      long long e; if (fscanf(cf, "%lld", &e) != 1) die("bad config (extents)");
+      A[i].sizes[k] = e; n *= (size_t)e;
+    }
+    int64_t st = 1;
+    for (int k = RANK[i] - 1; k >= 0; k--) { A[i].strides[k] = st; st *= A[i].sizes[k]; }
+    size_t bytes = n * (size_t)ESIZE[i];
+    A[i].allocated = A[i].aligned = aligned_alloc(64, (bytes + 64) / 64 * 64);
+    A[i].offset = 0;
+    if (!A[i].aligned) die("out of memory");
+    if (ISOUT[i]) {
+      memset(A[i].aligned, 0xff, bytes); /* NaN (or -1): unwritten elements show */
+    } else {
+      snprintf(path, sizeof path, "%s/in%d.bin", dir, i);
+      FILE *f = fopen(path, "rb"); if (!f) die("cannot open an input file");
+      if (n && fread(A[i].aligned, (size_t)ESIZE[i], n, f) != n) die("short input file");
+      fclose(f);
+    }
+  }
+  fclose(cf);
+  export_descs();
+
+  int32_t rc = call(v); /* warm-up: page faults, caches, lazy binding */
+  if (rc) die(errmsg(v, rc));
+  /* Timed calls until they last min_ns in all, at least min_reps of them. */
+  int64_t reps = 0, cap = 64, total = 0;
+  int64_t *ns = malloc(sizeof(int64_t) * (size_t)cap);
+  while (reps < max_reps && (reps < min_reps || total < min_ns)) {
+    int64_t t0 = now_ns();
+    rc = call(v);
+    int64_t t = now_ns() - t0;
+    if (rc) die(errmsg(v, rc));
+    if (reps == cap) { cap *= 2; ns = realloc(ns, sizeof(int64_t) * (size_t)cap); if (!ns) die("out of memory"); }
+    ns[reps++] = t;
+    total += t;
+  }
+  if (reps == 0) die("no timed call (BENCH_MAX_REPS < 1)");
+  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);
+  printf("%lld %lld\n", (long long)ns[reps / 2], (long long)reps);
+  fflush(stdout);
+
+  int k = 0;
+  for (int i = 0; i < NPARAMS; i++) {
+    if (!ISOUT[i]) continue;
+    size_t n = 1;
+    for (int d = 0; d < RANK[i]; d++) n *= (size_t)A[i].sizes[d];
+    snprintf(path, sizeof path, "%s/out%d_%d.bin", dir, v, k++);
+    FILE *f = fopen(path, "wb"); if (!f) die("cannot write an output file");
+    if (n && fwrite(A[i].aligned, (size_t)ESIZE[i], n, f) != n) die("short write");
+    fclose(f);
+  }
+  return 0;
+}
+
+#ifdef JIT
+void bench_jit(void *f) {
+  jit_fn = (jit_fn_t)f;
+  int rc = bench(4);
+  fflush(stdout);
+  if (rc) exit(rc);
+}
+#else
+int main(int argc, char **argv) {
+  if (argc != 2) die("usage: driver VARIANT (and BENCH_* in the environment)");
+  return bench(atoi(argv[1]));
+}
+#endif
+`

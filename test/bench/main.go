@@ -1,0 +1,298 @@
+// Command bench times the kernels of kernels/ compiled by tc-opt against
+// hand-written C (gcc) and against upstream MLIR 16's lowering of our
+// affine output, after checking every variant against the reference
+// interpreter. `make bench` runs it; -write also writes RESULTS.md.
+//
+//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-kernels lap3d_f32,hdiff] [-keep] [-v]
+package main
+
+import (
+	"embed"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed kernels/*.tir ref/*.c ref/*.h
+var sources embed.FS
+
+type config struct {
+	smoke   bool          // check sizes only, one call per variant, no timing
+	minTime time.Duration // timed calls per variant fill at least this
+	maxReps int64
+	only    map[string]bool // kernels to run (all when empty)
+	tiers   []tier          // size classes timed
+	keep    bool            // keep the work directory
+	verbose bool            // print every build command and its output
+	log     io.Writer       // progress and build logs
+}
+
+// cell is one variant of one kernel at one size.
+type cell struct {
+	na    string // why the variant was not built or run (n/a)
+	wrong string // the variant ran but its results are wrong
+	ns    int64  // median time of one call
+	reps  int64
+	check verdict // comparison with the interpreter
+}
+
+// A tier is a class of sizes timed.
+type tier struct {
+	name  string
+	sizes func(*kernel) map[string]int64
+	seed  int64
+}
+
+var tiers = []tier{
+	{"L3", func(k *kernel) map[string]int64 { return k.l3 }, 2},
+	{"DRAM", func(k *kernel) map[string]int64 { return k.dram }, 3},
+}
+
+type kernelResult struct {
+	k     *kernel
+	b     *build
+	err   error // the kernel could not be built or checked at all
+	check row   // the check size
+	rows  []*row
+}
+
+// row is one size of one kernel.
+type row struct {
+	tier  string
+	size  string
+	bytes int64
+	ds    *dataset
+	cells [numVariants]cell
+}
+
+// tolerance is the relative difference allowed: the variants compute the
+// same operations in the same order, so they are expected to be bitwise
+// equal; the tolerance only covers a reassociating compiler.
+func tolerance(b *build) float64 {
+	for _, p := range b.params {
+		if p.out && p.ctype == "float" {
+			return 1e-5
+		}
+	}
+	return 1e-12
+}
+
+func main() {
+	var cfg config
+	write := flag.Bool("write", false, "also write the table as Markdown to test/bench/RESULTS.md")
+	out := flag.String("out", "", "the Markdown file -write writes (default: RESULTS.md next to this program's sources)")
+	flag.BoolVar(&cfg.smoke, "smoke", false, "small sizes, one call per variant, correctness checks only")
+	flag.DurationVar(&cfg.minTime, "min-time", 200*time.Millisecond, "timed calls of each variant last at least this long in all")
+	flag.Int64Var(&cfg.maxReps, "max-reps", 100000, "at most this many timed calls per variant")
+	only := flag.String("kernels", "", "comma-separated kernels to run (default: all)")
+	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB)")
+	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
+	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
+	flag.Parse()
+	cfg.log = os.Stderr
+	debug.SetGCPercent(50) // the interpreter's intermediates at the DRAM sizes are large
+	for _, t := range strings.Split(*sizes, ",") {
+		found := false
+		for _, tr := range tiers {
+			if strings.EqualFold(tr.name, strings.TrimSpace(t)) {
+				cfg.tiers, found = append(cfg.tiers, tr), true
+			}
+		}
+		if !found {
+			fmt.Fprintf(os.Stderr, "bench: unknown size class %q (l3, dram)\n", t)
+			os.Exit(2)
+		}
+	}
+	if *only != "" {
+		cfg.only = map[string]bool{}
+		for _, k := range strings.Split(*only, ",") {
+			cfg.only[strings.TrimSpace(k)] = true
+		}
+	}
+	rep, err := runAll(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	md := rep.markdown()
+	fmt.Print(md)
+	if *write {
+		path := *out
+		if path == "" {
+			path = filepath.Join(sourceDir(), "RESULTS.md")
+		}
+		if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "wrote", path)
+	}
+	if bad := rep.failures(); len(bad) > 0 {
+		fmt.Fprintln(os.Stderr, "bench: FAILED:\n  "+strings.Join(bad, "\n  "))
+		os.Exit(1)
+	}
+}
+
+// sourceDir is test/bench (where this file was compiled from), or the
+// working directory's test/bench when the path is not available.
+func sourceDir() string {
+	if _, file, _, ok := runtime.Caller(0); ok {
+		if _, err := os.Stat(file); err == nil {
+			return filepath.Dir(file)
+		}
+	}
+	return filepath.Join("test", "bench")
+}
+
+// runAll builds and checks every kernel (concurrently), then times them
+// one at a time.
+func runAll(cfg config) (*report, error) {
+	tools := findTools()
+	if tools.llcErr != nil {
+		return nil, tools.llcErr
+	}
+	if tools.gccErr != nil {
+		return nil, tools.gccErr
+	}
+	work, err := os.MkdirTemp("", "tir-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if cfg.keep {
+		fmt.Fprintln(cfg.log, "work directory:", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	rep := &report{machine: machineInfo(tools), cfg: cfg, tools: tools}
+	for i := range kernels {
+		if cfg.only == nil || cfg.only[kernels[i].name] {
+			rep.results = append(rep.results, &kernelResult{k: &kernels[i]})
+		}
+	}
+	if len(rep.results) == 0 {
+		return nil, fmt.Errorf("no kernel selected")
+	}
+
+	// Build, check at the small size and prepare the timed inputs (the
+	// interpreter's results included), NumCPU kernels at a time.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sem := make(chan struct{}, runtime.NumCPU())
+	for _, r := range rep.results {
+		wg.Add(1)
+		go func(r *kernelResult) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			start := time.Now()
+			r.err = r.prepare(cfg, tools, work)
+			mu.Lock()
+			defer mu.Unlock()
+			if cfg.verbose && r.b != nil {
+				fmt.Fprint(cfg.log, r.b.log.String())
+			}
+			status := "ok"
+			if r.err != nil {
+				status = r.err.Error()
+			}
+			fmt.Fprintf(cfg.log, "%-10s built, checked and prepared in %.1fs: %s\n", r.k.name, time.Since(start).Seconds(), status)
+		}(r)
+	}
+	wg.Wait()
+
+	// Time, one variant at a time, nothing else running.
+	for _, r := range rep.results {
+		if r.err != nil {
+			continue
+		}
+		for _, w := range r.rows {
+			for v := 0; v < numVariants; v++ {
+				c := &w.cells[v]
+				if c.na != "" || c.wrong != "" {
+					continue
+				}
+				t, err := r.b.run(v, w.ds, cfg.minTime.Nanoseconds(), 5, cfg.maxReps)
+				if err != nil {
+					c.na = "failed at the " + w.tier + " size: " + err.Error()
+					continue
+				}
+				c.ns, c.reps = t.ns, t.reps
+				if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
+					c.wrong = err.Error()
+				} else if !(c.check.maxRel <= tolerance(r.b)) {
+					c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
+				}
+				fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps)
+			}
+			w.ds = nil // the interpreter's results are no longer needed
+		}
+	}
+	return rep, nil
+}
+
+var bigPrepare sync.Mutex
+
+// prepare builds every variant, checks each against the interpreter at
+// the kernel's check size, and prepares the inputs of every size timed.
+func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
+	dir := filepath.Join(work, r.k.name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := compileKernel(r.k, tools, dir)
+	r.b = b
+	if err != nil {
+		return err
+	}
+	ds, err := prepare(b, r.k.check, "check", 1)
+	if err != nil {
+		return err
+	}
+	r.check = row{tier: "check", size: sizeText(r.k.check, b.syms), bytes: ds.bytes}
+	for v := 0; v < numVariants; v++ {
+		c := &r.check.cells[v]
+		if b.failed[v] != nil {
+			c.na = b.failed[v].Error()
+			continue
+		}
+		t, err := b.run(v, ds, 0, 1, 1)
+		if err != nil {
+			c.na = "failed at the check size: " + err.Error()
+			continue
+		}
+		if c.check, err = compare(t.outs, ds.want, ds.mask); err != nil {
+			c.wrong = err.Error()
+		} else if !(c.check.maxRel <= tolerance(b)) {
+			c.wrong = fmt.Sprintf("at the check size: %v (%s)", c.check, c.check.where)
+		}
+	}
+	if cfg.smoke {
+		return nil
+	}
+	for _, t := range cfg.tiers {
+		syms := t.sizes(r.k)
+		// One interpreter run at a large size at a time: it holds every
+		// intermediate tensor (about 2 GB for 10M points).
+		bigPrepare.Lock()
+		ds, err := prepare(b, syms, strings.ToLower(t.name), t.seed)
+		runtime.GC()
+		bigPrepare.Unlock()
+		if err != nil {
+			return fmt.Errorf("%s size: %v", t.name, err)
+		}
+		w := &row{tier: t.name, size: sizeText(syms, b.syms), bytes: ds.bytes, ds: ds}
+		for v := range w.cells {
+			// What failed at the check size is not timed.
+			w.cells[v].na, w.cells[v].wrong = r.check.cells[v].na, r.check.cells[v].wrong
+		}
+		r.rows = append(r.rows, w)
+	}
+	return nil
+}
