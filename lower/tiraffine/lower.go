@@ -9,6 +9,7 @@ package tiraffine
 
 import (
 	"fmt"
+	"strings"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -158,18 +159,40 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		return nil, err
 	}
 	fl.emitChecks(tir.RuntimeChecks(src, nil))
-	// Scans are computed first, into temporaries, in program order.
+	// Scans are computed first, in program order, into temporaries — or
+	// straight into the result buffer when the scan is returned as is.
+	direct := map[int]bool{}
 	for _, op := range entryBlock.Ops {
-		if op.Name == "tir.scan" {
-			if err := fl.materializeScan(op); err != nil {
-				return nil, err
+		if op.Name != "tir.scan" {
+			continue
+		}
+		var into *ir.Value
+		for i, v := range ret.Operands {
+			if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into == nil {
+				into = entry.Args[len(ft.Inputs)+i]
+				direct[i] = true
 			}
 		}
+		if err := fl.materializeScan(op, into); err != nil {
+			return nil, err
+		}
 	}
+	// The other results, one nest per distinct domain.
+	var domains []tir.TensorType
+	groups := map[string][]output{}
 	for i, v := range ret.Operands {
-		out := entry.Args[len(ft.Inputs)+i]
+		if direct[i] {
+			continue
+		}
 		outT, _ := tir.AsTensor(ft.Results[i])
-		if err := fl.materialize(v, outT, []*ir.Value{out}, ret.Loc); err != nil {
+		key := domainKey(outT)
+		if _, seen := groups[key]; !seen {
+			domains = append(domains, outT)
+		}
+		groups[key] = append(groups[key], output{v: v, out: entry.Args[len(ft.Inputs)+i]})
+	}
+	for _, d := range domains {
+		if err := fl.materialize(groups[domainKey(d)], d, ret.Loc); err != nil {
 			return nil, err
 		}
 	}
@@ -204,9 +227,17 @@ func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
 	return n.fl.syms[v.Name]
 }
 
-// materialize computes v on the domain of outT into the memrefs outs (one
-// per leaf): one loop nest in storage order, the last dimension innermost.
-func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, outs []*ir.Value, loc ir.Location) error {
+// output is one function result to compute: the value and its buffer.
+type output struct {
+	v   *ir.Value
+	out *ir.Value
+}
+
+// materialize computes values on the domain of outT into their memrefs:
+// one loop nest in storage order, the last dimension innermost. Results
+// with the same domain share the nest, so what they have in common is
+// computed once per point.
+func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.Location) error {
 	n := newNest(fl)
 	b := fl.entry
 	b.loc = loc
@@ -216,21 +247,21 @@ func (fl *funcLowering) materialize(v *ir.Value, outT tir.TensorType, outs []*ir
 	}
 	inner := bodies[len(bodies)-1]
 	ev := &evaluator{fl: fl, nest: n, b: inner, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
-	val, err := ev.at(v, pt)
-	if err != nil {
-		return err
-	}
-	if len(val.parts) != len(outs) {
-		return ir.Errorf(loc, "cannot store a tuple result")
-	}
 	subs, _ := subscripts(outT, pt)
 	m, ops := affineMap(subs, n.lookup)
-	for i, out := range outs {
-		x := val.parts[i]
-		if want := out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
+	for _, o := range outs {
+		val, err := ev.at(o.v, pt)
+		if err != nil {
+			return err
+		}
+		if len(val.parts) != 1 {
+			return ir.Errorf(loc, "cannot store a tuple result")
+		}
+		x := val.parts[0]
+		if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
 			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
 		}
-		inner.store(x, out, m, ops)
+		inner.store(x, o.out, m, ops)
 	}
 	closeNest(bodies)
 	return nil
@@ -303,4 +334,14 @@ func boundMap(e sizeexpr.Expr, lower bool, n *nest) (ir.AffineMap, []*ir.Value, 
 	}
 	m, ops := affineMap(parts, n.lookup)
 	return m, ops, nil
+}
+
+// domainKey identifies a domain (dimensions in order with their intervals).
+func domainKey(t tir.TensorType) string {
+	var b strings.Builder
+	for _, d := range t.Dims {
+		b.WriteString(d.String())
+		b.WriteString(" ")
+	}
+	return b.String()
 }

@@ -7,10 +7,11 @@ import (
 )
 
 // materializeScan computes a tir.scan into temporaries (one memref per leaf
-// of the state): a parallel nest over the other dimensions, then a
-// sequential loop along the scanned dimension carrying the state in
-// iter_args and storing it at every step.
-func (fl *funcLowering) materializeScan(op *ir.Operation) error {
+// of the state), or into `into` (a result buffer of the same type) when
+// given: a parallel nest over the other dimensions, then a sequential loop
+// along the scanned dimension carrying the state in iter_args and storing
+// it at every step.
+func (fl *funcLowering) materializeScan(op *ir.Operation, into *ir.Value) error {
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	dim := tir.DimAttr(op)
 	kd, _ := rt.Dim(dim)
@@ -18,7 +19,13 @@ func (fl *funcLowering) materializeScan(op *ir.Operation) error {
 	b.loc = op.Loc
 	n := newNest(fl)
 	var bufs []*ir.Value
+	if into != nil && len(leaves(rt.Elem)) == 1 {
+		bufs = []*ir.Value{into}
+	}
 	for _, lt := range leaves(rt.Elem) {
+		if into != nil && len(leaves(rt.Elem)) == 1 {
+			break
+		}
 		mt := MemRefType(rt.WithElem(lt))
 		var dyn []*ir.Value
 		ev := &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
