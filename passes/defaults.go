@@ -22,9 +22,9 @@ const TargetPlaceholder = "TARGET"
 // registered), e.g. "affine-loop-fusion?".
 var OptPipelines = [4]string{
 	0: "builtin.module(tir-inline,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,convert-to-llvm{target=TARGET})",
+	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,convert-to-llvm{target=TARGET})",
 }
 
 // ValidTarget reports whether t is a known target.

@@ -177,6 +177,9 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 			return nil, err
 		}
 	}
+	if err := fl.materializeTemporaries(entryBlock); err != nil {
+		return nil, err
+	}
 	// The other results, one nest per distinct domain.
 	var domains []tir.TensorType
 	groups := map[string][]output{}
@@ -344,4 +347,69 @@ func domainKey(t tir.TensorType) string {
 		b.WriteString(" ")
 	}
 	return b.String()
+}
+
+// MaterializeAttr marks values (chosen by tir-temporaries) that are
+// computed once into a temporary on their whole domain, instead of being
+// fused into their readers.
+const MaterializeAttr = "tir.materialize"
+
+// materializeTemporaries computes the marked values, in program order;
+// consecutive marked values over the same domain share one loop nest.
+func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
+	var group []output
+	var dom tir.TensorType
+	flush := func() error {
+		if len(group) == 0 {
+			return nil
+		}
+		if err := fl.materialize(group, dom, group[0].v.DefiningOp().Loc); err != nil {
+			return err
+		}
+		for _, o := range group {
+			fl.buffers[o.v] = []*ir.Value{o.out}
+		}
+		group = nil
+		return nil
+	}
+	for _, op := range body.Ops {
+		if op.Attr(MaterializeAttr) == nil || len(op.Results) != 1 {
+			continue
+		}
+		v := op.Results[0]
+		t, _ := tir.AsTensor(v.Type)
+		if _, tuple := t.Elem.(ir.TupleType); tuple {
+			return ir.Errorf(op.Loc, "a tuple value cannot be materialized")
+		}
+		if len(group) > 0 && domainKey(t) != domainKey(dom) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		dom = t
+		buf, err := fl.alloc(t, op.Loc, "tmp")
+		if err != nil {
+			return err
+		}
+		group = append(group, output{v: v, out: buf})
+	}
+	return flush()
+}
+
+// alloc allocates a temporary for a tensor type (freed before returning).
+func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*ir.Value, error) {
+	mt := MemRefType(t)
+	ev := &evaluator{fl: fl, nest: newNest(fl), b: fl.entry, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	var dyn []*ir.Value
+	for i, d := range t.Dims {
+		if mt.Shape[i] == ir.Dynamic {
+			dyn = append(dyn, ev.index(d.Extent()))
+		}
+	}
+	b := fl.entry
+	b.loc = loc
+	a := b.value("memref.alloc", dyn, mt, ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0)))
+	a.NameHint = hint
+	fl.allocs = append(fl.allocs, a)
+	return a, nil
 }

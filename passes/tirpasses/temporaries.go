@@ -1,0 +1,140 @@
+package tirpasses
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+	"tir/passes"
+)
+
+// tir-temporaries marks the values worth computing once into a buffer
+// instead of recomputing them wherever they are read (the lowering fuses
+// everything else, spec 4.4). A value is marked when computing one point
+// of it costs at least `threshold` and its readers need it at more than one
+// point per point they compute: read at several offsets (shifts, views) or
+// through a neighbor table (gathers read every element from many places).
+func init() {
+	passes.Register(&passes.Def{
+		Name:    "tir-temporaries",
+		Title:   "TIRTemporaries",
+		Summary: "Mark expensive values read at several offsets (or through gathers) to be materialized in temporaries",
+		Anchor:  passes.AnchorTIRFunc,
+		Options: []passes.OptionSpec{
+			{Name: "threshold", Type: passes.OptInt, Default: 8, Help: "cost (about one per arithmetic op, 8 per transcendental) from which a re-read value is materialized"},
+		},
+		New: func(o passes.Options) passes.Pass {
+			threshold := o.Int("threshold")
+			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
+				markTemporaries(fn, threshold)
+				return nil
+			})
+		},
+	})
+}
+
+// MaterializeAttr marks a value the lowering computes into a temporary.
+const MaterializeAttr = "tir.materialize"
+
+var transcendental = map[string]bool{
+	"tir.exp": true, "tir.log": true, "tir.sin": true, "tir.cos": true, "tir.tan": true, "tir.tanh": true,
+	"tir.pow": true, "tir.sigmoid": true, "tir.sqrt": true, "tir.rsqrt": true, "tir.div": true,
+}
+
+// cost estimates the work of computing one point of v by fusion.
+func cost(v *ir.Value, memo map[*ir.Value]int) int {
+	if c, ok := memo[v]; ok {
+		return c
+	}
+	op := v.DefiningOp()
+	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Attr(MaterializeAttr) != nil {
+		return 1 // a load (or nothing)
+	}
+	memo[v] = 1 // cycles cannot happen in SSA, but be safe
+	c := 0
+	for _, o := range op.Operands {
+		c += cost(o, memo)
+	}
+	switch {
+	case transcendental[op.Name]:
+		c += 8
+	case op.Name == "tir.reduce":
+		// The reduction loop runs over its interval; unknown trip counts
+		// count as 8.
+		trips := 1
+		for _, d := range tir.ReduceDims(op) {
+			iv := tir.ReducedInterval(op, d)
+			if n, ok := iv.Extent().Const(); ok {
+				trips *= int(max(n, 1))
+			} else {
+				trips *= 8
+			}
+		}
+		body := 1
+		if len(op.Regions) > 0 {
+			for _, b := range op.Regions[0].Blocks {
+				body += len(b.Ops)
+			}
+		}
+		c = trips * (c + body)
+	case op.Name == "tir.gather":
+		c += 2
+	case op.HasTrait(ir.TraitElementwise):
+		c++
+	}
+	memo[v] = c
+	return c
+}
+
+// readPoints estimates at how many points per point of its readers a value
+// is evaluated: distinct shift/view offsets count separately, a gather
+// counts twice (its table revisits elements), everything else reads in
+// place.
+func readPoints(fn *ir.Operation, v *ir.Value) int {
+	patterns := map[string]bool{}
+	n := 0
+	for _, u := range ir.Users(fn, v) {
+		switch u.Name {
+		case "tir.shift", "tir.view":
+			key := u.Name + u.Attrs.String()
+			if !patterns[key] {
+				patterns[key] = true
+				n++
+			}
+		case "tir.gather":
+			if u.Operands[0] == v {
+				n += 2
+			} else if !patterns["in place"] {
+				patterns["in place"] = true
+				n++
+			}
+		default:
+			if !patterns["in place"] {
+				patterns["in place"] = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func markTemporaries(fn *ir.Operation, threshold int) {
+	memo := map[*ir.Value]int{}
+	entry := fn.Regions[0].Entry()
+	for _, op := range entry.Ops {
+		if len(op.Results) != 1 || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.return" {
+			continue
+		}
+		v := op.Results[0]
+		t, ok := tir.AsTensor(v.Type)
+		if !ok || len(t.Dims) == 0 {
+			continue
+		}
+		if _, tuple := t.Elem.(ir.TupleType); tuple {
+			continue
+		}
+		if readPoints(fn, v) > 1 && cost(v, memo) >= threshold {
+			op.SetAttr(MaterializeAttr, ir.UnitAttr{})
+			// Readers now load it: their costs change.
+			memo = map[*ir.Value]int{}
+		}
+	}
+}
