@@ -113,7 +113,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{[]string{"--canonicalize=max-iterations=x", in}, "expects an int"},
 		{[]string{"--cse", "--pass-pipeline=cse", in}, "cannot be combined"},
 		{[]string{"--emit=bogus", in}, "unknown --emit value 'bogus'"},
-		{[]string{"--emit=c-header", in}, "--emit=c-header is not implemented yet"},
+		{[]string{"--emit=c-header", "-O2", in}, "run --emit=c-header without lowering passes"},
 		{[]string{"--target=mips", "-O2", in}, "unknown target 'mips'"},
 		{[]string{"--mlir-print-ir-after=nope", in}, "unknown pass 'nope'"},
 		{[]string{in, in}, "at most one input file"},

@@ -41,7 +41,7 @@ const (
 // with a usage error.
 var (
 	emitKinds          = []string{"ir", "llvm", "c-header", "launch-json", "cuda-host", "extents", "dot"}
-	emitNotImplemented = map[string]bool{"c-header": true, "launch-json": true, "cuda-host": true, "extents": true, "dot": true}
+	emitNotImplemented = map[string]bool{"launch-json": true, "cuda-host": true}
 )
 
 // LLVMAttr is the module attribute holding LLVM IR text: the lowering to

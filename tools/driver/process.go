@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
+	"tir/lower/emit"
 	"tir/passes"
 )
 
@@ -181,11 +183,32 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 		if !strings.HasSuffix(res.out, "\n") {
 			res.out += "\n"
 		}
+	} else if gen, ok := emitters[cfg.emit]; ok {
+		out, err := gen(m)
+		if err != nil {
+			if errors.Is(err, emit.ErrNoTirFuncs) {
+				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=%s: the module has no tir.func (it describes tir.func signatures and domains); run --emit=%s without lowering passes", cfg.emit, cfg.emit))
+				res.code = ExitUsage
+				return res
+			}
+			res.diags = append(res.diags, asDiagList(err, file)...)
+			res.code = ExitInput
+			return res
+		}
+		res.out = out
 	} else {
 		res.out = printer.Module(m, printer.Options{Generic: cfg.generic})
 	}
 	res.ok = true
 	return res
+}
+
+// emitters print the --emit kinds that describe the tir-level module
+// rather than print IR.
+var emitters = map[string]func(*ir.Module) (string, error){
+	"c-header": emit.CHeader,
+	"extents":  emit.Extents,
+	"dot":      emit.Dot,
 }
 
 func asDiagList(err error, file string) ir.DiagList {
