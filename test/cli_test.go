@@ -295,8 +295,8 @@ func TestCLITiming(t *testing.T) {
 }
 
 func TestCLIInputFormatTC(t *testing.T) {
-	code, _, stderr := runBin(t, "def f(float(N) A) -> (B) { B(i) = A(i) }\n", "--input-format=tc")
-	if code != 1 || !strings.Contains(stderr, "<stdin>:1:1: error: the TC frontend is not implemented yet") {
-		t.Errorf("exit %d\n%s", code, stderr)
+	code, stdout, stderr := runBin(t, "def f(float(N) A) -> (B) { B(i) = A(i) }\n", "--input-format=tc")
+	if code != 0 || !strings.Contains(stdout, "tir.func @f(%A: !tir.tensor<f32, A_0[0:N]>) -> !tir.tensor<f32, i[0:N]>") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

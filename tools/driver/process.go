@@ -13,6 +13,7 @@ import (
 	"tir/dialects/parser"
 	"tir/dialects/printer"
 	"tir/lower/emit"
+	"tir/lower/tcimport"
 	"tir/passes"
 )
 
@@ -23,10 +24,8 @@ type frontend func(file, src string) (*ir.Module, ir.DiagList)
 var frontends = map[string]frontend{
 	"tir":  parser.Parse,
 	"mlir": parser.Parse,
-	// TODO: the TC frontend (spec document 3).
-	"tc": func(file, _ string) (*ir.Module, ir.DiagList) {
-		return nil, ir.DiagList{ir.Errorf(ir.Location{File: file, Line: 1, Col: 1}, "the TC frontend is not implemented yet")}
-	},
+	// Tensor Comprehensions (spec document 3, docs/tc.md).
+	"tc": tcimport.Import,
 }
 
 // splitMarker separates the chunks of --split-input-file.

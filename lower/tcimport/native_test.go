@@ -1,0 +1,107 @@
+package tcimport
+
+import (
+	"os"
+	"testing"
+
+	"tir/dialects/printer"
+	"tir/tools/native"
+
+	// The dialects the pipeline lowers through, as tc-opt registers them.
+	_ "tir/dialects/affine"
+	_ "tir/dialects/arith"
+	_ "tir/dialects/cf"
+	_ "tir/dialects/fn"
+	_ "tir/dialects/mathd"
+	_ "tir/dialects/memref"
+	_ "tir/dialects/scf"
+)
+
+// Compiled end to end: the imported module, printed, goes through the
+// default -O2 pipeline (tc-opt -O2 | llc | gcc, as test/e2e_test.go does
+// for .tir files), and the compiled function must agree with the
+// reference interpreter on random inputs.
+
+type nativeCase struct {
+	name, src, fn string
+	syms          map[string]int64
+	lo, hi        int // range of random integer inputs
+}
+
+var nativeCases = []nativeCase{
+	{name: "accumulate into the incoming output", src: "def f(float(N) B, float(W) K) -> (A) {\n A(i) += B(i + k) * K(k)\n}", syms: map[string]int64{"N": 11, "W": 3}},
+	{name: "origin kept", src: "def f(float(I) B) -> (A) {\n A(i) = B(10 - i)\n}", syms: map[string]int64{"I": 6}},
+	{name: "stride 2", src: "def f(float(I) B) -> (A) {\n A(i) = B(2*i) + B(2*i+1)\n}", syms: map[string]int64{"I": 9}},
+	{name: "precondition", src: "def f(float(I) B, float(K) C, float(J) D) -> (A) {\n A(i, j) = B(i) * C(i + j) * D(j)\n}", syms: map[string]int64{"I": 4, "J": 3, "K": 6}},
+	{name: "backward convolution", src: "def f(float(N, M, OH) dO, float(M, C, KH) W) -> (dI) {\n dI(n,c,h) +=! dO(n,m,h - kh) * W(m,c,kh)\n}", syms: map[string]int64{"N": 2, "M": 3, "OH": 7, "C": 2, "KH": 3}},
+	{name: "where and integer arithmetic", src: "def f() -> (O) {\n O(i) = i < 3 ? (i - 7) / 2 : (i - 7) % 3 where i in 0:6\n}"},
+	{name: "clamped gather", src: "def f(float(J) B, int32(I) C) -> (A) {\n A(i) = B(max(min(C(i), J-1), 0))\n}", syms: map[string]int64{"J": 5, "I": 12}, lo: -4, hi: 9},
+	{name: "min and max reductions", src: "def f(float(N, M) A) -> (L, H) {\n L(i) min=! A(i, j)\n H(i) max=! A(i, j)\n}", syms: map[string]int64{"N": 4, "M": 6}},
+	{name: "sizes as data", src: "def f(float(N, M) A) -> (B) {\n B(i, j) = A(i, j) / N + A.1 * j\n}", syms: map[string]int64{"N": 3, "M": 4}},
+	{name: "logic", src: "def f(float(N) A, int32(N) C, bool(N) F) -> (B, O) {\n B(i) = A(i) > 0 && !F(i) || C(i) == 1 ? -A(i) : fabs(A(i))\n O(i) = C(i) * 2 + F(i)\n}", syms: map[string]int64{"N": 16}, lo: 0, hi: 2},
+	{name: "inlined calls", src: "def sq(float(N) X) -> (Y) {\n Y(i) = X(i) * X(i)\n}\ndef f(float(N) A, float c) -> (O) {\n T = sq(A)\n O(i) = T(i) * c + exp(A(i))\n}", syms: map[string]int64{"N": 7}},
+}
+
+func TestNative(t *testing.T) {
+	if _, err := native.Tool("llc"); err != nil {
+		t.Skipf("needs LLVM 14's llc (make deps): %v", err)
+	}
+	if _, err := os.Stat("/usr/bin/gcc"); err != nil {
+		t.Skip("needs gcc (make deps)")
+	}
+	cases := append([]nativeCase(nil), nativeCases...)
+	for _, ex := range []struct {
+		name string
+		syms map[string]int64
+	}{
+		{"matmul", map[string]int64{"M": 5, "K": 7, "N": 3}},
+		{"conv1d", map[string]int64{"N": 20, "W": 4}},
+		{"fcrelu", map[string]int64{"B": 3, "M": 8, "N": 5}},
+	} {
+		file, src := sharedExample(t, ex.name+".tc")
+		_ = file
+		cases = append(cases, nativeCase{name: ex.name, src: src, fn: ex.name, syms: ex.syms})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.fn == "" {
+				c.fn = "f"
+			}
+			if c.hi == 0 {
+				c.lo, c.hi = -8, 8
+			}
+			m, diags := Import("t.tc", c.src)
+			if m == nil {
+				t.Fatal(diags)
+			}
+			text := printer.Module(m, printer.Options{})
+			fn := importFn(t, "t.tc", c.src, c.fn)
+			llvm, err := native.Compile("t.tir", text, 2, "x86_64")
+			if err != nil {
+				t.Fatalf("compile: %v\n%s", err, text)
+			}
+			prog, err := native.Build(llvm, fn, t.TempDir())
+			if err != nil {
+				t.Fatalf("build: %v", err)
+			}
+			for seed := int64(1); seed <= 2; seed++ {
+				args := randomArgs(t, fn, c.syms, seed, c.lo, c.hi)
+				want := run(t, fn, args, c.syms)
+				got, _, err := prog.Run(args, c.syms, 1)
+				if err != nil {
+					t.Fatalf("compiled: %v", err)
+				}
+				d, err := native.Compare(got, want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Compared == 0 {
+					t.Fatal("nothing compared")
+				}
+				if d.Mismatch > 0 && d.MaxRel > 1e-5 {
+					t.Fatalf("seed %d: %d of %d elements differ (largest %.3g, relative %.3g) at %s", seed, d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where)
+				}
+			}
+		})
+	}
+}
