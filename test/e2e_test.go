@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"tir/dialects/ir"
-	"tir/dialects/parser"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/tools/native"
@@ -36,6 +35,9 @@ var e2eCases = []e2eCase{
 	{file: "temporaries.tir", tol: 1e-6},
 	{file: "nabla.tir", syms: map[string]int64{"NV": 23, "NE": 31}},
 	{file: "tridiag.tir"},
+	{file: "matmul.tc", syms: map[string]int64{"M": 13, "K": 17, "N": 9}},
+	{file: "conv1d.tc", syms: map[string]int64{"N": 40, "W": 5}},
+	{file: "fcrelu.tc", syms: map[string]int64{"B": 4, "M": 9, "N": 6}},
 }
 
 func examplePath(t *testing.T, name string) string {
@@ -89,7 +91,7 @@ func compileExample(t *testing.T, path string) (*ir.Operation, *native.Program) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, diags := parser.Parse(path, string(src))
+	m, diags := native.Load(path, string(src))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -114,7 +116,7 @@ func TestEndToEndExamples(t *testing.T) {
 	needToolchain(t)
 	for _, c := range e2eCases {
 		c := c
-		t.Run(strings.TrimSuffix(c.file, ".tir"), func(t *testing.T) {
+		t.Run(c.file, func(t *testing.T) {
 			runE2E(t, examplePath(t, c.file), c)
 		})
 	}

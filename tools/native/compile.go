@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"tir/dialects/ir"
-	"tir/dialects/parser"
 	"tir/dialects/tir/interp"
 	_ "tir/lower" // registers the conversion passes
 	"tir/passes"
@@ -15,7 +14,7 @@ import (
 // Compile runs the default pipeline (-O level, target) on a source file
 // and returns the LLVM IR text.
 func Compile(file, src string, level int, target string) (string, error) {
-	m, diags := parser.Parse(file, src)
+	m, diags := Load(file, src)
 	if len(diags) > 0 {
 		return "", diags
 	}

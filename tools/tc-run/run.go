@@ -12,10 +12,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tir/dialects/ir"
-	"tir/dialects/parser"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/tools/internal/npy"
+	"tir/tools/native"
 )
 
 // Exit statuses (spec 5.2, 5.3).
@@ -210,7 +210,7 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 		return nil, "", err
 	}
 	src := string(data)
-	m, diags := parser.Parse(file, src)
+	m, diags := native.Load(file, src)
 	if len(diags) > 0 {
 		return nil, "", &diagError{diags: diags, file: file, source: src}
 	}
