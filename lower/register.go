@@ -5,9 +5,10 @@ package lower
 
 import (
 	"tir/dialects/ir"
-		"tir/lower/tiraffine"
+	"tir/lower/tiraffine"
 	"tir/lower/tollvm"
 	"tir/passes"
+	_ "tir/passes/affine"    // affine loop passes
 	_ "tir/passes/tirpasses" // tir-inline, tir-temporaries
 )
 
@@ -48,4 +49,3 @@ func init() {
 
 // LLVMAttr is the module attribute that carries the emitted LLVM IR.
 const LLVMAttr = "llvm.ir"
-

@@ -3,6 +3,15 @@ package tiraffine
 import (
 	"tir/dialects/arith"
 	"tir/dialects/ir"
+
+	// The dialects the lowering builds, so their verifiers run on its
+	// output wherever it is used.
+	_ "tir/dialects/affine"
+	_ "tir/dialects/cf"
+	_ "tir/dialects/fn"
+	_ "tir/dialects/mathd"
+	_ "tir/dialects/memref"
+	_ "tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 )
 

@@ -1,25 +1,20 @@
-package tcimport
+package test
 
 import (
+	"math/rand"
 	"os"
 	"testing"
 
+	"tir/dialects/ir"
 	"tir/dialects/printer"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+	"tir/lower/tcimport"
 	"tir/tools/native"
-
-	// The dialects the pipeline lowers through, as tc-opt registers them.
-	_ "tir/dialects/affine"
-	_ "tir/dialects/arith"
-	_ "tir/dialects/cf"
-	_ "tir/dialects/fn"
-	_ "tir/dialects/mathd"
-	_ "tir/dialects/memref"
-	_ "tir/dialects/scf"
 )
 
-// Compiled end to end: the imported module, printed, goes through the
-// default -O2 pipeline (tc-opt -O2 | llc | gcc, as test/e2e_test.go does
-// for .tir files), and the compiled function must agree with the
+// Tensor Comprehensions compiled end to end: the imported module, printed,
+// goes through the default -O2 pipeline (llc, gcc) and must agree with the
 // reference interpreter on random inputs.
 
 type nativeCase struct {
@@ -42,7 +37,7 @@ var nativeCases = []nativeCase{
 	{name: "inlined calls", src: "def sq(float(N) X) -> (Y) {\n Y(i) = X(i) * X(i)\n}\ndef f(float(N) A, float c) -> (O) {\n T = sq(A)\n O(i) = T(i) * c + exp(A(i))\n}", syms: map[string]int64{"N": 7}},
 }
 
-func TestNative(t *testing.T) {
+func TestTCNative(t *testing.T) {
 	if _, err := native.Tool("llc"); err != nil {
 		t.Skipf("needs LLVM 14's llc (make deps): %v", err)
 	}
@@ -58,8 +53,11 @@ func TestNative(t *testing.T) {
 		{"conv1d", map[string]int64{"N": 20, "W": 4}},
 		{"fcrelu", map[string]int64{"B": 3, "M": 8, "N": 5}},
 	} {
-		file, src := sharedExample(t, ex.name+".tc")
-		_ = file
+		data, err := os.ReadFile(examplePath(t, ex.name+".tc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(data)
 		cases = append(cases, nativeCase{name: ex.name, src: src, fn: ex.name, syms: ex.syms})
 	}
 	for _, c := range cases {
@@ -70,12 +68,12 @@ func TestNative(t *testing.T) {
 			if c.hi == 0 {
 				c.lo, c.hi = -8, 8
 			}
-			m, diags := Import("t.tc", c.src)
+			m, diags := tcimport.Import("t.tc", c.src)
 			if m == nil {
 				t.Fatal(diags)
 			}
 			text := printer.Module(m, printer.Options{})
-			fn := importFn(t, "t.tc", c.src, c.fn)
+			fn := tcFunc(t, c.src, c.fn)
 			llvm, err := native.Compile("t.tir", text, 2, "x86_64")
 			if err != nil {
 				t.Fatalf("compile: %v\n%s", err, text)
@@ -85,8 +83,11 @@ func TestNative(t *testing.T) {
 				t.Fatalf("build: %v", err)
 			}
 			for seed := int64(1); seed <= 2; seed++ {
-				args := randomArgs(t, fn, c.syms, seed, c.lo, c.hi)
-				want := run(t, fn, args, c.syms)
+				args := randomIntRange(t, fn, c.syms, seed, c.lo, c.hi)
+				want, err := interp.Run(fn, args, c.syms)
+				if err != nil {
+					t.Fatalf("interpreter: %v", err)
+				}
 				got, _, err := prog.Run(args, c.syms, 1)
 				if err != nil {
 					t.Fatalf("compiled: %v", err)
@@ -104,4 +105,50 @@ func TestNative(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tcFunc imports TC source (a second, independent copy of the module) and
+// returns the named function.
+func tcFunc(t *testing.T, src, name string) *ir.Operation {
+	t.Helper()
+	m, diags := tcimport.Import("t.tc", src)
+	if m == nil || diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	fn := m.Lookup(name)
+	if fn == nil {
+		t.Fatalf("no function @%s", name)
+	}
+	return fn
+}
+
+// randomIntRange is randomArgs with integer inputs in [lo, hi) (i1 inputs
+// become 0 or 1).
+func randomIntRange(t *testing.T, fn *ir.Operation, syms map[string]int64, seed int64, lo, hi int) []*interp.Tensor {
+	t.Helper()
+	ft, _ := tir.FuncType(fn)
+	rng := rand.New(rand.NewSource(seed))
+	var args []*interp.Tensor
+	for _, in := range ft.Inputs {
+		tt, _ := tir.AsTensor(in)
+		dims, err := interp.EvalDims(tt, syms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := interp.NewTensor(tt.Elem, dims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < a.Len(); i++ {
+			if a.F64 != nil {
+				a.F64[i] = interp.RoundTo(tt.Elem, rng.Float64()*2-1)
+			} else if it, _ := tt.Elem.(ir.IntegerType); it.Width == 1 {
+				a.I64[i] = int64(rng.Intn(2))
+			} else {
+				a.I64[i] = int64(lo + rng.Intn(hi-lo))
+			}
+		}
+		args = append(args, a)
+	}
+	return args
 }
