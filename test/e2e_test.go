@@ -2,7 +2,6 @@ package test
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"tir/dialects/ir"
-	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/tools/native"
 )
@@ -61,29 +59,7 @@ func needToolchain(t *testing.T) {
 // [-1, 1), integers (neighbor tables) in [-3, 20) so some entries fall
 // outside any interval and are masked.
 func randomArgs(t *testing.T, fn *ir.Operation, syms map[string]int64, seed int64) []*interp.Tensor {
-	ft, _ := tir.FuncType(fn)
-	rng := rand.New(rand.NewSource(seed))
-	var args []*interp.Tensor
-	for _, in := range ft.Inputs {
-		tt, _ := tir.AsTensor(in)
-		dims, err := interp.EvalDims(tt, syms)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := interp.NewTensor(tt.Elem, dims)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < a.Len(); i++ {
-			if a.F64 != nil {
-				a.F64[i] = interp.RoundTo(tt.Elem, rng.Float64()*2-1)
-			} else {
-				a.I64[i] = int64(rng.Intn(23) - 3)
-			}
-		}
-		args = append(args, a)
-	}
-	return args
+	return randomIntRange(t, fn, syms, seed, -3, 20)
 }
 
 func compileExample(t *testing.T, path string) (*ir.Operation, *native.Program) {

@@ -31,7 +31,7 @@ func usesUnknownExtent(t tir.TensorType) bool {
 // dimension that mentions an unknown extent against its descriptor.
 func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error {
 	all := append(append([]ir.Type(nil), ft.Inputs...), ft.Results...)
-	ev := &evaluator{fl: fl, nest: newNest(fl), b: fl.entry, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	ev := fl.newEvaluator(newNest(fl), fl.entry)
 	type pending struct {
 		arg, dim int
 		d        tir.Dim
@@ -88,7 +88,7 @@ func (fl *funcLowering) argNames(ft ir.FunctionType) []string {
 
 // emitChecks guards the function with the tir-level run-time checks.
 func (fl *funcLowering) emitChecks(checks []tir.RuntimeCheck) {
-	ev := &evaluator{fl: fl, nest: newNest(fl), b: fl.entry, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	ev := fl.newEvaluator(newNest(fl), fl.entry)
 	for _, c := range checks {
 		zero := fl.indexConst(0)
 		b := fl.entry

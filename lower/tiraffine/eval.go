@@ -37,8 +37,16 @@ type cacheKey struct {
 	pt string
 }
 
+// newEvaluator starts evaluating in block b of loop nest n.
+func (fl *funcLowering) newEvaluator(n *nest, b builder) *evaluator {
+	return &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+}
+
+// child evaluates in a nested block that the current one dominates.
 func (ev *evaluator) child(b builder) *evaluator {
-	return &evaluator{fl: ev.fl, nest: ev.nest, b: b, parent: ev, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	c := ev.fl.newEvaluator(ev.nest, b)
+	c.parent = ev
+	return c
 }
 
 func (ev *evaluator) lookupCache(k cacheKey) (scalar, bool) {

@@ -249,7 +249,7 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 		return err
 	}
 	inner := bodies[len(bodies)-1]
-	ev := &evaluator{fl: fl, nest: n, b: inner, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	ev := fl.newEvaluator(n, inner)
 	subs, _ := subscripts(outT, pt)
 	m, ops := affineMap(subs, n.lookup)
 	for _, o := range outs {
@@ -399,7 +399,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 // alloc allocates a temporary for a tensor type (freed before returning).
 func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*ir.Value, error) {
 	mt := MemRefType(t)
-	ev := &evaluator{fl: fl, nest: newNest(fl), b: fl.entry, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	ev := fl.newEvaluator(newNest(fl), fl.entry)
 	var dyn []*ir.Value
 	for i, d := range t.Dims {
 		if mt.Shape[i] == ir.Dynamic {

@@ -21,24 +21,14 @@ func (fl *funcLowering) materializeScan(op *ir.Operation, into *ir.Value) error 
 	var bufs []*ir.Value
 	if into != nil && len(leaves(rt.Elem)) == 1 {
 		bufs = []*ir.Value{into}
-	}
-	for _, lt := range leaves(rt.Elem) {
-		if into != nil && len(leaves(rt.Elem)) == 1 {
-			break
-		}
-		mt := MemRefType(rt.WithElem(lt))
-		var dyn []*ir.Value
-		ev := &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
-		for i, d := range rt.Dims {
-			if mt.Shape[i] == ir.Dynamic {
-				dyn = append(dyn, ev.index(d.Extent()))
+	} else {
+		for _, lt := range leaves(rt.Elem) {
+			a, err := fl.alloc(rt.WithElem(lt), op.Loc, "scan")
+			if err != nil {
+				return err
 			}
+			bufs = append(bufs, a)
 		}
-		attrs := ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0))
-		a := b.value("memref.alloc", dyn, mt, attrs)
-		a.NameHint = "scan"
-		bufs = append(bufs, a)
-		fl.allocs = append(fl.allocs, a)
 	}
 	var outer []tir.Dim
 	for _, d := range rt.Dims {
@@ -51,7 +41,7 @@ func (fl *funcLowering) materializeScan(op *ir.Operation, into *ir.Value) error 
 		return err
 	}
 	inner := bodies[len(bodies)-1]
-	ev := &evaluator{fl: fl, nest: n, b: inner, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	ev := fl.newEvaluator(n, inner)
 	init, err := ev.at(op.Operands[0], pt)
 	if err != nil {
 		return err
