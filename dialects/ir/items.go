@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"fmt"
 	"strconv"
 
 	"tir/dialects/sizeexpr"
@@ -610,11 +609,6 @@ func (p *OpParser) ExpectEnd() error {
 		return Errorf(it.Loc, "unexpected %s", it.describe())
 	}
 	return nil
-}
-
-// Fail is a convenience to build an error at a location.
-func Fail(loc Location, format string, args ...any) error {
-	return Errorf(loc, "%s", fmt.Sprintf(format, args...))
 }
 
 // TypeParams is what a dialect type parser receives: the parameters of

@@ -1,6 +1,7 @@
 package tir
 
 import (
+	"strconv"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -96,7 +97,7 @@ var tupleGetDef = &ir.OpDef{
 	Print: func(p ir.OpPrinter, op *ir.Operation) {
 		p.Write(" ")
 		p.Value(op.Operands[0])
-		p.Write("[" + itoa(TupleIndex(op)) + "]")
+		p.Write("[" + strconv.Itoa(TupleIndex(op)) + "]")
 		printResultType(p, op)
 	},
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
@@ -602,16 +603,6 @@ var assumeShapeDef = &ir.OpDef{
 		}
 		return []ir.Type{want}, nil
 	},
-}
-
-func itoa(i int) string {
-	if i < 0 {
-		return "-" + itoa(-i)
-	}
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 func provablyDifferent(a, b sizeexpr.Expr) bool {

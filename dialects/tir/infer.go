@@ -2,7 +2,6 @@ package tir
 
 import (
 	"tir/dialects/ir"
-	"tir/dialects/sizeexpr"
 )
 
 // tensorOf returns the tensor type of a value or a located error.
@@ -180,9 +179,3 @@ func checkElem(op *ir.Operation, ok func(ir.Type) bool, what string) error {
 }
 
 func isNumeric(t ir.Type) bool { return ir.IsFloat(t) || ir.IsInteger(t) }
-
-// contains tells whether interval outer contains inner, with the reason when
-// it provably does not.
-func contains(outer, inner sizeexpr.Interval) (ok, decided bool) {
-	return outer.Contains(inner)
-}

@@ -2,6 +2,7 @@ package tiraffine
 
 import (
 	"math"
+	"strconv"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -148,15 +149,8 @@ func (ev *evaluator) loop(iv sizeexpr.Interval, inits []*ir.Value) (*ir.Operatio
 
 // fresh registers a new loop variable for a dimension and returns its name.
 func (n *nest) fresh(dim string, iv *ir.Value) string {
-	name := "r" + dim + "_" + itoa(len(n.ivs))
+	name := "r" + dim + "_" + strconv.Itoa(len(n.ivs))
 	iv.NameHint = "r" + ivHint(dim)
 	n.ivs[name] = iv
 	return name
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }

@@ -26,7 +26,7 @@ import (
 	_ "tir/dialects/scf"
 	_ "tir/dialects/tir"
 	// The conversion passes register into the pass table from init.
-	_ "tir/lower"
+	"tir/lower"
 )
 
 // Exit statuses.
@@ -44,9 +44,9 @@ var (
 	emitNotImplemented = map[string]bool{"launch-json": true, "cuda-host": true}
 )
 
-// LLVMAttr is the module attribute holding LLVM IR text: the lowering to
-// LLVM sets it on the module op, and --emit=llvm prints it.
-const LLVMAttr = "llvm.ir"
+// LLVMAttr is the module attribute that carries the LLVM IR text
+// convert-to-llvm emitted; tc-opt prints it.
+const LLVMAttr = lower.LLVMAttr
 
 // valueFlags are the driver flags that take a value (possibly as the next
 // argument); every other flag is a switch or takes `=value`.

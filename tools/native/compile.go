@@ -7,7 +7,7 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/tir/interp"
-	_ "tir/lower" // registers the conversion passes
+	"tir/lower" // registers the conversion passes; LLVMAttr
 	"tir/passes"
 )
 
@@ -32,7 +32,7 @@ func Compile(file, src string, level int, target string) (string, error) {
 		}
 		return "", err
 	}
-	text, ok := m.Op.Attr("llvm.ir").(ir.StringAttr)
+	text, ok := m.Op.Attr(lower.LLVMAttr).(ir.StringAttr)
 	if !ok {
 		return "", fmt.Errorf("the -O%d pipeline produced no LLVM IR", level)
 	}

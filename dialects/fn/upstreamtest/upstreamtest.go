@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,13 +250,6 @@ type mlirError struct {
 
 func (e *mlirError) Error() string { return e.err.Error() + "\n" + e.stderr }
 
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
 // Diff shows the first differing line of two texts with some context.
 func Diff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
@@ -268,7 +262,7 @@ func Diff(want, got string) string {
 			b = g[i]
 		}
 		if a != b {
-			return "line " + itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b + "\nfull output:\n" + got
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b + "\nfull output:\n" + got
 		}
 	}
 	return "(equal)"
