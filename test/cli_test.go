@@ -208,6 +208,34 @@ func TestCLIOutputFile(t *testing.T) {
 	}
 }
 
+// -o writes through special files and symlinks instead of renaming a
+// temporary file over them (as root, that replaced /dev/null with a regular
+// file).
+func TestCLIOutputSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.tir", goodIR)
+	if code, _, stderr := runBin(t, "", good, "-o", os.DevNull); code != 0 {
+		t.Errorf("-o %s: exit %d\n%s", os.DevNull, code, stderr)
+	}
+	if info, err := os.Lstat(os.DevNull); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a character device (%v)", os.DevNull, err)
+	}
+	real := writeFile(t, dir, "real.tir", "old")
+	link := filepath.Join(dir, "link.tir")
+	if err := os.Symlink("real.tir", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runBin(t, "", good, "-o", link); code != 0 {
+		t.Fatalf("-o symlink: exit %d\n%s", code, stderr)
+	}
+	if info, _ := os.Lstat(link); info.Mode()&os.ModeSymlink == 0 {
+		t.Error("-o replaced the symlink instead of writing its target")
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "tir.func @f") {
+		t.Errorf("the symlink's target holds %q", b)
+	}
+}
+
 func TestCLIStdin(t *testing.T) {
 	for _, args := range [][]string{nil, {"-"}} {
 		code, stdout, stderr := runBin(t, goodIR, append([]string{"--cse"}, args...)...)

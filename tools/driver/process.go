@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"tir/lower/emit"
 	"tir/lower/tcimport"
 	"tir/passes"
+	"tir/tools/internal/outfile"
 )
 
 // frontend reads a source text into a module; errors come back located.
@@ -102,7 +101,7 @@ func process(cfg *config, pipeline *passes.Pipeline, fe frontend, file, src stri
 	if cfg.output == "-" || cfg.output == "" {
 		io.WriteString(stdout, output)
 	} else if code == ExitOK {
-		if err := writeAtomic(cfg.output, output); err != nil {
+		if err := outfile.WriteFile(cfg.output, []byte(output)); err != nil {
 			fmt.Fprintf(stderr, "tc-opt: error: cannot write the output: %v\n", err)
 			code = ExitInput
 		}
@@ -215,30 +214,4 @@ func asDiagList(err error, file string) ir.DiagList {
 		return l
 	}
 	return ir.DiagList{ir.AsDiagnostic(err, ir.Location{File: file})}
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory, renamed on success, so that path is never half written.
-func writeAtomic(path, data string) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.WriteString(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-	}
-	return werr
 }

@@ -15,6 +15,7 @@ import (
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/tools/internal/npy"
+	"tir/tools/internal/outfile"
 	"tir/tools/native"
 )
 
@@ -189,13 +190,13 @@ func execute(o *options, stdout, stderr io.Writer) error {
 		}
 		results = compiled
 	}
+	if err := writeResults(o.outs, results); err != nil {
+		return err
+	}
 	for i, r := range results {
 		dest := ""
 		if i < len(o.outs) {
 			dest = o.outs[i]
-			if err := writeResult(dest, r); err != nil {
-				return fmt.Errorf("result #%d: %v", i, err)
-			}
 		}
 		fmt.Fprintln(stdout, summary(i, dest, r))
 	}
@@ -248,28 +249,19 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 	return fn, src, nil
 }
 
-// writeResult writes a result to a .npy file atomically: a failed run
-// leaves no partial file behind.
-func writeResult(path string, t *interp.Tensor) error {
-	a, err := toNpy(t)
-	if err != nil {
-		return err
+// writeResults writes the results that have an --out path as .npy files,
+// all or none: every path is checked before the first is written, and a
+// failed run leaves no partial file behind.
+func writeResults(paths []string, results []*interp.Tensor) error {
+	arrays := make([]*npy.Array, len(paths))
+	for i := range paths {
+		a, err := toNpy(results[i])
+		if err != nil {
+			return fmt.Errorf("result #%d: %v", i, err)
+		}
+		arrays[i] = a
 	}
-	dir, base := ".", path
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		dir, base = path[:i+1], path[i+1:]
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := npy.Write(tmp, a); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outfile.WriteAll(paths, func(i int, w io.Writer) error {
+		return npy.Write(w, arrays[i])
+	})
 }

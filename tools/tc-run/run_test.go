@@ -194,6 +194,29 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// Two results, the second --out in a missing directory: the run fails and
+// the first file is not written either.
+func TestOutputsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.tir")
+	src := `tir.func @two(%a: !tir.tensor<f32, I[0:4]>) -> (!tir.tensor<f32, I[0:4]>, !tir.tensor<f32, I[0:4]>) {
+  %b = tir.add %a, %a
+  tir.return %a, %b
+}
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r0 := filepath.Join(dir, "r0.npy")
+	code, _, stderr := runTool(file, "--random", "1", "--interp", "--out", r0, "--out", filepath.Join(dir, "missing", "r1.npy"))
+	if code == 0 || !strings.Contains(stderr, "r1.npy") {
+		t.Errorf("exit %d, want a failure naming r1.npy:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(r0); !os.IsNotExist(err) {
+		t.Errorf("r0.npy was written although the run failed (%v)", err)
+	}
+}
+
 func TestInterpreterErrorIsRendered(t *testing.T) {
 	// A run-time failure inside the function points at the op.
 	p := filepath.Join(t.TempDir(), "div.tir")
