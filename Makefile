@@ -10,6 +10,10 @@ GO      ?= go
 BIN     := bin
 EXAMPLE ?= ../shared/examples/laplacian.tir
 
+# ptxas (CUDA 11.8) and libdevice.10.bc, fetched from Debian non-free
+# without installing anything (test/tools/fetch-cuda.sh); git-ignored.
+CUDA_DEPS := .deps/cuda
+
 # apt-get needs root; use sudo when we are not root and it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
@@ -26,6 +30,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@sh test/tools/fetch-cuda.sh $(CUDA_DEPS)
 
 build:
 	$(GO) build -o $(BIN)/ ./tools/tc-opt ./tools/tc-run
