@@ -2,7 +2,6 @@ package tollvm
 
 import (
 	"fmt"
-	"strings"
 
 	ll "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
@@ -11,178 +10,41 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
-	"tir/dialects/sizeexpr"
+	"tir/lower/abi"
 )
 
-// Function attributes read by the ABI (spec 5.1), all optional:
-//
-//	tir.arg_names   = ["inp", "out", "N"]          one StringAttr per argument
-//	tir.dim_names   = [["I", "J"], ["I"], []]      one ArrayAttr of StringAttr per argument
-//	tir.extents     = [affine_map<()[s0] -> (s0 + 2)>, ..., unit]
-//	                  one AffineMapAttr per argument (unit or an empty map for
-//	                  non-memrefs) giving the expected extent of each
-//	                  dimension; symbol s_i is the i-th of the function's
-//	                  trailing index arguments
-//	tir.num_results = 1 : i64                      the last k memref arguments are results
-const (
-	attrArgNames   = "tir.arg_names"
-	attrDimNames   = "tir.dim_names"
-	attrExtents    = "tir.extents"
-	attrNumResults = "tir.num_results"
-)
-
-// errBufSize is the size of the buffer f_error's messages are formatted in.
-const errBufSize = 256
-
-// argInfo describes one function argument as the ABI sees it.
-type argInfo struct {
-	index int
-	name  string
-	dims  []string
-	typ   ir.Type
-	mem   *ir.MemRefType // nil for scalars
-	elem  types.Type     // LLVM element type (memrefs) or value type (scalars)
-	// extents are the expected sizes of a memref's dimensions: the static
-	// size, or tir.extents' expression over the symbols ir.MapSym(i); known
-	// is false for a dynamic size without tir.extents (unchecked).
-	extents []sizeexpr.Expr
-	known   []bool
-}
-
-// signature is what the wrapper, the body and the helpers share.
+// signature is the ABI description of a function (package abi) with the
+// LLVM type of each argument: a memref's element type or a scalar's type.
 type signature struct {
-	name       string
-	args       []*argInfo
-	symArgs    []int // the trailing index arguments: symbol i is args[symArgs[i]]
-	numResults int
+	*abi.Signature
+	elems []types.Type
 }
 
-// symName is the printed name of symbol i (for messages).
-func (s *signature) symName(i int) string { return s.args[s.symArgs[i]].name }
-
-// readSignature collects argument types and the tir.* attributes.
+// readSignature reads the ABI description and converts argument types.
 func readSignature(op *ir.Operation, name string, inputs []ir.Type) (*signature, error) {
-	sig := &signature{name: name}
-	argNames, _ := op.Attr(attrArgNames).(ir.ArrayAttr)
-	dimNames, _ := op.Attr(attrDimNames).(ir.ArrayAttr)
-	var extents ir.ArrayAttr
-	if a := op.Attr(attrExtents); a != nil {
-		var ok bool
-		if extents, ok = a.(ir.ArrayAttr); !ok || len(extents) != len(inputs) {
-			return nil, ir.Errorf(op.Loc, "tollvm: %s must be an array with one entry per argument", attrExtents)
+	s, err := abi.Read(op, name, inputs)
+	if err != nil {
+		if d, ok := err.(*ir.Diagnostic); ok {
+			d.Msg = "tollvm: " + d.Msg
 		}
+		return nil, err
 	}
-	for i := len(inputs) - 1; i >= 0; i-- {
-		if _, ok := inputs[i].(ir.IndexType); !ok {
-			break
+	sig := &signature{Signature: s}
+	for _, a := range s.Args {
+		t := a.Type
+		if a.Mem != nil {
+			t = a.Mem.Elem
 		}
-		sig.symArgs = append([]int{i}, sig.symArgs...)
-	}
-	for i, t := range inputs {
-		a := &argInfo{index: i, name: fmt.Sprintf("arg%d", i), typ: t}
-		if i < len(argNames) {
-			if s, ok := argNames[i].(ir.StringAttr); ok && s != "" {
-				a.name = string(s)
-			}
-		}
-		mt, isMem := t.(ir.MemRefType)
-		if !isMem {
-			lt, err := llType(t)
-			if err != nil {
-				return nil, ir.Errorf(op.Loc, "tollvm: argument '%s': %v", a.name, err)
-			}
-			a.elem = lt
-			sig.args = append(sig.args, a)
-			continue
-		}
-		a.mem = &mt
-		lt, err := llType(mt.Elem)
+		lt, err := llType(t)
 		if err != nil {
-			return nil, ir.Errorf(op.Loc, "tollvm: argument '%s': %v", a.name, err)
+			return nil, ir.Errorf(op.Loc, "tollvm: argument '%s': %v", a.Name, err)
 		}
-		if _, isVec := lt.(*types.VectorType); isVec {
-			return nil, ir.Errorf(op.Loc, "tollvm: argument '%s': memrefs of vectors are not supported", a.name)
+		if _, isVec := lt.(*types.VectorType); isVec && a.Mem != nil {
+			return nil, ir.Errorf(op.Loc, "tollvm: argument '%s': memrefs of vectors are not supported", a.Name)
 		}
-		a.elem = lt
-		var dn ir.ArrayAttr
-		if i < len(dimNames) {
-			dn, _ = dimNames[i].(ir.ArrayAttr)
-		}
-		var em *ir.AffineMap
-		if extents != nil {
-			if m, ok := extents[i].(ir.AffineMapAttr); ok {
-				em = &m.Map
-				if em.NumDims != 0 || len(em.Results) != len(mt.Shape) || em.NumSyms > len(sig.symArgs) {
-					return nil, ir.Errorf(op.Loc, "tollvm: %s entry %s of argument '%s' must have no dims, at most %d symbols and %d results", attrExtents, m, a.name, len(sig.symArgs), len(mt.Shape))
-				}
-			}
-		}
-		for d, s := range mt.Shape {
-			dname := fmt.Sprintf("d%d", d)
-			if d < len(dn) {
-				if s, ok := dn[d].(ir.StringAttr); ok && s != "" {
-					dname = string(s)
-				}
-			}
-			a.dims = append(a.dims, dname)
-			switch {
-			case s != ir.Dynamic:
-				a.extents = append(a.extents, sizeexpr.Const(s))
-				a.known = append(a.known, true)
-			case em != nil:
-				a.extents = append(a.extents, em.Results[d])
-				a.known = append(a.known, true)
-			default:
-				a.extents = append(a.extents, sizeexpr.Expr{})
-				a.known = append(a.known, false)
-			}
-		}
-		sig.args = append(sig.args, a)
-	}
-	if a, ok := op.Attr(attrNumResults).(ir.IntegerAttr); ok {
-		sig.numResults = int(a.Value)
-	}
-	nmem := 0
-	for _, a := range sig.args {
-		if a.mem != nil {
-			nmem++
-		}
-	}
-	if sig.numResults < 0 || sig.numResults > nmem {
-		return nil, ir.Errorf(op.Loc, "tollvm: %s = %d but the function has %d memref arguments", attrNumResults, sig.numResults, nmem)
+		sig.elems = append(sig.elems, lt)
 	}
 	return sig, nil
-}
-
-// bodyParam is one parameter of @f.body derived from an argument.
-type bodyParam struct {
-	kind string // "ptr", "offset", "size", "stride", "scalar"
-	dim  int
-}
-
-// bodyParams lists the @f.body parameters of an argument: a scalar as is;
-// a memref as its aligned pointer (noalias), its offset, the sizes of its
-// dynamic dimensions and the strides of all but the innermost dimension
-// (which the entry checks fix to 1). Static sizes and the unit stride are
-// constants in the body, which lets llc fold address arithmetic.
-func bodyParams(a *argInfo) []bodyParam {
-	if a.mem == nil {
-		return []bodyParam{{kind: "scalar"}}
-	}
-	n := len(a.mem.Shape)
-	if n == 0 {
-		return []bodyParam{{kind: "ptr"}}
-	}
-	ps := []bodyParam{{kind: "ptr"}, {kind: "offset"}}
-	for d, s := range a.mem.Shape {
-		if s == ir.Dynamic {
-			ps = append(ps, bodyParam{kind: "size", dim: d})
-		}
-	}
-	for d := 0; d < n-1; d++ {
-		ps = append(ps, bodyParam{kind: "stride", dim: d})
-	}
-	return ps
 }
 
 func (me *moduleEmitter) ptrTo(t types.Type) *types.PointerType {
@@ -244,66 +106,19 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	return nil
 }
 
-// emitBody emits `internal void @f.body(...)` with the function's ops.
+// emitBody emits `internal i32 @f.body(...)` with the function's ops.
 func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, error) {
-	var params []*ll.Param
-	for _, a := range sig.args {
-		for _, bp := range bodyParams(a) {
-			var p *ll.Param
-			switch bp.kind {
-			case "scalar":
-				p = ll.NewParam(a.name, a.elem)
-			case "ptr":
-				p = ll.NewParam(a.name, me.ptrTo(a.elem))
-				p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
-			case "offset":
-				p = ll.NewParam(a.name+".offset", types.I64)
-			case "size":
-				p = ll.NewParam(fmt.Sprintf("%s.size%d", a.name, bp.dim), types.I64)
-			case "stride":
-				p = ll.NewParam(fmt.Sprintf("%s.stride%d", a.name, bp.dim), types.I64)
-			}
-			params = append(params, p)
-		}
-	}
+	params := me.bodyParams(sig.Args, sig.elems)
 	// The body returns 0, or the code of a failed cf.assert (a run-time
 	// check the tir lowering placed before any write).
-	fn := me.mod.NewFunc(sig.name+".body", types.I32, params...)
+	fn := me.mod.NewFunc(sig.Name+".body", types.I32, params...)
 	fn.Linkage = enum.LinkageInternal
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
 	fe.prologue = fe.place(fe.newBlock("entry"))
 	start := fe.place(fe.newBlock("start"))
 	fe.cur = start
-	k := 0
-	for i, a := range sig.args {
-		bps := bodyParams(a)
-		ps := fn.Params[k : k+len(bps)]
-		k += len(bps)
-		if a.mem == nil {
-			fe.vals[blk.Args[i]] = ps[0]
-			continue
-		}
-		n := len(a.mem.Shape)
-		mr := &memref{name: a.name, typ: *a.mem, elem: a.elem, ptr: ps[0], offset: i64(0), sizes: make([]value.Value, n), strides: make([]value.Value, n)}
-		for d, s := range a.mem.Shape {
-			mr.sizes[d] = i64(s)
-		}
-		if n > 0 {
-			mr.strides[n-1] = i64(1)
-		}
-		for j, bp := range bps {
-			switch bp.kind {
-			case "offset":
-				mr.offset = ps[j]
-			case "size":
-				mr.sizes[bp.dim] = ps[j]
-			case "stride":
-				mr.strides[bp.dim] = ps[j]
-			}
-		}
-		fe.mems[blk.Args[i]] = mr
-	}
+	fe.bindParams(sig.Args, sig.elems, blk, paramValues(fn.Params))
 	if _, err := fe.emitBlock(blk); err != nil {
 		return nil, err
 	}
@@ -312,6 +127,68 @@ func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, erro
 	}
 	fe.prologue.NewBr(start)
 	return fn, nil
+}
+
+// bodyParams makes the LLVM parameters of the code that computes with
+// args (abi.BodyParams of each): buffer pointers are noalias (outputs never
+// alias inputs, temporaries are fresh, and inputs are only read).
+func (me *moduleEmitter) bodyParams(args []*abi.Arg, elems []types.Type) []*ll.Param {
+	var params []*ll.Param
+	for i, a := range args {
+		for _, bp := range abi.BodyParams(a.Type) {
+			var p *ll.Param
+			switch bp.Kind {
+			case abi.ParamScalar:
+				p = ll.NewParam(a.Name, elems[i])
+			case abi.ParamPtr:
+				p = ll.NewParam(a.Name, me.ptrTo(elems[i]))
+				p.Attrs = append(p.Attrs, enum.ParamAttrNoAlias)
+			case abi.ParamOffset:
+				p = ll.NewParam(a.Name+".offset", types.I64)
+			case abi.ParamSize:
+				p = ll.NewParam(fmt.Sprintf("%s.size%d", a.Name, bp.Dim), types.I64)
+			case abi.ParamStride:
+				p = ll.NewParam(fmt.Sprintf("%s.stride%d", a.Name, bp.Dim), types.I64)
+			}
+			params = append(params, p)
+		}
+	}
+	return params
+}
+
+// bindParams maps the block arguments of the IR body to the LLVM values
+// of bodyParams (params, in that order): scalars directly, memrefs as
+// descriptors whose static parts are constants.
+func (fe *fnEmitter) bindParams(args []*abi.Arg, elems []types.Type, blk *ir.Block, params []value.Value) {
+	k := 0
+	for i, a := range args {
+		bps := abi.BodyParams(a.Type)
+		ps := params[k : k+len(bps)]
+		k += len(bps)
+		if a.Mem == nil {
+			fe.vals[blk.Args[i]] = ps[0]
+			continue
+		}
+		n := len(a.Mem.Shape)
+		mr := &memref{name: a.Name, typ: *a.Mem, elem: elems[i], ptr: ps[0], offset: i64(0), sizes: make([]value.Value, n), strides: make([]value.Value, n)}
+		for d, s := range a.Mem.Shape {
+			mr.sizes[d] = i64(s)
+		}
+		if n > 0 {
+			mr.strides[n-1] = i64(1)
+		}
+		for j, bp := range bps {
+			switch bp.Kind {
+			case abi.ParamOffset:
+				mr.offset = ps[j]
+			case abi.ParamSize:
+				mr.sizes[bp.Dim] = ps[j]
+			case abi.ParamStride:
+				mr.strides[bp.Dim] = ps[j]
+			}
+		}
+		fe.mems[blk.Args[i]] = mr
+	}
 }
 
 // check is one entry check of @f: a failure returns code and formats msg
@@ -330,38 +207,43 @@ type check struct {
 // global and the checks, for @f_error.
 func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global, *ll.Global, []check, error) {
 	var params []*ll.Param
-	for _, a := range sig.args {
+	for i, a := range sig.Args {
 		switch {
-		case a.mem == nil:
-			params = append(params, ll.NewParam(a.name, a.elem))
-		case len(a.mem.Shape) == 0:
-			params = append(params, ll.NewParam(a.name, me.ptrTo(a.elem)))
+		case a.Mem == nil:
+			params = append(params, ll.NewParam(a.Name, sig.elems[i]))
+		case len(a.Mem.Shape) == 0:
+			params = append(params, ll.NewParam(a.Name, me.ptrTo(sig.elems[i])))
 		default:
-			params = append(params, ll.NewParam(a.name, types.NewPointer(me.descType(a.elem, len(a.mem.Shape)))))
+			params = append(params, ll.NewParam(a.Name, types.NewPointer(me.descType(sig.elems[i], len(a.Mem.Shape)))))
 		}
 	}
-	fn := me.mod.NewFunc(sig.name, types.I32, params...)
+	fn := me.mod.NewFunc(sig.Name, types.I32, params...)
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
 	fe.cur = fe.place(fe.newBlock("entry"))
 	b := fe.cur
 
-	syms := make([]value.Value, len(sig.symArgs))
-	for i, ai := range sig.symArgs {
+	syms := make([]value.Value, len(sig.SymArgs))
+	for i, ai := range sig.SymArgs {
 		syms[i] = fn.Params[ai]
 	}
 	symEnv := affineEnv{syms: syms}
-	var callArgs []value.Value
-	var checks []check
 	i32 := func(v int64) constant.Constant { return constant.NewInt(types.I32, v) }
-	for ai, a := range sig.args {
+	// The descriptor fields of every memref argument.
+	type fields struct {
+		aligned, offset value.Value
+		sizes, strides  []value.Value
+	}
+	desc := make([]*fields, len(sig.Args))
+	var callArgs []value.Value
+	for ai, a := range sig.Args {
 		p := fn.Params[ai]
-		if a.mem == nil || len(a.mem.Shape) == 0 {
+		if a.Mem == nil || len(a.Mem.Shape) == 0 {
 			callArgs = append(callArgs, p)
 			continue
 		}
-		n := len(a.mem.Shape)
-		dt := me.descType(a.elem, n)
+		n := len(a.Mem.Shape)
+		dt := me.descType(sig.elems[ai], n)
 		field := func(idx ...int64) value.Value {
 			ids := []value.Value{i32(0), i32(idx[0])}
 			if len(idx) > 1 {
@@ -371,62 +253,52 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 			gep.InBounds = true
 			return gep
 		}
-		aligned := fe.setName(b.NewLoad(me.ptrTo(a.elem), field(1)), a.name+".aligned")
-		offset := fe.setName(b.NewLoad(types.I64, field(2)), a.name+".offset")
-		sizes := make([]value.Value, n)
-		strides := make([]value.Value, n)
+		f := &fields{sizes: make([]value.Value, n), strides: make([]value.Value, n)}
+		f.aligned = fe.setName(b.NewLoad(me.ptrTo(sig.elems[ai]), field(1)), a.Name+".aligned")
+		f.offset = fe.setName(b.NewLoad(types.I64, field(2)), a.Name+".offset")
 		for d := 0; d < n; d++ {
-			sizes[d] = fe.setName(b.NewLoad(types.I64, field(3, int64(d))), fmt.Sprintf("%s.size%d", a.name, d))
-			strides[d] = fe.setName(b.NewLoad(types.I64, field(4, int64(d))), fmt.Sprintf("%s.stride%d", a.name, d))
+			f.sizes[d] = fe.setName(b.NewLoad(types.I64, field(3, int64(d))), fmt.Sprintf("%s.size%d", a.Name, d))
+			f.strides[d] = fe.setName(b.NewLoad(types.I64, field(4, int64(d))), fmt.Sprintf("%s.stride%d", a.Name, d))
 		}
-		for d := 0; d < n; d++ {
-			if !a.known[d] {
-				continue
-			}
-			expect, err := fe.lowerExpr(a.extents[d], symEnv)
-			if err != nil {
-				return nil, nil, nil, fmt.Errorf("tollvm: %s extent of argument '%s': %v", attrExtents, a.name, err)
-			}
-			ok := fe.setName(b.NewICmp(enum.IPredEQ, sizes[d], expect), fmt.Sprintf("%s.ok%d", a.name, d))
-			what := fmt.Sprintf("argument '%s' dimension %s: expected extent ", a.name, a.dims[d])
-			c := check{code: len(checks) + 1, ok: ok}
-			if _, static := a.extents[d].Const(); static {
-				c.static = what + a.extents[d].String()
-				c.format = escapePercent(c.static) + ", got %lld"
-				c.args = []value.Value{sizes[d]}
-			} else {
-				text := sig.exprText(a.extents[d])
-				c.static = what + text
-				c.format = escapePercent(c.static) + " = %lld, got %lld"
-				c.args = []value.Value{expect, sizes[d]}
-			}
-			checks = append(checks, c)
-		}
-		last := n - 1
-		checks = append(checks, check{
-			code:   len(checks) + 1,
-			ok:     fe.setName(b.NewICmp(enum.IPredEQ, strides[last], i64(1)), a.name+".unitstride"),
-			static: fmt.Sprintf("argument '%s' dimension %s: innermost stride must be 1", a.name, a.dims[last]),
-			args:   []value.Value{strides[last]},
-		})
-		checks[len(checks)-1].format = escapePercent(checks[len(checks)-1].static) + ", got %lld"
-		for _, bp := range bodyParams(a) {
-			switch bp.kind {
-			case "ptr":
-				callArgs = append(callArgs, aligned)
-			case "offset":
-				callArgs = append(callArgs, offset)
-			case "size":
-				callArgs = append(callArgs, sizes[bp.dim])
-			case "stride":
-				callArgs = append(callArgs, strides[bp.dim])
+		desc[ai] = f
+		for _, bp := range abi.BodyParams(a.Type) {
+			switch bp.Kind {
+			case abi.ParamPtr:
+				callArgs = append(callArgs, f.aligned)
+			case abi.ParamOffset:
+				callArgs = append(callArgs, f.offset)
+			case abi.ParamSize:
+				callArgs = append(callArgs, f.sizes[bp.Dim])
+			case abi.ParamStride:
+				callArgs = append(callArgs, f.strides[bp.Dim])
 			}
 		}
 	}
+	var checks []check
+	for _, ec := range sig.EntryChecks() {
+		f := desc[ec.Arg.Index]
+		c := check{code: ec.Code, format: ec.Format, static: ec.Static}
+		switch ec.Kind {
+		case abi.CheckExtent:
+			expect, err := fe.lowerExpr(ec.Arg.Extents[ec.Dim], symEnv)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("tollvm: %s extent of argument '%s': %v", abi.AttrExtents, ec.Arg.Name, err)
+			}
+			c.ok = fe.setName(b.NewICmp(enum.IPredEQ, f.sizes[ec.Dim], expect), fmt.Sprintf("%s.ok%d", ec.Arg.Name, ec.Dim))
+			c.args = []value.Value{f.sizes[ec.Dim]}
+			if ec.Symbolic {
+				c.args = []value.Value{expect, f.sizes[ec.Dim]}
+			}
+		case abi.CheckUnitStride:
+			c.ok = fe.setName(b.NewICmp(enum.IPredEQ, f.strides[ec.Dim], i64(1)), ec.Arg.Name+".unitstride")
+			c.args = []value.Value{f.strides[ec.Dim]}
+		}
+		checks = append(checks, c)
+	}
 
-	errBuf := me.mod.NewGlobalDef(me.globalName(sig.name+".errbuf"), constant.NewZeroInitializer(types.NewArray(errBufSize, types.I8)))
+	errBuf := me.mod.NewGlobalDef(me.globalName(sig.Name+".errbuf"), constant.NewZeroInitializer(types.NewArray(abi.ErrBufSize, types.I8)))
 	errBuf.Linkage = enum.LinkageInternal
-	errCode := me.mod.NewGlobalDef(me.globalName(sig.name+".errcode"), constant.NewInt(types.I32, 0))
+	errCode := me.mod.NewGlobalDef(me.globalName(sig.Name+".errcode"), constant.NewInt(types.I32, 0))
 	errCode.Linkage = enum.LinkageInternal
 
 	// The checks run in sequence on the fast path; failures branch to
@@ -440,7 +312,7 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		fail := fe.newBlock("fail")
 		fe.cur.NewCondBr(c.ok, next, fail)
 		fe.cur = next
-		args := append([]value.Value{bufPtr, i64(errBufSize), me.cstring(c.format)}, c.args...)
+		args := append([]value.Value{bufPtr, i64(abi.ErrBufSize), me.cstring(c.format)}, c.args...)
 		fail.NewCall(snprintf, args...)
 		fail.NewStore(i32(int64(c.code)), errCode)
 		fail.NewRet(i32(int64(c.code)))
@@ -454,16 +326,11 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 	return errBuf, errCode, checks, nil
 }
 
-// exprText prints an extent expression with the symbols named after their
-// arguments (N + 2).
-func (s *signature) exprText(e sizeexpr.Expr) string {
-	named := e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-		if i := v.Order - 1000; v.Kind == sizeexpr.SymbolVar && i >= 0 && i < len(s.symArgs) {
-			return sizeexpr.Sym(s.symName(i), v.Order), true
-		}
-		return sizeexpr.Expr{}, false
-	})
-	return named.String()
+// paramValues converts a parameter list for bindParams.
+func paramValues(ps []*ll.Param) []value.Value {
+	vs := make([]value.Value, len(ps))
+	for i, p := range ps {
+		vs[i] = p
+	}
+	return vs
 }
-
-func escapePercent(s string) string { return strings.ReplaceAll(s, "%", "%%") }

@@ -8,6 +8,8 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+
+	"tir/lower/abi"
 )
 
 // emitErrorFunc emits `const char *f_error(int32_t code)`: "success" for 0;
@@ -17,7 +19,7 @@ import (
 // global, so messages are not thread-safe across concurrent failing calls.
 func (me *moduleEmitter) emitErrorFunc(sig *signature, errBuf, errCode *ll.Global, checks []check) {
 	code := ll.NewParam("code", types.I32)
-	fn := me.mod.NewFunc(sig.name+"_error", types.I8Ptr, code)
+	fn := me.mod.NewFunc(sig.Name+"_error", types.I8Ptr, code)
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
 	entry := fe.place(fe.newBlock("entry"))
@@ -44,34 +46,28 @@ func (me *moduleEmitter) emitErrorFunc(sig *signature, errBuf, errCode *ll.Globa
 // extent is dynamic without tir.extents (written as -1).
 func (me *moduleEmitter) emitResultShape(sig *signature) error {
 	var params []*ll.Param
-	for _, ai := range sig.symArgs {
-		params = append(params, ll.NewParam(sig.args[ai].name, types.I64))
+	for _, ai := range sig.SymArgs {
+		params = append(params, ll.NewParam(sig.Args[ai].Name, types.I64))
 	}
 	sizes := ll.NewParam("sizes", types.I64Ptr)
 	params = append(params, sizes)
-	fn := me.mod.NewFunc(sig.name+"_result_shape", types.I32, params...)
+	fn := me.mod.NewFunc(sig.Name+"_result_shape", types.I32, params...)
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
 	fe.cur = fe.place(fe.newBlock("entry"))
-	syms := make([]value.Value, len(sig.symArgs))
+	syms := make([]value.Value, len(sig.SymArgs))
 	for i := range syms {
 		syms[i] = fn.Params[i]
 	}
-	var mems []*argInfo
-	for _, a := range sig.args {
-		if a.mem != nil {
-			mems = append(mems, a)
-		}
-	}
 	status := int64(0)
 	pos := int64(0)
-	for _, a := range mems[len(mems)-sig.numResults:] {
-		for d := range a.mem.Shape {
+	for _, a := range sig.Results() {
+		for d := range a.Mem.Shape {
 			var v value.Value = i64(-1)
-			if a.known[d] {
+			if a.Known[d] {
 				var err error
-				if v, err = fe.lowerExpr(a.extents[d], affineEnv{syms: syms}); err != nil {
-					return fmt.Errorf("tollvm: %s extent of argument '%s': %v", attrExtents, a.name, err)
+				if v, err = fe.lowerExpr(a.Extents[d], affineEnv{syms: syms}); err != nil {
+					return fmt.Errorf("tollvm: %s extent of argument '%s': %v", abi.AttrExtents, a.Name, err)
 				}
 			} else {
 				status = 1

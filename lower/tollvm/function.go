@@ -12,6 +12,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
+	"tir/lower/abi"
 )
 
 // memref is how a memref value lives in LLVM IR: the pieces of MLIR's
@@ -460,7 +461,7 @@ func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
 		return err
 	}
 	msg, _ := op.Attr("msg").(ir.StringAttr)
-	code := assertCodeBase + len(fe.me.asserts) + 1
+	code := abi.AssertCodeBase + len(fe.me.asserts) + 1
 	fe.me.asserts = append(fe.me.asserts, check{code: code, static: string(msg)})
 	next := fe.place(fe.newBlock("assert.ok"))
 	fail := fe.place(fe.newBlock("assert.fail"))

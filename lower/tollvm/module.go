@@ -71,12 +71,9 @@ type moduleEmitter struct {
 	strs    map[string]constant.Constant
 	globals map[string]bool
 	// asserts are the cf.assert checks of the function being emitted; their
-	// codes start at assertCodeBase, after the entry checks' codes.
+	// codes start at abi.AssertCodeBase, after the entry checks' codes.
 	asserts []check
 }
-
-// assertCodeBase numbers the failure codes of cf.assert checks.
-const assertCodeBase = 1000
 
 func newModuleEmitter(tgt *targetDesc) *moduleEmitter {
 	mod := ll.NewModule()
