@@ -58,8 +58,10 @@ valueUseList
     : VALUE_ID (',' VALUE_ID)*
     ;
 
-// `module` (builtin.module shorthand, the only op name without a dot) or
-// dialect.op.
+// `module` (builtin.module shorthand), `return` (an op of the enclosing op's
+// default dialect: func.return inside func.func, as MLIR prints it) or
+// dialect.op. `return` is a keyword, not an identifier, so that an op's item
+// loop cannot swallow the `return` that follows it.
 customOp
     : opName customItem*
     ;
@@ -67,6 +69,7 @@ customOp
 opName
     : OP_NAME
     | 'module'
+    | 'return'
     ;
 
 // One element of a custom op's body. Neither an op name nor a string (the
@@ -82,7 +85,7 @@ customItem
     | parenGroup                                    # parenItem         // (%a: T, ...), iter_args(...), (0.0, 0.0)
     | ':' customItem                                # colonItem         // : T
     | ',' groupElem                                 # commaItem         // , %b
-    | SYMBOL_REF                                    # symbolItem
+    | SYMBOL_REF                                    # symbolItem        // @f, @mod::@kernel
     | CARET_ID                                      # blockRefItem
     | identifier                                    # wordItem          // add, lt, to, over, f32, index
     | compositeType                                 # typeItem          // memref<..>, tuple<..>, !tir.tensor<..>, !alias
@@ -185,7 +188,7 @@ attribute
     | affineSetAttr                                 # affineSetAttribute
     | dialectAttr                                   # dialectAttribute
     | HASH_ID                                       # attrAliasRef
-    | SYMBOL_REF                                    # symbolRefAttr
+    | SYMBOL_REF                                    # symbolRefAttr     // @f, @mod::@kernel
     | type_ elementsType?                           # typeAttr          // also `unit`; dense<1> : tensor<2xi32>
     ;
 
@@ -213,6 +216,7 @@ dictKey
     | OP_NAME
     | STRING
     | 'module'
+    | 'return'
     | 'attributes'
     | 'true'
     | 'false'
@@ -284,10 +288,16 @@ FLOORDIV   : 'floordiv' ;
 CEILDIV    : 'ceildiv' ;
 MOD        : 'mod' ;
 MODULE     : 'module' ;
+RETURN     : 'return' ;
 
 VALUE_ID   : '%' [a-zA-Z0-9_$.\-]+ ( '#' [0-9]+ )? ;
 CARET_ID   : '^' [a-zA-Z0-9_$.\-]+ ;
-SYMBOL_REF : '@' ( [a-zA-Z_$.] [a-zA-Z0-9_$.]* | STRING_BODY ) ;
+// A symbol reference, flat (@f) or nested (@mod::@kernel, a symbol inside the
+// symbol table @mod). One token, so `::` needs no token of its own; the
+// price is that the parts must be adjacent, as MLIR prints them (its parser
+// also takes `@mod :: @kernel`).
+SYMBOL_REF : SYMBOL_PART ( '::' SYMBOL_PART )* ;
+fragment SYMBOL_PART : '@' ( [a-zA-Z_$.] [a-zA-Z0-9_$.]* | STRING_BODY ) ;
 BANG_ID    : '!' [a-zA-Z_] [a-zA-Z0-9_$.]* ;
 HASH_ID    : '#' [a-zA-Z_] [a-zA-Z0-9_$.]* ;
 

@@ -648,6 +648,9 @@ func TestOpBoundaries(t *testing.T) {
 		{"module", "module {\n  tir.func @f() {\n    tir.return\n  }\n}\nmodule attributes {x.y = 1} {\n}",
 			[]string{"module", "tir.func", "tir.return", "module"}, 0},
 		{"for bind then op", "affine.for %i = 0 to 10 {\n}\n%x = arith.constant 0 : index", []string{"affine.for", "arith.constant"}, 0},
+		{"bare return", "func.func @f() {\n  gpu.launch_func @m::@k blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : f32)\n  return\n}",
+			[]string{"func.func", "gpu.launch_func", "return"}, 0},
+		{"return with operands", "%x = arith.negf %a : f32\nreturn %x : f32\n%y = tir.x", []string{"arith.negf", "return", "tir.x"}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -695,6 +698,25 @@ tir.func @t(%x: !tir.tensor<f64, I[0:N]>)
 	}
 }
 
+// Nested symbol references are one token, in custom items and attributes.
+func TestNestedSymbolRefs(t *testing.T) {
+	src := `gpu.launch_func @m::@k blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : f32)
+"gpu.launch_func"(%c) {kernel = @"m x"::@k, list = [@a::@b::@c, @d]} : (index) -> ()
+`
+	m := mustParse(t, src)
+	expectFlat(t, "gpu.launch_func", topOps(m)[0], "Symbol Word Word Paren Word Word Paren Word Paren")
+	if s := items(topOps(m)[0])[0].GetText(); s != "@m::@k" {
+		t.Errorf("symbol item %q", s)
+	}
+	var refs []string
+	for _, r := range collect[*tirparser.SymbolRefAttrContext](m) {
+		refs = append(refs, r.GetText())
+	}
+	if got := strings.Join(refs, " "); got != `@"m x"::@k @a::@b::@c @d` {
+		t.Errorf("symbol attributes: %s", got)
+	}
+}
+
 func TestLexing(t *testing.T) {
 	lex := func(s string) []string {
 		l := tirparser.NewTIRLexer(antlr.NewInputStream(s))
@@ -716,6 +738,7 @@ func TestLexing(t *testing.T) {
 		`affine_map affine_set true false attributes floordiv ceildiv mod module modx`: "AFFINE_MAP:affine_map AFFINE_SET:affine_set TRUE:true FALSE:false ATTRIBUTES:attributes FLOORDIV:floordiv CEILDIV:ceildiv MOD:mod MODULE:module ID:modx",
 		`-> >= == <= - > = "a\"b\n" // comment`:                                        `ARROW:-> GE:>= EQEQ:== LE:<= MINUS:- RANGLE:> EQUAL:= STRING:"a\"b\n"`,
 		"N-1 x[-3:5]":                                                                  "ID:N MINUS:- INT:1 ID:x LBRACKET:[ MINUS:- INT:3 COLON:: INT:5 RBRACKET:]",
+		`@m::@k @"a b"::@c::@"d::e" @m :: @k @m::x return returns`:                     `SYMBOL_REF:@m::@k SYMBOL_REF:@"a b"::@c::@"d::e" SYMBOL_REF:@m COLON:: COLON:: SYMBOL_REF:@k SYMBOL_REF:@m COLON:: COLON:: ID:x RETURN:return ID:returns`,
 	}
 	for in, want := range cases {
 		if got := strings.Join(lex(in), " "); got != want {

@@ -154,6 +154,45 @@ type SymbolRefAttr string
 
 func (a SymbolRefAttr) String() string { return "@" + symbolName(string(a)) }
 
+// NestedSymbolRefAttr is @root::@n1::@n2: a symbol that lives in the symbol
+// table the root names (a gpu.func inside a gpu.module is @module::@func).
+// A flat reference is a SymbolRefAttr; both print as MLIR does, so
+// AttrEqual(NestedSymbolRefAttr{Root: "f"}, SymbolRefAttr("f")) holds.
+type NestedSymbolRefAttr struct {
+	Root   string
+	Nested []string
+}
+
+func (a NestedSymbolRefAttr) String() string {
+	var b strings.Builder
+	b.WriteString("@" + symbolName(a.Root))
+	for _, n := range a.Nested {
+		b.WriteString("::@" + symbolName(n))
+	}
+	return b.String()
+}
+
+// SymbolPath returns the names a symbol reference attribute spells, root
+// first (one name for a flat reference); ok is false for other attributes.
+func SymbolPath(a Attribute) (path []string, ok bool) {
+	switch a := a.(type) {
+	case SymbolRefAttr:
+		return []string{string(a)}, true
+	case NestedSymbolRefAttr:
+		return append([]string{a.Root}, a.Nested...), true
+	}
+	return nil, false
+}
+
+// SymbolRef builds the reference to path (root first): a SymbolRefAttr for
+// one name, a NestedSymbolRefAttr for more. It panics on an empty path.
+func SymbolRef(path ...string) Attribute {
+	if len(path) == 1 {
+		return SymbolRefAttr(path[0])
+	}
+	return NestedSymbolRefAttr{Root: path[0], Nested: append([]string(nil), path[1:]...)}
+}
+
 func symbolName(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]

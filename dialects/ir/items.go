@@ -14,7 +14,7 @@ type ItemKind int
 
 const (
 	ItemValue    ItemKind = iota // %x (Text is the name without '%')
-	ItemSymbol                   // @f (Text is the name)
+	ItemSymbol                   // @f or @m::@f (Text is the root name, Attr the SymbolRefAttr or NestedSymbolRefAttr)
 	ItemBlockRef                 // ^bb1
 	ItemWord                     // keyword or bare type name: add, lt, f32
 	ItemType                     // a composite type (Type is set)
@@ -49,6 +49,9 @@ func (it *Item) describe() string {
 	case ItemValue:
 		return "'%" + it.Text + "'"
 	case ItemSymbol:
+		if it.Attr != nil {
+			return "'" + it.Attr.String() + "'"
+		}
 		return "'@" + it.Text + "'"
 	case ItemWord, ItemPunct:
 		return "'" + it.Text + "'"
@@ -534,14 +537,32 @@ func (p *OpParser) Integer() (int64, error) {
 	return it.Int, nil
 }
 
-// Symbol reads @name.
+// Symbol reads a flat @name (a nested @a::@b is an error: the op names a
+// symbol of its own symbol table).
 func (p *OpParser) Symbol() (string, error) {
 	it := p.Peek()
 	if it == nil || it.Kind != ItemSymbol {
 		return "", p.expected("a symbol name (@name)")
 	}
+	if path, ok := SymbolPath(it.Attr); ok && len(path) > 1 {
+		return "", Errorf(it.Loc, "expected a flat symbol name (@name), found nested reference %s", it.Attr)
+	}
 	p.Next()
 	return it.Text, nil
+}
+
+// SymbolPath reads a symbol reference, flat (@f) or nested (@m::@f), and
+// returns its names, root first.
+func (p *OpParser) SymbolPath() ([]string, Location, error) {
+	it := p.Peek()
+	if it == nil || it.Kind != ItemSymbol {
+		return nil, p.CurLoc(), p.expected("a symbol reference (@name or @module::@name)")
+	}
+	p.Next()
+	if path, ok := SymbolPath(it.Attr); ok {
+		return path, it.Loc, nil
+	}
+	return []string{it.Text}, it.Loc, nil
 }
 
 // Group consumes a parenthesised group and returns a cursor over it.

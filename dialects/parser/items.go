@@ -55,11 +55,11 @@ func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
 		}
 		return append([]ir.Item{punct(",", loc)}, rest...), nil
 	case *tirparser.SymbolItemContext:
-		s, err := symbolText(c.SYMBOL_REF().GetText())
+		path, err := symbolPath(c.SYMBOL_REF().GetText())
 		if err != nil {
 			return nil, ir.Errorf(loc, "%v", err)
 		}
-		return []ir.Item{{Kind: ir.ItemSymbol, Loc: loc, Text: s}}, nil
+		return []ir.Item{{Kind: ir.ItemSymbol, Loc: loc, Text: path[0], Attr: ir.SymbolRef(path...)}}, nil
 	case *tirparser.BlockRefItemContext:
 		return []ir.Item{{Kind: ir.ItemBlockRef, Loc: loc, Text: c.CARET_ID().GetText()[1:]}}, nil
 	case *tirparser.WordItemContext:
@@ -245,12 +245,49 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
-func symbolText(s string) (string, error) {
-	s = s[1:]
-	if strings.HasPrefix(s, "\"") {
-		return unquote(s)
+// symbolPath splits a SYMBOL_REF token (@a, @"q n", @a::@b::@c) into its
+// names. Bare names cannot contain ':', and a quoted one is read to its
+// closing quote, so a "::" inside quotes does not split.
+func symbolPath(tok string) ([]string, error) {
+	var path []string
+	for {
+		if !strings.HasPrefix(tok, "@") {
+			return nil, errString("malformed symbol reference")
+		}
+		tok = tok[1:]
+		var name string
+		if strings.HasPrefix(tok, "\"") {
+			end := 1
+			for end < len(tok) && tok[end] != '"' {
+				if tok[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(tok) {
+				return nil, errString("unterminated symbol name")
+			}
+			var err error
+			if name, err = unquote(tok[:end+1]); err != nil {
+				return nil, err
+			}
+			tok = tok[end+1:]
+		} else {
+			i := strings.Index(tok, "::")
+			if i < 0 {
+				i = len(tok)
+			}
+			name, tok = tok[:i], tok[i:]
+		}
+		path = append(path, name)
+		if tok == "" {
+			return path, nil
+		}
+		if !strings.HasPrefix(tok, "::") {
+			return nil, errString("malformed symbol reference")
+		}
+		tok = tok[2:]
 	}
-	return s, nil
 }
 
 func (b *builder) attrAliasRef(tok antlr.Token) (ir.Attribute, error) {

@@ -80,6 +80,18 @@ type builder struct {
 	attrAlias map[string]ir.Attribute
 	symbols   map[string]sizeexpr.Expr
 	scopes    []map[string]*ir.Value
+	// dialects is the default-dialect stack: one entry per custom op whose
+	// regions are being read (see defaultDialects).
+	dialects []string
+}
+
+// defaultDialects names the dialect whose ops MLIR prints without their
+// prefix inside an op's regions (OpAsmOpInterface's default dialect): MLIR
+// writes `return` for func.return in a func.func body. Only custom forms
+// set it; a generic op's regions keep the enclosing one, as in MLIR.
+var defaultDialects = map[string]string{
+	"builtin.module": "builtin",
+	"func.func":      "func",
 }
 
 func (b *builder) loc(t antlr.Token) ir.Location {
@@ -236,9 +248,21 @@ func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int, loc i
 	nameTok := ctx.OpName().GetStart()
 	nameLoc := b.loc(nameTok)
 	name := nameTok.GetText()
-	if name == "module" {
+	switch name {
+	case "module":
 		name = "builtin.module"
+	case "return":
+		d := "builtin"
+		if n := len(b.dialects); n > 0 {
+			d = b.dialects[n-1]
+		}
+		if ir.LookupOp(d+".return") == nil {
+			return nil, ir.Errorf(nameLoc, "custom op 'return' is unknown (tried '%s.return' as well)", d)
+		}
+		name = d + ".return"
 	}
+	b.dialects = append(b.dialects, defaultDialects[name])
+	defer func() { b.dialects = b.dialects[:len(b.dialects)-1] }()
 	def := ir.LookupOp(name)
 	if def == nil {
 		return nil, ir.Errorf(nameLoc, "unknown operation '%s' (ops of unregistered dialects must use the generic form \"%s\"(...))", name, name)

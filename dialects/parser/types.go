@@ -340,11 +340,11 @@ func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
 	case *tirparser.AttrAliasRefContext:
 		return b.attrAliasRef(c.HASH_ID().GetSymbol())
 	case *tirparser.SymbolRefAttrContext:
-		s, err := symbolText(c.SYMBOL_REF().GetText())
+		path, err := symbolPath(c.SYMBOL_REF().GetText())
 		if err != nil {
 			return nil, ir.Errorf(loc, "%v", err)
 		}
-		return ir.SymbolRefAttr(s), nil
+		return ir.SymbolRef(path...), nil
 	case *tirparser.TypeAttrContext:
 		return b.typeAttr(c)
 	}

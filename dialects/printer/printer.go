@@ -143,6 +143,17 @@ func (p *printer) op(op *ir.Operation) {
 		p.results(op)
 		p.w(" = ")
 	}
+	// An isolated op (a function, a module) names its values afresh, as
+	// MLIR does: numbering restarts at %0 and names of the enclosing
+	// regions may be reused, since nothing inside can refer to them. This
+	// also covers the values the op declares in its own syntax before its
+	// region opens (a function's parameters), which would otherwise collide
+	// with those of an earlier sibling (@f(%a) then @g(%a) in one module).
+	if op.HasTrait(ir.TraitIsolated) {
+		scopes, next := p.scopes, p.next
+		p.scopes, p.next = []map[string]bool{{}}, 0
+		defer func() { p.scopes, p.next = scopes, next }()
+	}
 	if !p.opts.Generic && op.Def != nil && op.Def.Print != nil && (op.Def.NeedsGeneric == nil || !op.Def.NeedsGeneric(op)) {
 		if op.Def.PrintName != "" {
 			p.w(op.Def.PrintName)

@@ -1,0 +1,14 @@
+package gpu_test
+
+import (
+	"testing"
+
+	_ "tir/dialects/arith"
+	_ "tir/dialects/fn"
+	"tir/dialects/fn/upstreamtest"
+	_ "tir/dialects/gpu"
+	_ "tir/dialects/memref"
+	_ "tir/dialects/scf"
+)
+
+func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }

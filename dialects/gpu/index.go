@@ -1,0 +1,110 @@
+package gpu
+
+import (
+	"strings"
+
+	"tir/dialects/arith"
+	"tir/dialects/ir"
+)
+
+// DimAttr is MLIR's #gpu<dim x>: the dimension (x, y or z) an index op
+// reads. It is a string so that a bad dimension built by a pass reaches the
+// verifier, which names it, instead of being unrepresentable.
+type DimAttr string
+
+func (a DimAttr) String() string { return "#gpu<dim " + string(a) + ">" }
+
+func validDim(d string) bool { return d == "x" || d == "y" || d == "z" }
+
+// indexKinds are the names of the index ops, for NewIndexOp.
+var indexKinds = map[string]bool{"gpu.thread_id": true, "gpu.block_id": true, "gpu.block_dim": true, "gpu.grid_dim": true}
+
+// parseGPUAttr reads the body of #gpu<...>. Only `dim` is interpreted; the
+// other #gpu<...> attributes of MLIR (shuffle modes, reduction kinds, ...)
+// are keyword lists that stay opaque, as they were before this dialect
+// registered a parser.
+func parseGPUAttr(p *ir.OpParser) (ir.Attribute, error) {
+	if p.Word("dim") {
+		d, loc, err := p.Keyword("a dimension (x, y or z)")
+		if err != nil {
+			return nil, err
+		}
+		if !validDim(d) {
+			return nil, ir.Errorf(loc, "expected a dimension: x, y or z, found '%s'", d)
+		}
+		return DimAttr(d), p.ExpectEnd()
+	}
+	var words []string
+	for !p.AtEnd() {
+		w, _, err := p.Keyword("a keyword (#gpu<dim x>)")
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, w)
+	}
+	return ir.OpaqueAttr{Name: "gpu", Body: strings.Join(words, " ")}, nil
+}
+
+// indexDef defines one of the four index ops: `%r = NAME  x`, result index,
+// attribute dimension. They are pure, so CSE may merge repeated reads.
+func indexDef(name, summary string) *ir.OpDef {
+	return &ir.OpDef{
+		Name:        name,
+		Summary:     summary,
+		Syntax:      "%r = " + name + "  x|y|z",
+		Traits:      ir.TraitPure,
+		NumOperands: 0, NumResults: 1, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			d, loc, err := p.Keyword("a dimension (x, y or z)")
+			if err != nil {
+				return err
+			}
+			if !validDim(d) {
+				return ir.Errorf(loc, "expected a dimension: x, y or z, found '%s'", d)
+			}
+			st.Attrs = st.Attrs.With("dimension", DimAttr(d))
+			return p.ExpectEnd()
+		},
+		// Two blanks, as MLIR 16 prints it (its format puts a blank before
+		// the attribute, whose printer starts with one), so text from
+		// mlir-opt and ours agree.
+		Print: func(p ir.OpPrinter, op *ir.Operation) { p.Write("  " + Dimension(op)) },
+		NeedsGeneric: func(op *ir.Operation) bool {
+			d, ok := op.Attr("dimension").(DimAttr)
+			return !ok || !validDim(string(d)) || !arith.OnlyAttrs(op, "dimension")
+		},
+		Infer: func(*ir.Operation) ([]ir.Type, error) { return []ir.Type{ir.Index}, nil },
+		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+			if d, ok := op.Attr("dimension").(DimAttr); !ok || !validDim(string(d)) {
+				return arith.Errf(op, "attribute 'dimension' failed to satisfy constraint: a dimension, either 'x', 'y', or 'z'")
+			}
+			if !ir.TypeEqual(op.Results[0].Type, ir.Index) {
+				return arith.Errf(op, "result #0 must be index, but got '%s'", op.Results[0].Type)
+			}
+			// MLIR 16 accepts these anywhere; outside a gpu.func they have
+			// no thread to describe.
+			if enclosing(op, "gpu.func") == nil {
+				return arith.Errf(op, "must be inside a gpu.func")
+			}
+			return nil
+		},
+	}
+}
+
+// NewIndexOp builds `%r = KIND  DIM`: kind is one of "gpu.thread_id",
+// "gpu.block_id", "gpu.block_dim", "gpu.grid_dim" and dim one of "x", "y",
+// "z". An unknown kind is a bug of the caller and panics; a bad dim is left
+// to the verifier.
+func NewIndexOp(loc ir.Location, kind, dim string) *ir.Operation {
+	if !indexKinds[kind] {
+		panic("gpu: unknown index op " + kind)
+	}
+	return ir.NewOp(kind, loc, nil, []ir.Type{ir.Index}, ir.DictAttr{}.With("dimension", DimAttr(dim)))
+}
+
+// Dimension is the dimension ("x", "y" or "z") an index op reads, "" when
+// its dimension attribute is missing.
+func Dimension(op *ir.Operation) string {
+	d, _ := op.Attr("dimension").(DimAttr)
+	return string(d)
+}
