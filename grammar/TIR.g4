@@ -101,6 +101,31 @@ customItem
     | bracketList                                   # bracketItem
     | 'attributes' dictAttr                         # attributesItem
     | region                                        # regionItem
+    | bareDict                                      # bareDictItem
+    ;
+
+// A dictionary after a region (`affine.for ... { } {tir.parallel}`, as
+// MLIR's printOptionalAttrDict writes it). Its alternatives exclude what is
+// also a region: `{}` and a single dotted unit key `{a.b}` (a region
+// holding the op a.b) are read as regions, and the op's parser, which knows
+// a dictionary may follow its body, reads them back as one.
+bareDict
+    : '{' keyedEntry (',' dictEntry)* '}'
+    | '{' unitEntry (',' dictEntry)+ '}'
+    | '{' plainKey '}'
+    ;
+
+keyedEntry
+    : dictKey '=' attribute
+    ;
+
+unitEntry
+    : dictKey
+    ;
+
+plainKey
+    : identifier
+    | STRING
     ;
 
 // ( ... ): inside parentheses strings and nested items are allowed.

@@ -49,6 +49,20 @@ func NewConstantFor(loc ir.Location, lb, ub, step int64) *ir.Operation {
 	return NewFor(loc, ConstantMap(lb), nil, ConstantMap(ub), nil, step, nil)
 }
 
+// ParallelAttr is the unit attribute with which the tir lowering marks an
+// affine.for whose iterations are independent (no loop-carried dependence
+// through memory or iter_args): loops over a materialized value's domain.
+// Scan and reduction loops never carry it. It is an ordinary discardable
+// attribute, so mlir-opt keeps it (`affine.for ... { } {tir.parallel}`);
+// the GPU kernel outlining maps marked loops to threads.
+const ParallelAttr = "tir.parallel"
+
+// IsParallel reports whether an affine.for carries ParallelAttr.
+func IsParallel(op *ir.Operation) bool {
+	_, ok := op.Attr(ParallelAttr).(ir.UnitAttr)
+	return op.Name == "affine.for" && ok
+}
+
 // ForBody is the body block of an affine.for.
 func ForBody(op *ir.Operation) *ir.Block { return op.Regions[0].Entry() }
 

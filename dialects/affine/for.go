@@ -19,9 +19,7 @@ var forDef = &ir.OpDef{
 	NumOperands: -1, NumResults: -1, NumRegions: 1,
 	Parse: parseFor,
 	Print: printFor,
-	NeedsGeneric: func(op *ir.Operation) bool {
-		return forShapeError(op) != nil || !arith.OnlyAttrs(op, "lower_bound", "upper_bound", "step")
-	},
+	NeedsGeneric: func(op *ir.Operation) bool { return forShapeError(op) != nil },
 	Verify: verifyFor,
 }
 
@@ -70,10 +68,21 @@ func parseFor(p *ir.OpParser, st *ir.OpState) error {
 	if len(inits) == 0 {
 		arith.EnsureTerminator(body, newYield(st.Loc))
 	}
+	// Other attributes follow the body, as MLIR prints them
+	// (`affine.for ... { } {tir.parallel}`).
+	extra, err := p.OptionalTrailingAttrDict()
+	if err != nil {
+		return err
+	}
+	for _, a := range extra {
+		if a.Name == "lower_bound" || a.Name == "upper_bound" || a.Name == "step" {
+			return p.Errorf("attribute '%s' is written in the loop header", a.Name)
+		}
+	}
 	st.Operands = append(append(lbOps, ubOps...), inits...)
 	st.ResultTypes = types
 	st.Regions = []*ir.Region{body}
-	st.Attrs = st.Attrs.With("lower_bound", ir.AffineMapAttr{Map: lb}).
+	st.Attrs = append(st.Attrs, extra...).With("lower_bound", ir.AffineMapAttr{Map: lb}).
 		With("upper_bound", ir.AffineMapAttr{Map: ub}).
 		With("step", ir.IntegerAttr{Value: step, Type: ir.Index})
 	return p.ExpectEnd()
@@ -144,6 +153,10 @@ func printFor(p ir.OpPrinter, op *ir.Operation) {
 	}
 	p.Write(" ")
 	ir.PrintRegion(p, op.Regions[0], false, len(op.Results) > 0)
+	if extra := op.Attrs.Without("lower_bound").Without("upper_bound").Without("step"); len(extra) > 0 {
+		p.Write(" ")
+		p.Attr(extra)
+	}
 }
 
 func verifyFor(op *ir.Operation, _ func(*ir.Diagnostic)) error {

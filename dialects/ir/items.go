@@ -27,7 +27,8 @@ const (
 	ItemParens                   // ( items )
 	ItemBrackets                 // [ entries ]
 	ItemAttrDict                 // attributes {dict} (Attr is a DictAttr)
-	ItemRegion                   // { region } (Raw is the parser's handle)
+	ItemRegion                   // { region } (Raw is the parser's handle; Attr, when set, is the DictAttr the same text is as a dictionary)
+	ItemBareDict                 // {dict} without 'attributes' (Attr is a DictAttr)
 )
 
 // Item is one piece of a custom op form.
@@ -71,6 +72,8 @@ func (it *Item) describe() string {
 		return "region"
 	case ItemAttrDict:
 		return "'attributes'"
+	case ItemBareDict:
+		return "attribute dictionary"
 	}
 	return "item"
 }
@@ -617,6 +620,20 @@ func (p *OpParser) Region(args []RegionArg, labelTypes []Type) (*Region, error) 
 func (p *OpParser) OptionalAttrDict() (DictAttr, error) {
 	it := p.Peek()
 	if it == nil || it.Kind != ItemAttrDict {
+		return nil, nil
+	}
+	p.Next()
+	d, _ := it.Attr.(DictAttr)
+	return d, nil
+}
+
+// OptionalTrailingAttrDict reads the `{...}` dictionary MLIR prints after
+// an op's last region for its other attributes, if present. A region item
+// that is also a dictionary (`{tir.parallel}`) is read as one: this is
+// only called where no region can follow.
+func (p *OpParser) OptionalTrailingAttrDict() (DictAttr, error) {
+	it := p.Peek()
+	if it == nil || !(it.Kind == ItemBareDict || it.Kind == ItemRegion && it.Attr != nil) {
 		return nil, nil
 	}
 	p.Next()

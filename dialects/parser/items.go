@@ -137,7 +137,17 @@ func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
 		}
 		return []ir.Item{{Kind: ir.ItemAttrDict, Loc: loc, Attr: d}}, nil
 	case *tirparser.RegionItemContext:
-		return []ir.Item{{Kind: ir.ItemRegion, Loc: loc, Raw: c.Region()}}, nil
+		it := ir.Item{Kind: ir.ItemRegion, Loc: loc, Raw: c.Region()}
+		if d, ok := regionAsDict(c.Region()); ok {
+			it.Attr = d
+		}
+		return []ir.Item{it}, nil
+	case *tirparser.BareDictItemContext:
+		d, err := b.bareDict(c.BareDict())
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Item{{Kind: ir.ItemBareDict, Loc: loc, Attr: d}}, nil
 	}
 	return nil, ir.Errorf(loc, "unexpected '%s'", c.GetText())
 }
@@ -297,4 +307,23 @@ func (b *builder) attrAliasRef(tok antlr.Token) (ir.Attribute, error) {
 		return nil, ir.Errorf(b.loc(tok), "undefined attribute alias #%s", name)
 	}
 	return a, nil
+}
+
+// regionAsDict reads `{a.b}` — a region holding one bare custom op without
+// results, items or blocks — as the dictionary it also is: the unit
+// attribute a.b. Other regions are not dictionaries.
+func regionAsDict(r tirparser.IRegionContext) (ir.DictAttr, bool) {
+	rc, ok := r.(*tirparser.RegionContext)
+	if !ok || len(rc.AllBlock()) != 0 || len(rc.AllOperation()) != 1 {
+		return nil, false
+	}
+	op := rc.Operation(0)
+	if len(op.AllOpResult()) != 0 || op.CustomOp() == nil {
+		return nil, false
+	}
+	custom := op.CustomOp()
+	if len(custom.AllCustomItem()) != 0 || custom.OpName().OP_NAME() == nil {
+		return nil, false
+	}
+	return ir.DictAttr{{Name: custom.OpName().GetText(), Value: ir.UnitAttr{}}}, true
 }

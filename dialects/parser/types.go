@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"github.com/antlr4-go/antlr/v4"
+
 	"math"
 	"strconv"
 	"strings"
@@ -354,27 +356,56 @@ func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
 func (b *builder) dict(ctx tirparser.IDictAttrContext) (ir.DictAttr, error) {
 	d := ir.DictAttr{}
 	for _, e := range ctx.AllDictEntry() {
-		key := e.DictKey().GetText()
-		if strings.HasPrefix(key, "\"") {
-			k, err := unquote(key)
-			if err != nil {
-				return nil, ir.Errorf(b.locOf(e), "%v", err)
-			}
-			key = k
+		var err error
+		if d, err = b.addEntry(d, e, e.DictKey().GetText(), e.Attribute()); err != nil {
+			return nil, err
 		}
-		if d.Get(key) != nil {
-			return nil, ir.Errorf(b.locOf(e), "duplicate attribute '%s'", key)
-		}
-		var v ir.Attribute = ir.UnitAttr{}
-		if e.Attribute() != nil {
-			var err error
-			if v, err = b.attr(e.Attribute()); err != nil {
-				return nil, err
-			}
-		}
-		d = d.With(key, v)
 	}
 	return d, nil
+}
+
+// bareDict reads a dictionary written after a region (grammar: bareDict).
+func (b *builder) bareDict(ctx tirparser.IBareDictContext) (ir.DictAttr, error) {
+	d := ir.DictAttr{}
+	var err error
+	for _, c := range ctx.GetChildren() {
+		switch c := c.(type) {
+		case tirparser.IKeyedEntryContext:
+			d, err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
+		case tirparser.IUnitEntryContext:
+			d, err = b.addEntry(d, c, c.GetText(), nil)
+		case tirparser.IPlainKeyContext:
+			d, err = b.addEntry(d, c, c.GetText(), nil)
+		case tirparser.IDictEntryContext:
+			d, err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// addEntry adds key = value (a unit attribute without value) to d.
+func (b *builder) addEntry(d ir.DictAttr, at antlr.ParserRuleContext, key string, value tirparser.IAttributeContext) (ir.DictAttr, error) {
+	if strings.HasPrefix(key, "\"") {
+		k, err := unquote(key)
+		if err != nil {
+			return nil, ir.Errorf(b.locOf(at), "%v", err)
+		}
+		key = k
+	}
+	if d.Get(key) != nil {
+		return nil, ir.Errorf(b.locOf(at), "duplicate attribute '%s'", key)
+	}
+	var v ir.Attribute = ir.UnitAttr{}
+	if value != nil {
+		var err error
+		if v, err = b.attr(value); err != nil {
+			return nil, err
+		}
+	}
+	return d.With(key, v), nil
 }
 
 func (b *builder) dialectAttr(c tirparser.IDialectAttrContext) (ir.Attribute, error) {

@@ -218,6 +218,36 @@ func (s *BaseTIRListener) EnterRegionItem(ctx *RegionItemContext) {}
 // ExitRegionItem is called when production regionItem is exited.
 func (s *BaseTIRListener) ExitRegionItem(ctx *RegionItemContext) {}
 
+// EnterBareDictItem is called when production bareDictItem is entered.
+func (s *BaseTIRListener) EnterBareDictItem(ctx *BareDictItemContext) {}
+
+// ExitBareDictItem is called when production bareDictItem is exited.
+func (s *BaseTIRListener) ExitBareDictItem(ctx *BareDictItemContext) {}
+
+// EnterBareDict is called when production bareDict is entered.
+func (s *BaseTIRListener) EnterBareDict(ctx *BareDictContext) {}
+
+// ExitBareDict is called when production bareDict is exited.
+func (s *BaseTIRListener) ExitBareDict(ctx *BareDictContext) {}
+
+// EnterKeyedEntry is called when production keyedEntry is entered.
+func (s *BaseTIRListener) EnterKeyedEntry(ctx *KeyedEntryContext) {}
+
+// ExitKeyedEntry is called when production keyedEntry is exited.
+func (s *BaseTIRListener) ExitKeyedEntry(ctx *KeyedEntryContext) {}
+
+// EnterUnitEntry is called when production unitEntry is entered.
+func (s *BaseTIRListener) EnterUnitEntry(ctx *UnitEntryContext) {}
+
+// ExitUnitEntry is called when production unitEntry is exited.
+func (s *BaseTIRListener) ExitUnitEntry(ctx *UnitEntryContext) {}
+
+// EnterPlainKey is called when production plainKey is entered.
+func (s *BaseTIRListener) EnterPlainKey(ctx *PlainKeyContext) {}
+
+// ExitPlainKey is called when production plainKey is exited.
+func (s *BaseTIRListener) ExitPlainKey(ctx *PlainKeyContext) {}
+
 // EnterParenGroup is called when production parenGroup is entered.
 func (s *BaseTIRListener) EnterParenGroup(ctx *ParenGroupContext) {}
 

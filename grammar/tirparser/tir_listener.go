@@ -106,6 +106,21 @@ type TIRListener interface {
 	// EnterRegionItem is called when entering the regionItem production.
 	EnterRegionItem(c *RegionItemContext)
 
+	// EnterBareDictItem is called when entering the bareDictItem production.
+	EnterBareDictItem(c *BareDictItemContext)
+
+	// EnterBareDict is called when entering the bareDict production.
+	EnterBareDict(c *BareDictContext)
+
+	// EnterKeyedEntry is called when entering the keyedEntry production.
+	EnterKeyedEntry(c *KeyedEntryContext)
+
+	// EnterUnitEntry is called when entering the unitEntry production.
+	EnterUnitEntry(c *UnitEntryContext)
+
+	// EnterPlainKey is called when entering the plainKey production.
+	EnterPlainKey(c *PlainKeyContext)
+
 	// EnterParenGroup is called when entering the parenGroup production.
 	EnterParenGroup(c *ParenGroupContext)
 
@@ -384,6 +399,21 @@ type TIRListener interface {
 
 	// ExitRegionItem is called when exiting the regionItem production.
 	ExitRegionItem(c *RegionItemContext)
+
+	// ExitBareDictItem is called when exiting the bareDictItem production.
+	ExitBareDictItem(c *BareDictItemContext)
+
+	// ExitBareDict is called when exiting the bareDict production.
+	ExitBareDict(c *BareDictContext)
+
+	// ExitKeyedEntry is called when exiting the keyedEntry production.
+	ExitKeyedEntry(c *KeyedEntryContext)
+
+	// ExitUnitEntry is called when exiting the unitEntry production.
+	ExitUnitEntry(c *UnitEntryContext)
+
+	// ExitPlainKey is called when exiting the plainKey production.
+	ExitPlainKey(c *PlainKeyContext)
 
 	// ExitParenGroup is called when exiting the parenGroup production.
 	ExitParenGroup(c *ParenGroupContext)

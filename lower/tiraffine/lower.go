@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"strings"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
+	"tir/lower/abi"
 )
 
 // Convert replaces every tir.func of the module by its lowered func.func.
@@ -134,10 +136,10 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 	attrs := ir.DictAttr{}.
 		With("sym_name", src.Attr("sym_name")).
 		With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: ins}}).
-		With("tir.arg_names", names).
-		With("tir.dim_names", dimNames).
-		With("tir.extents", extents).
-		With("tir.num_results", ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
+		With(abi.AttrArgNames, names).
+		With(abi.AttrDimNames, dimNames).
+		With(abi.AttrExtents, extents).
+		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
 	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
@@ -286,6 +288,8 @@ func (fl *funcLowering) loopNest(n *nest, b builder, dims []tir.Dim) (point, []b
 			return nil, nil, ir.Errorf(b.loc, "%v", err)
 		}
 		loop, body := b.affineFor(lb, lbOps, ub, ubOps)
+		// Every point of a materialized value is computed independently.
+		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
 		ivName := fmt.Sprintf("iv%d_%s", k, d.Name)
 		iv := loop.Regions[0].Entry().Args[0]
 		iv.NameHint = ivHint(d.Name)

@@ -23,3 +23,12 @@ func.func @loops(%m: memref<100x100xf32>, %N: index, %x: f32) -> f32 {
   }
   func.return %r#0 : f32
 }
+
+func.func @tagged(%m: memref<10xf32>, %x: f32) {
+  affine.for %i = 0 to 10 {
+    affine.for %j = 0 to 10 {
+      affine.store %x, %m[%j] : memref<10xf32>
+    } {tir.parallel}
+  } {note = "outer", tir.parallel, unroll}
+  func.return
+}
