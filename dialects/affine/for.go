@@ -17,10 +17,10 @@ var forDef = &ir.OpDef{
 	Syntax: "[%r = ] affine.for %i = LB to UB [step N] [iter_args(%acc = %init) -> (T)] { ... }\n" +
 		"  LB, UB: 0 | %N | [max|min] affine_map<...>(%dims)[%syms]",
 	NumOperands: -1, NumResults: -1, NumRegions: 1,
-	Parse: parseFor,
-	Print: printFor,
+	Parse:        parseFor,
+	Print:        printFor,
 	NeedsGeneric: func(op *ir.Operation) bool { return forShapeError(op) != nil },
-	Verify: verifyFor,
+	Verify:       verifyFor,
 }
 
 func newYield(loc ir.Location) func() *ir.Operation {
