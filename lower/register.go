@@ -4,12 +4,18 @@
 package lower
 
 import (
+	"fmt"
+
 	"tir/dialects/ir"
+	"tir/lower/affinescf"
+	"tir/lower/gpuoutline"
 	"tir/lower/tiraffine"
 	"tir/lower/tollvm"
 	"tir/passes"
 	_ "tir/passes/affine"    // affine loop passes
 	_ "tir/passes/tirpasses" // tir-inline, tir-temporaries
+
+	_ "tir/passes/mathexpand" // expand-math (GPU math without libdevice)
 )
 
 func init() {
@@ -30,18 +36,81 @@ func init() {
 		Summary: "Emit LLVM 14 IR for the affine-stage module (C ABI of spec 5.1); tc-opt then prints it",
 		Anchor:  passes.AnchorModule,
 		Options: []passes.OptionSpec{
-			{Name: "target", Type: passes.OptString, Default: "x86_64", Help: "x86_64, aarch64 or nvptx64", Choices: []string{"x86_64", "aarch64", "nvptx64"}},
+			{Name: "target", Type: passes.OptString, Default: "x86_64", Help: "x86_64, aarch64 or nvptx64 (GPU kernels; outline them first with gpu-kernel-outlining)", Choices: passes.Targets},
+			{Name: "math", Type: passes.OptString, Default: "expand", Choices: []string{"expand", "libdevice"},
+				Help: "nvptx64: exp, log, sin, ... computed by tc-opt's own expansion (works with plain llc), or calls to libdevice's __nv_* functions (link libdevice.10.bc)"},
+			{Name: "emulate", Type: passes.OptBool, Default: false,
+				Help: "nvptx64: emit the kernels for the host CPU, with thread indices as arguments (for running them without a GPU)"},
 		},
 		New: func(o passes.Options) passes.Pass {
-			target := o.String("target")
+			opts := tollvm.Options{Target: o.String("target"), Math: o.String("math"), Emulate: o.Bool("emulate")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
-				text, err := tollvm.Emit(ctx.Module, tollvm.Options{Target: target})
+				text, err := tollvm.Emit(ctx.Module, opts)
 				if err != nil {
 					return err
 				}
 				// The LLVM text rides on the module; tc-opt prints it.
 				ctx.Module.Op.SetAttr(LLVMAttr, ir.StringAttr(text))
 				return nil
+			})
+		},
+	})
+}
+
+func init() {
+	passes.Register(&passes.Def{
+		Name:    "lower-affine",
+		Title:   "LowerAffine",
+		Summary: "Lower affine loops, conditions, loads and stores to scf, arith and memref ops (explicit index arithmetic)",
+		Anchor:  passes.AnchorAny,
+		New: func(passes.Options) passes.Pass {
+			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
+				return affinescf.Lower(op)
+			})
+		},
+	})
+	passes.Register(&passes.Def{
+		Name:    "gpu-kernel-outlining",
+		Title:   "GpuKernelOutlining",
+		Summary: "Turn each outermost loop nest into a gpu.func kernel (parallel loops mapped to threads, x innermost) launched by gpu.launch_func",
+		Anchor:  passes.AnchorModule,
+		Options: []passes.OptionSpec{
+			{Name: "block", Type: passes.OptIntList, Default: []int{int(gpuoutline.DefaultBlock[0]), int(gpuoutline.DefaultBlock[1])},
+				Help: "thread-block shape x,y[,z]; a kernel mapping fewer directions multiplies the rest into its last one (32,8: 256 threads in 1-D, 32x8 in 2-D and 3-D)"},
+		},
+		Check: func(o passes.Options) error {
+			b := o.Ints("block")
+			if len(b) == 0 || len(b) > 3 {
+				return fmt.Errorf("block takes 1 to 3 sizes, got %d", len(b))
+			}
+			total := 1
+			for _, x := range b {
+				if x <= 0 || x > 1024 {
+					return fmt.Errorf("block sizes must be between 1 and 1024, got %d", x)
+				}
+				total *= x
+			}
+			if total > 1024 {
+				return fmt.Errorf("a thread block has at most 1024 threads, %v has %d", b, total)
+			}
+			if len(b) == 3 && b[2] > 64 {
+				return fmt.Errorf("the z extent of a thread block is at most 64, got %d", b[2])
+			}
+			return nil
+		},
+		New: func(o passes.Options) passes.Pass {
+			var opts gpuoutline.Options
+			for i, x := range o.Ints("block") {
+				opts.Block[i] = int64(x)
+			}
+			if len(o.Ints("block")) < 3 {
+				opts.Block[2] = 1
+			}
+			if len(o.Ints("block")) < 2 {
+				opts.Block[1] = 1
+			}
+			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
+				return gpuoutline.Outline(ctx.Module, opts)
 			})
 		},
 	})

@@ -29,6 +29,26 @@ var OptPipelines = [4]string{
 		"func.func(affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2}),convert-to-llvm{target=TARGET})",
 }
 
+// GPUTargets are the targets whose code is kernels launched by host code;
+// their -O pipelines (GPUOptPipelines) outline the loop nests into
+// kernels instead of vectorizing them.
+var GPUTargets = []string{"nvptx64"}
+
+// GPUOptPipelines are the -O pipelines of GPU targets: the same tir-level
+// passes, then the loop nests become kernels (gpu-kernel-outlining), which
+// canonicalize and cse tidy before LLVM emission.
+var GPUOptPipelines = [4]string{
+	0: "builtin.module(tir-inline,convert-tir-to-affine,gpu-kernel-outlining,convert-to-llvm{target=TARGET})",
+	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+}
+
+// IsGPUTarget reports whether t is a GPU target.
+func IsGPUTarget(t string) bool { return contains(GPUTargets, t) }
+
 // ValidTarget reports whether t is a known target.
 func ValidTarget(t string) bool { return contains(Targets, t) }
 
@@ -44,7 +64,11 @@ func OptPipelineText(level int, target string) (string, error) {
 	if !ValidTarget(target) {
 		return "", fmt.Errorf("unknown target '%s' (valid: %s)", target, strings.Join(Targets, ", "))
 	}
-	return strings.ReplaceAll(OptPipelines[level], TargetPlaceholder, target), nil
+	table := OptPipelines
+	if IsGPUTarget(target) {
+		table = GPUOptPipelines
+	}
+	return strings.ReplaceAll(table[level], TargetPlaceholder, target), nil
 }
 
 // OptPipeline parses the -O<level> pipeline for a target. A pass the

@@ -31,7 +31,7 @@ func TestErrors(t *testing.T) {
       %x = "vector.broadcast"(%arg1) : (index) -> vector<4xindex>
       "affine.yield"() : () -> ()
     }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", `in.mlir:6:7: error: tollvm: unsupported operation 'vector.broadcast'`},
-		{"nvptx", fn(""), "nvptx64", "target nvptx64: not implemented yet"},
+		{"nvptx without kernels", fn(""), "nvptx64", "run gpu-kernel-outlining before convert-to-llvm"},
 		{"unknown target", fn(""), "riscv", `unknown target "riscv"`},
 		{"results", `"func.func"() ({
   ^bb0(%arg0: index):

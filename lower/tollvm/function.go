@@ -45,6 +45,9 @@ type fnEmitter struct {
 	prologue *ll.Block
 	// depth is the loop nesting depth, for induction variable names.
 	depth int
+	// emulatedIDs is the ids parameter of a kernel emitted for the host
+	// (see kernel.go); nil elsewhere.
+	emulatedIDs *ll.Param
 	// exprCache memoises lowered affine expressions per block: the same
 	// subscript (i + 1, the row offset) is often needed by several loads
 	// of one loop body, and llc does not run a CSE pass over IR.
@@ -377,6 +380,12 @@ func (fe *fnEmitter) emitBlock(b *ir.Block) ([]value.Value, error) {
 		switch op.Name {
 		case "affine.yield", "scf.yield":
 			return fe.vals2(op, op.Operands)
+		case "gpu.return":
+			if len(op.Operands) != 0 {
+				return nil, ir.Errorf(op.Loc, "tollvm: gpu.return with operands is not supported (kernels return nothing)")
+			}
+			fe.cur.NewRet(nil)
+			return nil, nil
 		case "func.return":
 			if len(op.Operands) != 0 {
 				return nil, ir.Errorf(op.Loc, "tollvm: func.return with operands is not supported (functions use destination-passing style)")
@@ -424,6 +433,9 @@ func (fe *fnEmitter) emitOp(op *ir.Operation) error {
 	}
 	if h, ok := memOps[op.Name]; ok {
 		return h(fe, op)
+	}
+	if _, ok := sregNames[op.Name]; ok {
+		return emitGPUIndex(fe, op)
 	}
 	return ir.Errorf(op.Loc, "tollvm: unsupported operation '%s'", op.Name)
 }

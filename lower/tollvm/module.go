@@ -19,14 +19,24 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 
+	"tir/dialects/gpu"
 	"tir/dialects/ir"
 )
 
 // Options selects the code generation target.
 type Options struct {
-	// Target is "x86_64" (the default when empty), "aarch64", or "nvptx64"
-	// (described but not implemented yet: Emit returns an error).
+	// Target is "x86_64" (the default when empty), "aarch64", or "nvptx64".
+	// For nvptx64 the module must hold outlined kernels (gpu-kernel-outlining):
+	// only the kernels are emitted; the host code is --emit=cuda-host's C.
 	Target string
+	// Emulate emits a GPU target's kernels for the host CPU instead, with
+	// thread indices passed in (the tests' CUDA driver emulator runs them).
+	Emulate bool
+	// Math says how GPU kernels get the math functions the NVPTX backend
+	// cannot select (exp, log, sin, ...): "expand" (default) computes them
+	// with arithmetic (expand-math); "libdevice" calls __nv_expf and friends,
+	// which the user links from libdevice.10.bc.
+	Math string
 }
 
 // Emit lowers every func.func of m to LLVM IR and returns the module text.
@@ -38,20 +48,38 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 			out, err = "", fmt.Errorf("tollvm: internal error: %v\n%s", r, debug.Stack())
 		}
 	}()
-	tgt, err := lookupTarget(opts.Target)
+	tgt, err := lookupTarget(opts.Target, opts.Emulate)
 	if err != nil {
 		return "", err
 	}
 	me := newModuleEmitter(tgt)
+	me.libdevice = opts.Math == "libdevice"
+	kernels := 0
 	for _, op := range m.Body().Ops {
-		switch op.Name {
-		case "func.func":
+		switch {
+		case op.Name == "func.func" && tgt.Kernels:
+			// Host code: the kernels it launches are emitted from their
+			// gpu.module; what it computes itself must be host work.
+			if err := checkHostFunc(op); err != nil {
+				return "", err
+			}
+		case op.Name == "func.func":
 			if err := me.emitFunc(op); err != nil {
 				return "", err
 			}
+		case op.Name == "gpu.module" && tgt.Kernels:
+			if err := me.emitGPUModule(op); err != nil {
+				return "", err
+			}
+			kernels++
+		case op.Name == "gpu.module":
+			return "", ir.Errorf(op.Loc, "tollvm: GPU kernels need target=nvptx64 (this is target=%s)", tgt.Name)
 		default:
-			return "", ir.Errorf(op.Loc, "tollvm: unsupported top-level operation '%s' (only func.func is lowered)", op.Name)
+			return "", ir.Errorf(op.Loc, "tollvm: unsupported top-level operation '%s' (only func.func and gpu.module are lowered)", op.Name)
 		}
+	}
+	if tgt.Kernels && kernels == 0 && len(m.Body().Ops) > 0 && !isContainer(m) {
+		return "", fmt.Errorf("tollvm: target %s emits GPU kernels, and the module has none: run gpu-kernel-outlining before convert-to-llvm", tgt.Name)
 	}
 	if err := checkNameClashes(me.mod); err != nil {
 		return "", err
@@ -70,6 +98,8 @@ type moduleEmitter struct {
 	decls   map[string]*ll.Func
 	strs    map[string]constant.Constant
 	globals map[string]bool
+	// libdevice: math the GPU cannot compute natively calls libdevice.
+	libdevice bool
 	// asserts are the cf.assert checks of the function being emitted; their
 	// codes start at abi.AssertCodeBase, after the entry checks' codes.
 	asserts []check
@@ -155,4 +185,11 @@ func checkTerminators(mod *ll.Module) error {
 		}
 	}
 	return nil
+}
+
+// isContainer reports whether m was outlined for a GPU (it may have no
+// kernel: a function without loops).
+func isContainer(m *ir.Module) bool {
+	_, ok := m.Op.Attr(gpu.ContainerModuleAttr).(ir.UnitAttr)
+	return ok
 }

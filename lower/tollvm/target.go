@@ -9,7 +9,7 @@ import (
 // targetDesc collects everything that differs between code generation
 // targets, so that the lowering itself asks questions ("which address space
 // do buffers live in?", "does the backend select llvm.maximum?") instead of
-// testing target names. NVPTX will fill in the GPU-specific fields.
+// testing target names.
 type targetDesc struct {
 	// Name is the Options.Target spelling.
 	Name string
@@ -28,24 +28,22 @@ type targetDesc struct {
 	// LLVM 14's x86 backend does not ("Cannot select: fmaximum"), so there
 	// we expand them into compares and selects.
 	HasFMaximum bool
-	// Implemented is false for targets whose description exists but whose
-	// lowering does not yet.
-	Implemented bool
+	// Emulated is true for GPU kernels emitted for the host CPU, for the
+	// tests' CUDA driver emulator (Options.Emulate).
+	Emulated bool
 }
 
 var targets = map[string]*targetDesc{
 	"x86_64": {
-		Name:        "x86_64",
-		Triple:      "x86_64-unknown-linux-gnu",
-		DataLayout:  "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
-		Implemented: true,
+		Name:       "x86_64",
+		Triple:     "x86_64-unknown-linux-gnu",
+		DataLayout: "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
 	},
 	"aarch64": {
 		Name:        "aarch64",
 		Triple:      "aarch64-unknown-linux-gnu",
 		DataLayout:  "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128",
 		HasFMaximum: true,
-		Implemented: true,
 	},
 	"nvptx64": {
 		Name:            "nvptx64",
@@ -57,8 +55,9 @@ var targets = map[string]*targetDesc{
 	},
 }
 
-// lookupTarget resolves Options.Target ("" means x86_64).
-func lookupTarget(name string) (*targetDesc, error) {
+// lookupTarget resolves Options.Target ("" means x86_64); emulate selects
+// the host emulation of a GPU target's kernels.
+func lookupTarget(name string, emulate bool) (*targetDesc, error) {
 	if name == "" {
 		name = "x86_64"
 	}
@@ -71,8 +70,14 @@ func lookupTarget(name string) (*targetDesc, error) {
 		sort.Strings(names)
 		return nil, fmt.Errorf("unknown target %q (expected one of %s)", name, strings.Join(names, ", "))
 	}
-	if !t.Implemented {
-		return nil, fmt.Errorf("target %s: not implemented yet", name)
+	if emulate {
+		if !t.Kernels {
+			return nil, fmt.Errorf("emulate applies to GPU targets (nvptx64), not %s", name)
+		}
+		host := *targets["x86_64"]
+		host.Name = name + " (emulated on x86_64)"
+		host.Kernels, host.Emulated = true, true
+		return &host, nil
 	}
 	return t, nil
 }

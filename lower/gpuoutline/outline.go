@@ -1,0 +1,611 @@
+// Package gpuoutline turns the affine-stage functions of a module into
+// MLIR's gpu dialect (`gpu-kernel-outlining`): each outermost loop nest of
+// a func.func becomes a gpu.func kernel in a gpu.module, and the function
+// keeps only host work — argument checks (cf.assert), size arithmetic,
+// temporaries (memref.alloc/dealloc) — and one gpu.launch_func per kernel,
+// in program order.
+//
+// Mapping. The band of perfectly nested loops marked parallel
+// (affine.ParallelAttr) at the top of a nest is mapped to threads: the
+// innermost (contiguous) loop to x, so that neighbouring threads touch
+// neighbouring elements, the next to y, and the rest, linearized, to z.
+// x is covered by the grid (`blockIdx.x * blockDim.x + threadIdx.x`, with
+// a bounds guard); y and z by grid-stride loops, since a grid has at most
+// 65535 blocks in those directions and mesh or column dimensions can be
+// longer. What the band does not cover — scan and reduction loops, loops
+// whose bounds depend on a mapped index — runs sequentially inside the
+// thread (one column per thread, the standard vertical-solver mapping). A
+// nest without a parallel loop, and top-level stores, run in a kernel of
+// one thread.
+//
+// Kernel bodies are then lowered from affine to scf/arith/memref
+// (affinescf): inside a kernel the mapped indices are not affine values.
+package gpuoutline
+
+import (
+	"fmt"
+	"sort"
+
+	"tir/dialects/affine"
+	"tir/dialects/arith"
+	"tir/dialects/gpu"
+	"tir/dialects/ir"
+	"tir/dialects/scf"
+	"tir/lower/affinescf"
+)
+
+// Options of the outlining.
+type Options struct {
+	// Block is the thread-block shape (x, y, z); zero entries take the
+	// defaults. A kernel mapping fewer dimensions folds the unused
+	// directions into the last one it maps: with the default 32×8×1 a 1-D
+	// kernel gets 256 threads, a 2-D or 3-D kernel 32×8.
+	Block [3]int64
+}
+
+// DefaultBlock is the thread-block shape used when none is given.
+var DefaultBlock = [3]int64{32, 8, 1}
+
+// Grid limits of the y and z directions (x allows 2^31 - 1 blocks).
+const maxGridYZ = 65535
+
+// Outline converts every func.func of m with a body. The module becomes a
+// gpu.container_module printed with its explicit `module` wrapper.
+func Outline(m *ir.Module, opts Options) error {
+	block := DefaultBlock
+	for i, b := range opts.Block {
+		if b > 0 {
+			block[i] = b
+		}
+	}
+	var funcs []*ir.Operation
+	for _, op := range m.Body().Ops {
+		if op.Name == "func.func" && len(op.Regions) > 0 && len(op.Regions[0].Blocks) > 0 {
+			funcs = append(funcs, op)
+		}
+	}
+	for _, fn := range funcs {
+		o := &outliner{fn: fn, block: block, host: map[*ir.Value]bool{}}
+		if err := o.run(); err != nil {
+			return err
+		}
+		if o.mod != nil {
+			m.Body().InsertAt(m.Body().IndexOf(fn), o.mod)
+		}
+		if err := affinescf.Lower(fn); err != nil {
+			return err
+		}
+	}
+	m.Op.SetAttr(gpu.ContainerModuleAttr, ir.UnitAttr{})
+	m.Implicit = false
+	return nil
+}
+
+// outliner converts one function.
+type outliner struct {
+	fn    *ir.Operation
+	block [3]int64
+	mod   *ir.Operation // the gpu.module of the function's kernels, once needed
+	n     int           // kernels made so far
+	// host holds the values the host computes: arguments, results of host
+	// ops (sizes, checks, allocations).
+	host map[*ir.Value]bool
+}
+
+func (o *outliner) name() string { return ir.SymbolName(o.fn) }
+
+func (o *outliner) run() error {
+	body := o.fn.Regions[0].Entry()
+	for _, a := range body.Args {
+		o.host[a] = true
+	}
+	ops := append([]*ir.Operation(nil), body.Ops...)
+	for i := 0; i < len(ops); i++ {
+		op := ops[i]
+		switch {
+		case op.HasTrait(ir.TraitTerminator):
+		case o.isHostOp(op):
+			for _, r := range op.Results {
+				o.host[r] = true
+			}
+		case len(op.Regions) == 0 && isPure(op):
+			// A device value (a constant, a load hoisted out of a loop):
+			// cloned into the kernels that use it.
+		case len(op.Regions) > 0 && len(op.Results) == 0 && affine.IsParallel(op):
+			if err := o.outline([]*ir.Operation{op}); err != nil {
+				return err
+			}
+		default:
+			// Sequential device work: a loop nest without parallel loops, a
+			// store into a 0-d result, a loop whose results later ops use.
+			// One single-thread kernel runs it together with the ops after
+			// it that are sequential too or use its values.
+			group := []*ir.Operation{op}
+			for i+1 < len(ops) {
+				next := ops[i+1]
+				if next.HasTrait(ir.TraitTerminator) || o.isHostOp(next) {
+					break
+				}
+				sequential := len(next.Regions) == 0 && !isPure(next) ||
+					len(next.Regions) > 0 && (len(next.Results) > 0 || !affine.IsParallel(next))
+				if !sequential && !usedAfter(group, ops[i+1:]) {
+					break
+				}
+				i++
+				group = append(group, next)
+			}
+			if usedAfter(group, ops[i+1:]) {
+				return ir.Errorf(op.Loc, "gpu-kernel-outlining: a value computed on the device here is needed by the host")
+			}
+			if err := o.outline(group); err != nil {
+				return err
+			}
+		}
+	}
+	removeDeadPure(body)
+	return nil
+}
+
+// hostOps are the ops the host may run: index and integer arithmetic on
+// arguments and sizes, the argument checks, and temporaries. (The C host
+// wrapper of --emit=cuda-host implements exactly these.)
+var hostOps = map[string]bool{
+	"arith.constant": true, "arith.addi": true, "arith.subi": true, "arith.muli": true,
+	"arith.divsi": true, "arith.divui": true, "arith.remsi": true, "arith.remui": true,
+	"arith.floordivsi": true, "arith.ceildivsi": true, "arith.maxsi": true, "arith.minsi": true,
+	"arith.maxui": true, "arith.minui": true, "arith.andi": true, "arith.ori": true, "arith.xori": true,
+	"arith.shli": true, "arith.shrsi": true, "arith.shrui": true, "arith.cmpi": true, "arith.select": true,
+	"arith.index_cast": true, "arith.index_castui": true, "arith.extsi": true, "arith.extui": true, "arith.trunci": true,
+	"affine.apply": true, "affine.min": true, "affine.max": true,
+	"memref.dim": true, "memref.alloc": true, "memref.dealloc": true, "cf.assert": true,
+}
+
+// isHostOp reports whether op runs on the host: a host op whose operands
+// the host has and whose results are integers (a float constant is left
+// to the kernels that use it).
+func (o *outliner) isHostOp(op *ir.Operation) bool {
+	if !hostOps[op.Name] || len(op.Regions) > 0 {
+		return false
+	}
+	for _, v := range op.Operands {
+		if !o.host[v] {
+			return false
+		}
+	}
+	for _, r := range op.Results {
+		switch r.Type.(type) {
+		case ir.IndexType, ir.IntegerType, ir.MemRefType:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isPure reports whether op can be evaluated anywhere, any number of
+// times: pure ops and loads (the nest that reads a hoisted load's value
+// runs after everything that precedes the load in the function).
+func isPure(op *ir.Operation) bool {
+	switch op.Name {
+	case "affine.load", "memref.load":
+		return true
+	}
+	return op.HasTrait(ir.TraitPure)
+}
+
+// removeDeadPure erases top-level pure ops whose values nothing uses any
+// more (their users moved into kernels, which have their own copies).
+func removeDeadPure(b *ir.Block) {
+	for {
+		used := map[*ir.Value]bool{}
+		for _, op := range b.Ops {
+			op.Walk(func(o *ir.Operation) bool {
+				for _, v := range o.Operands {
+					used[v] = true
+				}
+				return true
+			})
+		}
+		changed := false
+		for _, op := range append([]*ir.Operation(nil), b.Ops...) {
+			if len(op.Regions) > 0 || !isPure(op) || op.HasTrait(ir.TraitTerminator) || len(op.Results) == 0 {
+				continue
+			}
+			dead := true
+			for _, r := range op.Results {
+				if used[r] {
+					dead = false
+				}
+			}
+			if dead {
+				op.Erase()
+				changed = true
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// band returns the perfectly nested parallel loops at the top of root
+// (root first), and the pure ops found between them, which every thread
+// evaluates before the innermost body.
+func (o *outliner) band(root *ir.Operation) (loops, between []*ir.Operation) {
+	if !affine.IsParallel(root) || len(root.Results) > 0 {
+		return nil, nil
+	}
+	loops = []*ir.Operation{root}
+	for {
+		var inner *ir.Operation
+		var pure []*ir.Operation
+		ok := true
+		for _, op := range affine.ForBody(loops[len(loops)-1]).Ops {
+			switch {
+			case op.Name == "affine.yield":
+			case op.Name == "affine.for" && inner == nil && affine.IsParallel(op) && len(op.Results) == 0 && o.boundsFromOutside(op, root):
+				inner = op
+			case len(op.Regions) == 0 && isPure(op):
+				pure = append(pure, op)
+			default:
+				ok = false
+			}
+		}
+		if !ok || inner == nil {
+			return loops, between
+		}
+		loops = append(loops, inner)
+		between = append(between, pure...)
+	}
+}
+
+// boundsFromOutside reports whether loop's bounds use only values defined
+// outside root: the launch computes them on the host.
+func (o *outliner) boundsFromOutside(loop, root *ir.Operation) bool {
+	_, lbOps, _, ubOps, _ := affine.ForBounds(loop)
+	for _, v := range append(append([]*ir.Value(nil), lbOps...), ubOps...) {
+		if definedIn(v, root) {
+			return false
+		}
+	}
+	return true
+}
+
+// definedIn reports whether v is defined inside op's regions.
+func definedIn(v *ir.Value, op *ir.Operation) bool {
+	var b *ir.Block
+	if d := v.DefiningOp(); d != nil {
+		b = d.ParentBlock()
+	} else {
+		b = v.OwnerBlock()
+	}
+	for b != nil {
+		p := b.ParentOp()
+		if p == op {
+			return true
+		}
+		if p == nil {
+			return false
+		}
+		b = p.ParentBlock()
+	}
+	return false
+}
+
+// outline makes one kernel of ops (a loop nest, or a run of top-level
+// side effects) and replaces them with its launch.
+func (o *outliner) outline(ops []*ir.Operation) error {
+	root := ops[0]
+	loc := root.Loc
+	var loops, between []*ir.Operation
+	if len(ops) == 1 && root.Name == "affine.for" {
+		loops, between = o.band(root)
+	}
+	// The values the kernel uses from outside: host values other than
+	// constants become parameters; device values (constants, hoisted
+	// loads and arithmetic) are recomputed in the kernel.
+	var params []*ir.Value
+	var clones []*ir.Operation
+	seenParam := map[*ir.Value]bool{}
+	seenClone := map[*ir.Operation]bool{}
+	var need func(v *ir.Value) error
+	need = func(v *ir.Value) error {
+		d := v.DefiningOp()
+		// Index values and buffers the host computes are passed; other
+		// values (constants, flags, device values) are recomputed, which
+		// keeps kernel parameters to pointers and 64-bit integers.
+		_, isMem := v.Type.(ir.MemRefType)
+		passed := o.host[v] && (isMem || ir.TypeEqual(v.Type, ir.Index))
+		if d != nil && (d.Name == "arith.constant" || !passed) {
+			if d.ParentBlock() != o.fn.Regions[0].Entry() {
+				return nil // defined inside the kernel's ops
+			}
+			if seenClone[d] {
+				return nil
+			}
+			if !isPure(d) || len(d.Regions) > 0 {
+				return ir.Errorf(d.Loc, "gpu-kernel-outlining: '%s' computes a value on the device that another kernel needs; only pure values can be recomputed", d.Name)
+			}
+			seenClone[d] = true
+			for _, w := range d.Operands {
+				if err := need(w); err != nil {
+					return err
+				}
+			}
+			clones = append(clones, d)
+			return nil
+		}
+		if !o.host[v] || seenParam[v] {
+			return nil
+		}
+		seenParam[v] = true
+		params = append(params, v)
+		return nil
+	}
+	inside := map[*ir.Operation]bool{}
+	for _, op := range ops {
+		op.Walk(func(x *ir.Operation) bool {
+			inside[x] = true
+			return true
+		})
+	}
+	var err error
+	for _, op := range ops {
+		op.Walk(func(x *ir.Operation) bool {
+			for _, v := range x.Operands {
+				if d := v.DefiningOp(); d != nil && inside[d] || d == nil && isInside(v, inside) {
+					continue
+				}
+				if err == nil {
+					err = need(v)
+				}
+			}
+			return err == nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	// Clones keep their order in the function (operands first);
+	// parameters follow the function's arguments, then the values it
+	// computes, in order.
+	order := map[*ir.Operation]int{}
+	for i, op := range o.fn.Regions[0].Entry().Ops {
+		order[op] = i
+	}
+	sortOps(clones, order)
+	position := func(v *ir.Value) int {
+		if d := v.DefiningOp(); d != nil {
+			return 1<<20 + order[d]*16 + v.ResultIndex()
+		}
+		return v.ArgIndex()
+	}
+	sort.SliceStable(params, func(i, j int) bool { return position(params[i]) < position(params[j]) })
+
+	kname := fmt.Sprintf("%s_k%d", o.name(), o.n)
+	o.n++
+	if o.mod == nil {
+		o.mod = gpu.NewModule(o.fn.Loc, o.name()+"_kernels")
+	}
+	types := make([]ir.Type, len(params))
+	for i, p := range params {
+		types[i] = p.Type
+	}
+	kfn := gpu.NewFunc(loc, kname, types, true)
+	gpu.AppendToModule(o.mod, kfn)
+	kbody := gpu.FuncBody(kfn)
+	mapping := map[*ir.Value]*ir.Value{}
+	for i, p := range params {
+		mapping[p] = kbody.Args[i]
+		kbody.Args[i].NameHint = p.NameHint
+	}
+	for _, c := range clones {
+		kbody.Append(c.Clone(mapping))
+	}
+
+	// The host computes the extent of each mapped loop for the grid; the
+	// kernel computes the same bounds from its parameters.
+	hostE := &affinescf.Emitter{Rewriter: &ir.Rewriter{Root: o.fn}, Anchor: root}
+	dims := o.mapping(len(loops))
+	blockDims := [3]*ir.Value{hostE.Index(1), hostE.Index(1), hostE.Index(1)}
+	grid := [3]*ir.Value{hostE.Index(1), hostE.Index(1), hostE.Index(1)}
+	var inner *ir.Block = kbody
+	if len(loops) > 0 {
+		ke := &affinescf.Emitter{Block: kbody}
+		kmap := func(vs []*ir.Value) []*ir.Value {
+			out := make([]*ir.Value, len(vs))
+			for i, v := range vs {
+				if m, ok := mapping[v]; ok {
+					out[i] = m
+				} else {
+					out[i] = v
+				}
+			}
+			return out
+		}
+		type extent struct{ lo, n *ir.Value }
+		hostExt := make([]extent, len(loops))
+		kernExt := make([]extent, len(loops))
+		for i, l := range loops {
+			lb, lbOps, ub, ubOps, _ := affine.ForBounds(l)
+			lo := hostE.Bound(lb, lbOps, true)
+			hostExt[i] = extent{lo, hostE.Binary("maxsi", hostE.Binary("subi", hostE.Bound(ub, ubOps, false), lo), hostE.Index(0))}
+			klo := ke.Bound(lb, kmap(lbOps), true)
+			kernExt[i] = extent{klo, ke.Binary("maxsi", ke.Binary("subi", ke.Bound(ub, kmap(ubOps), false), klo), ke.Index(0))}
+		}
+		// dims[d] lists the loops (outermost first) mapped to direction d.
+		for d := 2; d >= 0; d-- {
+			if len(dims[d]) == 0 {
+				continue
+			}
+			bs := o.blockSize(d, len(loops))
+			blockDims[d] = hostE.Index(bs)
+			var hn, kn *ir.Value
+			for _, li := range dims[d] {
+				if hn == nil {
+					hn, kn = hostExt[li].n, kernExt[li].n
+				} else {
+					hn = hostE.Binary("muli", hn, hostExt[li].n)
+					kn = ke.Binary("muli", kn, kernExt[li].n)
+				}
+			}
+			blocks := hostE.Binary("maxsi", hostE.Binary("ceildivsi", hn, hostE.Index(bs)), hostE.Index(1))
+			if d > 0 {
+				blocks = hostE.Binary("minsi", blocks, hostE.Index(maxGridYZ))
+			}
+			grid[d] = blocks
+			dim := "xyz"[d : d+1]
+			tid := ke.Value(gpu.NewIndexOp(loc, "gpu.thread_id", dim))
+			bid := ke.Value(gpu.NewIndexOp(loc, "gpu.block_id", dim))
+			bdim := ke.Value(gpu.NewIndexOp(loc, "gpu.block_dim", dim))
+			global := ke.Binary("addi", ke.Binary("muli", bid, bdim), tid)
+			var linear *ir.Value
+			if d == 0 {
+				// The bounds guard.
+				cond := ke.Value(arith.NewCmpI(loc, "slt", global, kn))
+				guard := scf.NewIf(loc, cond, nil, false)
+				ke.Append(guard)
+				scf.ThenBlock(guard).Append(scf.NewYield(loc))
+				ke = &affinescf.Emitter{Block: scf.ThenBlock(guard)}
+				linear = global
+			} else {
+				gdim := ke.Value(gpu.NewIndexOp(loc, "gpu.grid_dim", dim))
+				stride := ke.Binary("muli", gdim, bdim)
+				loop := scf.NewFor(loc, global, kn, stride, nil)
+				ke.Append(loop)
+				scf.ForBody(loop).Append(scf.NewYield(loc))
+				ke = &affinescf.Emitter{Block: scf.ForBody(loop)}
+				linear = scf.InductionVar(loop)
+			}
+			// Unfold the linear index, innermost loop first.
+			for k := len(dims[d]) - 1; k >= 0; k-- {
+				li := dims[d][k]
+				idx := linear
+				if k > 0 {
+					idx = ke.Binary("remsi", linear, kernExt[li].n)
+					linear = ke.Binary("divsi", linear, kernExt[li].n)
+				}
+				mapping[affine.InductionVar(loops[li])] = ke.Binary("addi", kernExt[li].lo, idx)
+			}
+		}
+		inner = ke.Block
+	}
+	// The body: the pure ops between the band loops, then the innermost
+	// body (or the whole ops for a serial kernel).
+	var body []*ir.Operation
+	if len(loops) > 0 {
+		body = append(body, between...)
+		for _, op := range affine.ForBody(loops[len(loops)-1]).Ops {
+			if op.Name != "affine.yield" {
+				body = append(body, op)
+			}
+		}
+	} else {
+		body = ops
+	}
+	for _, op := range body {
+		c := op.Clone(mapping)
+		if t := inner.Terminator(); t != nil {
+			inner.InsertAt(inner.IndexOf(t), c)
+		} else {
+			inner.Append(c)
+		}
+	}
+	kbody.Append(gpu.NewReturn(loc))
+	if err := checkKernelBody(kfn); err != nil {
+		return err
+	}
+	if err := affinescf.Lower(kfn); err != nil {
+		return err
+	}
+	launch := gpu.NewLaunchFunc(loc, ir.SymbolName(o.mod), kname, grid, blockDims, params)
+	hostE.Rewriter.InsertBefore(root, launch)
+	for _, op := range ops {
+		if !isPure(op) || len(op.Regions) > 0 {
+			op.Erase()
+		}
+	}
+	return nil
+}
+
+// usedAfter reports whether a value defined by group (at its top level) is
+// used by one of later (or inside them).
+func usedAfter(group, later []*ir.Operation) bool {
+	defined := map[*ir.Value]bool{}
+	for _, op := range group {
+		for _, r := range op.Results {
+			defined[r] = true
+		}
+	}
+	found := false
+	for _, op := range later {
+		op.Walk(func(x *ir.Operation) bool {
+			for _, v := range x.Operands {
+				if defined[v] {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// mapping assigns n band loops (outermost first) to directions: the
+// innermost to x, the next to y, all others to z (linearized).
+func (o *outliner) mapping(n int) [3][]int {
+	var dims [3][]int
+	for i := 0; i < n; i++ {
+		switch d := n - 1 - i; {
+		case d == 0:
+			dims[0] = append(dims[0], i)
+		case d == 1:
+			dims[1] = append(dims[1], i)
+		default:
+			dims[2] = append(dims[2], i)
+		}
+	}
+	return dims
+}
+
+// blockSize is the block extent of direction d for a kernel mapping n
+// loops: the unused directions fold into the last used one.
+func (o *outliner) blockSize(d, n int) int64 {
+	used := min(n, 3)
+	if d < used-1 {
+		return o.block[d]
+	}
+	s := int64(1)
+	for k := d; k < 3; k++ {
+		s *= o.block[k]
+	}
+	return s
+}
+
+// checkKernelBody refuses what a kernel cannot do.
+func checkKernelBody(kfn *ir.Operation) error {
+	var err error
+	kfn.Walk(func(op *ir.Operation) bool {
+		switch op.Name {
+		case "memref.alloc", "memref.dealloc", "cf.assert":
+			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' inside a loop nest cannot run in a kernel", op.Name)
+		}
+		return err == nil
+	})
+	return err
+}
+
+func isInside(v *ir.Value, inside map[*ir.Operation]bool) bool {
+	if b := v.OwnerBlock(); b != nil {
+		return inside[b.ParentOp()]
+	}
+	return false
+}
+
+func sortOps(ops []*ir.Operation, order map[*ir.Operation]int) {
+	for i := 1; i < len(ops); i++ {
+		for j := i; j > 0 && order[ops[j]] < order[ops[j-1]]; j-- {
+			ops[j], ops[j-1] = ops[j-1], ops[j]
+		}
+	}
+}
