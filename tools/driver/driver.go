@@ -37,12 +37,8 @@ const (
 	ExitInternal = 3 // a bug: a pass panicked or produced invalid IR
 )
 
-// Emit kinds accepted by --emit; those not implemented yet are rejected
-// with a usage error.
-var (
-	emitKinds          = []string{"ir", "llvm", "c-header", "launch-json", "cuda-host", "extents", "dot"}
-	emitNotImplemented = map[string]bool{"launch-json": true, "cuda-host": true}
-)
+// Emit kinds accepted by --emit.
+var emitKinds = []string{"ir", "llvm", "c-header", "launch-json", "cuda-host", "extents", "dot"}
 
 // LLVMAttr is the module attribute that carries the LLVM IR text
 // convert-to-llvm emitted; tc-opt prints it.
@@ -51,7 +47,7 @@ const LLVMAttr = lower.LLVMAttr
 // valueFlags are the driver flags that take a value (possibly as the next
 // argument); every other flag is a switch or takes `=value`.
 var valueFlags = map[string]bool{
-	"o": true, "pass-pipeline": true, "target": true, "emit": true, "input-format": true,
+	"o": true, "pass-pipeline": true, "target": true, "emit": true, "input-format": true, "ptx": true,
 	"mlir-print-ir-before": true, "mlir-print-ir-after": true,
 }
 
@@ -67,6 +63,7 @@ type config struct {
 	emit              string
 	emitGiven         bool // --emit was on the command line
 	inputFormat       string
+	ptxFile           string
 	listPasses        bool
 	dumpPipeline      bool
 	printBeforeAll    bool
@@ -156,6 +153,7 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.StringFlag{Name: "target", Usage: "target of the -O pipelines: " + strings.Join(passes.Targets, "|") + " (default " + passes.DefaultTarget + ")"},
 		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKinds, "|")},
 		&cli.StringFlag{Name: "input-format", Usage: "tir|tc (default: from the file extension)"},
+		&cli.StringFlag{Name: "ptx", Usage: "with --emit=cuda-host: embed the kernels' PTX read from `FILE` (llc -march=nvptx64 output) in the host wrapper"},
 		&cli.BoolFlag{Name: "split-input-file", Usage: "split the input on '// -----' lines and process the chunks independently"},
 		&cli.BoolFlag{Name: "verify-diagnostics", Usage: "check the diagnostics against the expected-* comments of the input"},
 		&cli.BoolFlag{Name: "mlir-print-op-generic", Usage: "print every op in the generic form"},
@@ -206,6 +204,7 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.emit = c.String("emit")
 	cfg.emitGiven = c.IsSet("emit")
 	cfg.inputFormat = c.String("input-format")
+	cfg.ptxFile = c.String("ptx")
 	cfg.split = c.Bool("split-input-file")
 	cfg.verifyDiag = c.Bool("verify-diagnostics")
 	cfg.generic = c.Bool("mlir-print-op-generic")
@@ -321,8 +320,8 @@ func run(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !contains(emitKinds, cfg.emit) {
 		return fail(usagef("unknown --emit value '%s' (valid: %s)", cfg.emit, strings.Join(emitKinds, ", ")))
 	}
-	if emitNotImplemented[cfg.emit] {
-		return fail(usagef("--emit=%s is not implemented yet", cfg.emit))
+	if cfg.ptxFile != "" && cfg.emit != "cuda-host" {
+		return fail(usagef("--ptx only applies to --emit=cuda-host"))
 	}
 	pipeline, err := buildPipeline(cfg)
 	if err != nil {
@@ -394,6 +393,10 @@ func listPasses(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nDefault pipelines (%s is --target, default %s; a pass marked '?' is skipped when not registered):\n", passes.TargetPlaceholder, passes.DefaultTarget)
 	for lvl, p := range passes.OptPipelines {
+		fmt.Fprintf(w, "  -O%d  %s\n", lvl, p)
+	}
+	fmt.Fprintf(w, "GPU targets (%s):\n", strings.Join(passes.GPUTargets, ", "))
+	for lvl, p := range passes.GPUOptPipelines {
 		fmt.Fprintf(w, "  -O%d  %s\n", lvl, p)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -182,10 +183,15 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 			res.out += "\n"
 		}
 	} else if gen, ok := emitters[cfg.emit]; ok {
-		out, err := gen(m)
+		out, err := gen(m, cfg, file)
 		if err != nil {
-			if errors.Is(err, emit.ErrNoTirFuncs) {
+			switch {
+			case errors.Is(err, emit.ErrNoTirFuncs):
 				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=%s: the module has no tir.func (it describes tir.func signatures and domains); run --emit=%s without lowering passes", cfg.emit, cfg.emit))
+				res.code = ExitUsage
+				return res
+			case errors.Is(err, emit.ErrNotOutlined):
+				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=%s describes the GPU build: run it with -O2 --target=nvptx64 (or a pipeline with gpu-kernel-outlining)", cfg.emit))
 				res.code = ExitUsage
 				return res
 			}
@@ -201,12 +207,25 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 	return res
 }
 
-// emitters print the --emit kinds that describe the tir-level module
-// rather than print IR.
-var emitters = map[string]func(*ir.Module) (string, error){
-	"c-header": emit.CHeader,
-	"extents":  emit.Extents,
-	"dot":      emit.Dot,
+// emitters print the --emit kinds that are not IR: descriptions of the
+// tir-level module (c-header, extents, dot) and of the GPU build after
+// gpu-kernel-outlining (launch-json, cuda-host).
+var emitters = map[string]func(m *ir.Module, cfg *config, file string) (string, error){
+	"c-header":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.CHeader(m) },
+	"extents":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Extents(m) },
+	"dot":         func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Dot(m) },
+	"launch-json": func(m *ir.Module, _ *config, _ string) (string, error) { return emit.LaunchJSON(m) },
+	"cuda-host": func(m *ir.Module, cfg *config, file string) (string, error) {
+		opts := emit.CUDAHostOptions{Source: file}
+		if cfg.ptxFile != "" {
+			b, err := os.ReadFile(cfg.ptxFile)
+			if err != nil {
+				return "", fmt.Errorf("--ptx: %v", err)
+			}
+			opts.PTX = string(b)
+		}
+		return emit.CUDAHost(m, opts)
+	},
 }
 
 func asDiagList(err error, file string) ir.DiagList {
