@@ -13,6 +13,7 @@ import (
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
 	"tir/lower/abi"
+	"tir/passes/mathexpand"
 )
 
 // GPU kernels (gpu.func ... kernel in a gpu.module) become LLVM functions
@@ -42,6 +43,15 @@ func (me *moduleEmitter) emitGPUModule(op *ir.Operation) error {
 		switch {
 		case k.Name == "gpu.module_end":
 		case k.Name == "gpu.func" && gpu.IsKernel(k):
+			if !me.libdevice {
+				// The math NVPTX cannot select is computed with arithmetic
+				// (expand-math), on a copy: emitting LLVM IR leaves the
+				// module as it was. The host emulation computes the same.
+				k = k.Clone(map[*ir.Value]*ir.Value{})
+				if err := mathexpand.Expand(k); err != nil {
+					return err
+				}
+			}
 			if err := me.emitKernel(k); err != nil {
 				return err
 			}
@@ -88,32 +98,33 @@ func (me *moduleEmitter) emitKernel(op *ir.Operation) error {
 	params := me.bodyParams(args, elems)
 	markReadOnly(blk, args, params)
 	var fn *ll.Func
-	var vals []value.Value
-	var ids *ll.Param
-	entry := ll.NewBlock("")
+	var pp, ids *ll.Param
 	if me.tgt.Emulated {
-		pp := ll.NewParam("params", types.NewPointer(types.I8Ptr))
+		pp = ll.NewParam("params", types.NewPointer(types.I8Ptr))
 		ids = ll.NewParam("ids", types.I32Ptr)
 		fn = me.mod.NewFunc(name, types.Void, pp, ids)
-		for k, p := range params {
-			slot := entry.NewGetElementPtr(types.I8Ptr, pp, i64(int64(k)))
-			slot.InBounds = true
-			raw := entry.NewLoad(types.I8Ptr, slot)
-			typed := entry.NewBitCast(raw, types.NewPointer(p.Typ))
-			v := entry.NewLoad(p.Typ, typed)
-			v.SetName(p.LocalName)
-			vals = append(vals, v)
-		}
 	} else {
 		fn = me.mod.NewFunc(name, types.Void, params...)
-		vals = paramValues(fn.Params)
 		me.annotateKernel(fn)
 	}
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
 	fe := newFnEmitter(me, fn)
 	fe.emulatedIDs = ids
-	entry.SetName(fe.unique("entry"))
-	fe.prologue = fe.place(entry)
+	entry := fe.place(fe.newBlock("entry"))
+	fe.prologue = entry
+	var vals []value.Value
+	if me.tgt.Emulated {
+		// params[k] points at the k-th parameter's value.
+		for k, p := range params {
+			slot := entry.NewGetElementPtr(types.I8Ptr, pp, i64(int64(k)))
+			slot.InBounds = true
+			raw := entry.NewLoad(types.I8Ptr, slot)
+			typed := entry.NewBitCast(raw, types.NewPointer(p.Typ))
+			vals = append(vals, fe.setName(entry.NewLoad(p.Typ, typed), p.LocalName))
+		}
+	} else {
+		vals = paramValues(fn.Params)
+	}
 	start := fe.place(fe.newBlock("start"))
 	fe.cur = start
 	fe.bindParams(args, elems, blk, vals)

@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
+	"tir/passes/mathexpand"
 )
 
 // mathSpec says how a math op is lowered: to an overloaded LLVM intrinsic
@@ -67,6 +68,8 @@ func (fe *fnEmitter) emitMath(op *ir.Operation, spec mathSpec) error {
 	}
 	var r value.Value
 	switch {
+	case fe.me.libdevice && fe.me.tgt.Kernels && !fe.me.tgt.Emulated && libdeviceNeeded[op.Name]:
+		r, err = fe.callLibdevice(op, t, args)
 	case spec.custom != nil:
 		r, err = spec.custom(fe, op, args)
 	case spec.intrinsic != "":
@@ -167,4 +170,40 @@ func emitAbsI(fe *fnEmitter, op *ir.Operation, args []value.Value) (value.Value,
 	}
 	f := fe.me.declare("llvm.abs."+typeSuffix(t), t, false, t, types.I1)
 	return fe.cur.NewCall(f, args[0], constant.False), nil
+}
+
+// libdeviceNeeded are the math ops LLVM 14's NVPTX backend cannot select:
+// those expand-math computes with arithmetic (convert-to-llvm's default on
+// nvptx64), or, with math=libdevice, calls to libdevice.
+var libdeviceNeeded = map[string]bool{}
+
+func init() {
+	for _, name := range mathexpand.Ops() {
+		libdeviceNeeded[name] = true
+	}
+}
+
+// callLibdevice calls libdevice's __nv_<name>f (f32) or __nv_<name> (f64),
+// which the user links from libdevice.10.bc (llvm-link --only-needed).
+func (fe *fnEmitter) callLibdevice(op *ir.Operation, t types.Type, args []value.Value) (value.Value, error) {
+	ft, ok := t.(*types.FloatType)
+	if !ok || ft.Kind != types.FloatKindFloat && ft.Kind != types.FloatKindDouble {
+		return nil, ir.Errorf(op.Loc, "tollvm: '%s' on %s: libdevice has f32 and f64 functions only (use math=expand)", op.Name, t)
+	}
+	base := strings.TrimPrefix(op.Name, "math.")
+	switch base {
+	case "powf":
+		base = "pow"
+	case "roundeven":
+		base = "rint"
+	}
+	name := "__nv_" + base
+	if ft.Kind == types.FloatKindFloat {
+		name += "f"
+	}
+	ps := make([]types.Type, len(args))
+	for i := range ps {
+		ps[i] = t
+	}
+	return fe.cur.NewCall(fe.me.declare(name, t, false, ps...), args...), nil
 }
