@@ -211,11 +211,12 @@ func TestGolden(t *testing.T) {
 }
 
 // isLLVM reports whether the output is something other than IR (LLVM IR,
-// a C header, extents, DOT), which the idempotence check cannot parse.
+// a C header or host wrapper, extents, DOT, JSON), which the idempotence
+// check cannot parse.
 func isLLVM(args []string) bool {
 	for _, a := range args {
 		switch strings.TrimLeft(a, "-") {
-		case "emit=llvm", "emit=c-header", "emit=extents", "emit=dot":
+		case "emit=llvm", "emit=c-header", "emit=extents", "emit=dot", "emit=launch-json", "emit=cuda-host":
 			return true
 		}
 	}

@@ -33,8 +33,9 @@ func pipe(t *testing.T, input string, name string, args ...string) {
 	}
 }
 
-// TestMLIRInterop feeds every example, in the generic form and after
-// convert-tir-to-affine, to upstream mlir-opt 16.
+// TestMLIRInterop feeds every example, in the generic form, after
+// convert-tir-to-affine and after gpu-kernel-outlining, to upstream
+// mlir-opt 16.
 func TestMLIRInterop(t *testing.T) {
 	if _, err := os.Stat(mlirOpt); err != nil {
 		t.Skipf("upstream MLIR 16 not installed (%s; make deps installs mlir-16-tools)", mlirOpt)
@@ -51,6 +52,15 @@ func TestMLIRInterop(t *testing.T) {
 			// Upstream's own lowering of our affine output must work too.
 			pipe(t, affine, mlirOpt, "--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm",
 				"--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts")
+			// The outlined GPU module (spec 4.3) is MLIR's gpu dialect: mlir-opt
+			// reads it in both forms, and its own NVVM lowering of our kernels,
+			// the peer of convert-to-llvm{target=nvptx64}, accepts them.
+			outlined := "--pass-pipeline=builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+				"func.func(affine-licm,affine-scalar-replace),gpu-kernel-outlining,canonicalize,cse)"
+			gpuIR := runTCOpt(t, outlined, f)
+			pipe(t, gpuIR, mlirOpt)
+			pipe(t, runTCOpt(t, outlined, "--mlir-print-op-generic", f), mlirOpt)
+			pipe(t, gpuIR, mlirOpt, "--convert-scf-to-cf", "--convert-gpu-to-nvvm")
 		})
 	}
 }

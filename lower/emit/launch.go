@@ -3,6 +3,7 @@ package emit
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"tir/dialects/arith"
@@ -32,11 +33,30 @@ func LaunchJSON(m *ir.Module) (string, error) {
 		}
 		doc.Functions = append(doc.Functions, *lf)
 	}
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	var out strings.Builder
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // conditions hold >= and &&
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
 		return "", err
 	}
-	return string(out) + "\n", nil
+	return compactScalarArrays(out.String()), nil
+}
+
+// scalarArray matches an indented JSON array of strings and numbers.
+var scalarArray = regexp.MustCompile(`\[\n(\s*("([^"\\]|\\.)*"|-?[0-9]+)(,\n\s*("([^"\\]|\\.)*"|-?[0-9]+))*)\n\s*\]`)
+
+// compactScalarArrays writes arrays of scalars on one line (["I", "J"],
+// [32, 8, 1]): the document stays readable in a terminal.
+func compactScalarArrays(s string) string {
+	return scalarArray.ReplaceAllStringFunc(s, func(m string) string {
+		inner := strings.TrimSpace(m[1 : len(m)-1])
+		parts := strings.Split(inner, ",\n")
+		for i, p := range parts {
+			parts[i] = strings.TrimSpace(p)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	})
 }
 
 type launchDoc struct {

@@ -232,7 +232,7 @@ func removeDeadPure(b *ir.Block) {
 // (root first), and the pure ops found between them, which every thread
 // evaluates before the innermost body.
 func (o *outliner) band(root *ir.Operation) (loops, between []*ir.Operation) {
-	if !affine.IsParallel(root) || len(root.Results) > 0 {
+	if !affine.IsParallel(root) || len(root.Results) > 0 || !o.hostBounds(root) {
 		return nil, nil
 	}
 	loops = []*ir.Operation{root}
@@ -243,7 +243,7 @@ func (o *outliner) band(root *ir.Operation) (loops, between []*ir.Operation) {
 		for _, op := range affine.ForBody(loops[len(loops)-1]).Ops {
 			switch {
 			case op.Name == "affine.yield":
-			case op.Name == "affine.for" && inner == nil && affine.IsParallel(op) && len(op.Results) == 0 && o.boundsFromOutside(op, root):
+			case op.Name == "affine.for" && inner == nil && affine.IsParallel(op) && len(op.Results) == 0 && o.hostBounds(op):
 				inner = op
 			case len(op.Regions) == 0 && isPure(op):
 				pure = append(pure, op)
@@ -259,37 +259,16 @@ func (o *outliner) band(root *ir.Operation) (loops, between []*ir.Operation) {
 	}
 }
 
-// boundsFromOutside reports whether loop's bounds use only values defined
-// outside root: the launch computes them on the host.
-func (o *outliner) boundsFromOutside(loop, root *ir.Operation) bool {
+// hostBounds reports whether loop's bounds are values the host has (sizes,
+// constants): the launch computes the grid from them.
+func (o *outliner) hostBounds(loop *ir.Operation) bool {
 	_, lbOps, _, ubOps, _ := affine.ForBounds(loop)
 	for _, v := range append(append([]*ir.Value(nil), lbOps...), ubOps...) {
-		if definedIn(v, root) {
+		if !o.host[v] {
 			return false
 		}
 	}
 	return true
-}
-
-// definedIn reports whether v is defined inside op's regions.
-func definedIn(v *ir.Value, op *ir.Operation) bool {
-	var b *ir.Block
-	if d := v.DefiningOp(); d != nil {
-		b = d.ParentBlock()
-	} else {
-		b = v.OwnerBlock()
-	}
-	for b != nil {
-		p := b.ParentOp()
-		if p == op {
-			return true
-		}
-		if p == nil {
-			return false
-		}
-		b = p.ParentBlock()
-	}
-	return false
 }
 
 // outline makes one kernel of ops (a loop nest, or a run of top-level
@@ -586,9 +565,14 @@ func (o *outliner) blockSize(d, n int) int64 {
 func checkKernelBody(kfn *ir.Operation) error {
 	var err error
 	kfn.Walk(func(op *ir.Operation) bool {
+		if err != nil {
+			return false
+		}
 		switch op.Name {
-		case "memref.alloc", "memref.dealloc", "cf.assert":
-			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' inside a loop nest cannot run in a kernel", op.Name)
+		case "memref.alloc", "memref.alloca", "memref.dealloc":
+			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' cannot run in a kernel: allocate temporaries outside the loop nests", op.Name)
+		case "cf.assert":
+			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: 'cf.assert' cannot run in a kernel: a check must depend only on sizes and come before the loop nests")
 		}
 		return err == nil
 	})

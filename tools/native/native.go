@@ -44,6 +44,11 @@ type Program struct {
 	fn   *ir.Operation
 	ft   ir.FunctionType
 	syms []string
+	// gpu: the function is a GPU build (buffers in device memory through
+	// the CUDA driver API); Env is added to the environment of runs (the
+	// driver library to use).
+	gpu bool
+	Env []string
 }
 
 // Build compiles the LLVM IR of a module that defines fn's lowering into
@@ -110,6 +115,10 @@ func ctype(t ir.Type) (string, int, error) {
 type Timing struct {
 	Median time.Duration
 	Reps   int
+	// CopyMedian is, for GPU builds, the median time of a device-to-device
+	// copy moving as many bytes as the function's compulsory traffic
+	// (half read, half written), measured in the same run.
+	CopyMedian time.Duration
 }
 
 // Run executes the compiled function reps times (at least once) on args
@@ -162,6 +171,9 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(p.Exe, argv...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if len(p.Env) > 0 {
+		cmd.Env = append(os.Environ(), p.Env...)
+	}
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
@@ -169,7 +181,14 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 		}
 		return nil, Timing{}, fmt.Errorf("%s", msg)
 	}
-	ns, _ := strconv.ParseInt(strings.TrimSpace(stdout.String()), 10, 64)
+	fields := strings.Fields(stdout.String())
+	var ns, copyNS int64
+	if len(fields) > 0 {
+		ns, _ = strconv.ParseInt(fields[0], 10, 64)
+	}
+	if len(fields) > 1 {
+		copyNS, _ = strconv.ParseInt(fields[1], 10, 64)
+	}
 	var outs []*interp.Tensor
 	for i, r := range p.ft.Results {
 		rt, _ := tir.AsTensor(r)
@@ -179,7 +198,7 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 		}
 		outs = append(outs, t)
 	}
-	return outs, Timing{Median: time.Duration(ns), Reps: reps}, nil
+	return outs, Timing{Median: time.Duration(ns), Reps: reps, CopyMedian: time.Duration(copyNS)}, nil
 }
 
 // The binary files the driver exchanges: int64 rank, int64 sizes[rank],
@@ -290,7 +309,7 @@ func readTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, e
 func (p *Program) driver() (string, error) {
 	name := ir.SymbolName(p.fn)
 	var b strings.Builder
-	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n#include <time.h>\n\n")
+	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n#include <string.h>\n#include <time.h>\n\n")
 	ranks := map[int]bool{}
 	var params []string
 	all := append(append([]ir.Type(nil), p.ft.Inputs...), p.ft.Results...)
@@ -334,12 +353,20 @@ static void write_arr(const char *dir, const char *name, int rank, const int64_t
   for (int i = 0; i < rank; i++) { fwrite(&sizes[i], 8, 1, f); n *= (size_t)sizes[i]; }
   fwrite(data, esize, n, f); fclose(f);
 }
+static size_t count(int rank, const int64_t *sizes) {
+  size_t n = 1; for (int i = 0; i < rank; i++) n *= (size_t)sizes[i]; return n;
+}
 static void strides(int rank, const int64_t *sizes, int64_t *st) {
   int64_t s = 1; for (int i = rank - 1; i >= 0; i--) { st[i] = s; s *= sizes[i]; }
 }
 static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }
-int main(int argc, char **argv) {
 `)
+	if p.gpu {
+		b.WriteString(gpuDriverMemory)
+	} else {
+		b.WriteString(cpuDriverMemory)
+	}
+	b.WriteString("int main(int argc, char **argv) {\n  dev_setup();\n")
 	fmt.Fprintf(&b, "  if (argc != %d) die(\"usage: run DIR REPS SYMBOLS...\");\n", 3+len(p.syms))
 	b.WriteString("  const char *dir = argv[1]; int reps = atoi(argv[2]);\n")
 	for i := range p.syms {
@@ -371,9 +398,9 @@ int main(int argc, char **argv) {
 		v := fmt.Sprintf("a%d", i)
 		if r == 0 {
 			if isOut {
-				fmt.Fprintf(&b, "  %s *%s = aligned_alloc(64, 64);\n", ct, v)
+				fmt.Fprintf(&b, "  %s *%s = dev_out(%d);\n", ct, v, size)
 			} else {
-				fmt.Fprintf(&b, "  int64_t %s_sz[1]; %s *%s = read_arr(dir, \"in%d.bin\", 0, %s_sz, %d);\n", v, ct, v, i, v, size)
+				fmt.Fprintf(&b, "  int64_t %s_sz[1]; %s *%s = dev_in(read_arr(dir, \"in%d.bin\", 0, %s_sz, %d), %d);\n", v, ct, v, i, v, size, size)
 			}
 			callArgs = append(callArgs, v)
 			continue
@@ -381,10 +408,13 @@ int main(int argc, char **argv) {
 		fmt.Fprintf(&b, "  desc%d %s = {0};\n", r, v)
 		if isOut {
 			fmt.Fprintf(&b, "  { size_t n = 1; for (int k = 0; k < %d; k++) { %s.sizes[k] = osz[%d + k]; n *= (size_t)%s.sizes[k]; }\n", r, v, off, v)
-			fmt.Fprintf(&b, "    %s.allocated = %s.aligned = aligned_alloc(64, n * %d + 64); }\n", v, v, size)
+			fmt.Fprintf(&b, "    %s.allocated = %s.aligned = dev_out(n * %d); }\n", v, v, size)
 			off += r
 		} else {
-			fmt.Fprintf(&b, "  %s.allocated = %s.aligned = read_arr(dir, \"in%d.bin\", %d, %s.sizes, %d);\n", v, v, i, r, v, size)
+			// Two statements: the order in which C evaluates arguments is
+			// unspecified, and read_arr fills the sizes.
+			fmt.Fprintf(&b, "  %s.allocated = read_arr(dir, \"in%d.bin\", %d, %s.sizes, %d);\n", v, i, r, v, size)
+			fmt.Fprintf(&b, "  %s.allocated = %s.aligned = dev_in(%s.allocated, count(%d, %s.sizes) * %d);\n", v, v, v, r, v, size)
 		}
 		fmt.Fprintf(&b, "  strides(%d, %s.sizes, %s.strides);\n", r, v, v)
 		callArgs = append(callArgs, "&"+v)
@@ -396,17 +426,96 @@ int main(int argc, char **argv) {
 	b.WriteString("    clock_gettime(CLOCK_MONOTONIC, &t1);\n")
 	fmt.Fprintf(&b, "    if (rc != 0) die(%s_error(rc));\n", name)
 	b.WriteString("    ns[rep] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);\n  }\n")
-	b.WriteString("  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);\n  printf(\"%lld\\n\", (long long)ns[reps / 2]);\n")
+	traffic := "0"
+	for i, t := range all {
+		tt, _ := tir.AsTensor(t)
+		_, size, _ := ctype(tt.Elem)
+		if tt.Rank() == 0 {
+			traffic += fmt.Sprintf(" + %d", size)
+		} else {
+			traffic += fmt.Sprintf(" + count(%d, a%d.sizes) * %d", tt.Rank(), i, size)
+		}
+	}
+	b.WriteString("  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);\n")
+	fmt.Fprintf(&b, "  printf(\"%%lld %%lld\\n\", (long long)ns[reps / 2], copy_ns((%s) / 2, reps));\n", traffic)
 	for i, t := range p.ft.Results {
 		tt, _ := tir.AsTensor(t)
 		_, size, _ := ctype(tt.Elem)
 		k := len(p.ft.Inputs) + i
 		if tt.Rank() == 0 {
-			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", 0, 0, a%d, %d);\n", i, k, size)
+			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", 0, 0, host_of(a%d, %d), %d);\n", i, k, size, size)
 		} else {
-			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", %d, a%d.sizes, a%d.aligned, %d);\n", i, tt.Rank(), k, k, size)
+			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", %d, a%d.sizes, host_of(a%d.aligned, count(%d, a%d.sizes) * %d), %d);\n", i, tt.Rank(), k, k, tt.Rank(), k, size, size)
 		}
 	}
 	b.WriteString("  return 0;\n}\n")
 	return b.String(), nil
 }
+
+// cpuDriverMemory: buffers live in host memory.
+const cpuDriverMemory = `static void dev_setup(void) {}
+static void *dev_in(void *host, size_t n) { (void)n; return host; }
+static void *dev_out(size_t n) { return aligned_alloc(64, n + 64 - n % 64); }
+static void *host_of(void *dev, size_t n) { (void)n; return dev; }
+static long long copy_ns(size_t n, int reps) { (void)n; (void)reps; return 0; }
+`
+
+// gpuDriverMemory: buffers live in device memory, through the CUDA driver
+// API loaded like the host wrapper loads it (TIR_CUDA_DRIVER or
+// libcuda.so.1), whose primary context the wrapper shares.
+const gpuDriverMemory = `#include <dlfcn.h>
+typedef unsigned long long dptr;
+static int (*d_alloc)(dptr *, size_t);
+static int (*d_htod)(dptr, const void *, size_t);
+static int (*d_dtoh)(void *, dptr, size_t);
+static int (*d_dtod)(dptr, dptr, size_t);
+static int (*d_sync)(void);
+static void dev_setup(void) {
+  const char *lib = getenv("TIR_CUDA_DRIVER");
+  if (!lib || !*lib) lib = "libcuda.so.1";
+  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+  if (!h) { fprintf(stderr, "no CUDA driver: %s\n", dlerror()); exit(3); }
+  int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+  int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
+  int (*retain)(void **, int) = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
+  int (*set)(void *) = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
+  *(void **)&d_alloc = dlsym(h, "cuMemAlloc_v2");
+  *(void **)&d_htod = dlsym(h, "cuMemcpyHtoD_v2");
+  *(void **)&d_dtoh = dlsym(h, "cuMemcpyDtoH_v2");
+  *(void **)&d_dtod = dlsym(h, "cuMemcpyDtoD_v2");
+  *(void **)&d_sync = dlsym(h, "cuCtxSynchronize");
+  int dev = 0; void *ctx = 0;
+  if (!init || !get || !retain || !set || !d_alloc || !d_htod || !d_dtoh || !d_dtod || !d_sync ||
+      init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx))
+    die("cannot initialize the CUDA driver");
+}
+static void *dev_out(size_t n) {
+  dptr d;
+  if (d_alloc(&d, n ? n : 1)) die("cuMemAlloc failed");
+  return (void *)(uintptr_t)d;
+}
+static void *dev_in(void *host, size_t n) {
+  void *d = dev_out(n);
+  if (n && d_htod((dptr)(uintptr_t)d, host, n)) die("cuMemcpyHtoD failed");
+  return d;
+}
+static void *host_of(void *dev, size_t n) {
+  void *h = malloc(n ? n : 1);
+  if (n && d_dtoh(h, (dptr)(uintptr_t)dev, n)) die("cuMemcpyDtoH failed");
+  return h;
+}
+static int cmpll(const void *a, const void *b) { long long x = *(const long long *)a, y = *(const long long *)b; return (x > y) - (x < y); }
+static long long copy_ns(size_t n, int reps) {
+  if (reps < 2 || n == 0) return 0;
+  dptr src = (dptr)(uintptr_t)dev_out(n), dst = (dptr)(uintptr_t)dev_out(n);
+  long long *t = malloc(sizeof(long long) * (size_t)reps);
+  for (int r = 0; r < reps; r++) {
+    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (d_dtod(dst, src, n) || d_sync()) die("cuMemcpyDtoD failed");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    t[r] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+  }
+  qsort(t, (size_t)reps, sizeof(long long), cmpll);
+  return t[reps / 2];
+}
+`

@@ -58,6 +58,11 @@ type options struct {
 	random *int64
 	check  bool
 	bench  int
+	// target is the compiled code's target: x86_64 (the CPU) or nvptx64
+	// (the GPU, through the CUDA driver); emulate runs the GPU build's
+	// kernels on the CPU with the driver emulator of the tests.
+	target  string
+	emulate bool
 	// interpTime is how long the interpreter took (for --bench).
 	interpTime time.Duration
 }
@@ -89,13 +94,21 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				return usagef("expected one input file, got %d (%s)", c.NArg(), strings.Join(c.Args().Slice(), " "))
 			}
 			opts = options{
-				file:   c.Args().First(),
-				entry:  c.String("entry"),
-				args:   c.StringSlice("arg"),
-				outs:   c.StringSlice("out"),
-				interp: c.Bool("interp"),
-				check:  c.Bool("check"),
-				bench:  c.Int("bench"),
+				file:    c.Args().First(),
+				entry:   c.String("entry"),
+				args:    c.StringSlice("arg"),
+				outs:    c.StringSlice("out"),
+				interp:  c.Bool("interp"),
+				check:   c.Bool("check"),
+				bench:   c.Int("bench"),
+				target:  c.String("target"),
+				emulate: c.Bool("emulate-gpu"),
+			}
+			if opts.target != "x86_64" && opts.target != "nvptx64" {
+				return usagef("--target must be x86_64 or nvptx64, not '%s'", opts.target)
+			}
+			if opts.emulate && opts.target != "nvptx64" {
+				return usagef("--emulate-gpu needs --target=nvptx64")
 			}
 			if c.IsSet("random") {
 				seed := c.Int64("random")
@@ -118,6 +131,8 @@ func flagSet() []cli.Flag {
 		&cli.Int64Flag{Name: "random", Usage: "generate unbound tensor arguments from this seed"},
 		&cli.BoolFlag{Name: "check", Usage: "run compiled code and the interpreter and report the largest difference"},
 		&cli.IntFlag{Name: "bench", Usage: "time N runs of the compiled code"},
+		&cli.StringFlag{Name: "target", Value: "x86_64", Usage: "compile for x86_64 (this CPU) or nvptx64 (an NVIDIA GPU, through the CUDA driver)"},
+		&cli.BoolFlag{Name: "emulate-gpu", Usage: "with --target=nvptx64: run the GPU build's kernels on the CPU (the CUDA driver emulator of the tests)"},
 	}
 }
 

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test/gpu/run.sh — the NVPTX backend on a real GPU (never run by make test).
+#
+# On a machine with an NVIDIA GPU and its driver (libcuda.so.1), this
+#   1. compiles every shared example and every end-to-end program of
+#      test/testdata/{e2e,gpu} for nvptx64 (tc-opt -O2 | llc -march=nvptx64),
+#      runs it through the generated CUDA host wrapper on random inputs and
+#      compares every element with the reference interpreter
+#      (tc-run --target=nvptx64 --check);
+#   2. measures the laplacian (f32, 512 x 512 x 64) and hdiff (f64, 2048^2)
+#      kernels in GB/s of compulsory traffic, next to a device-to-device copy
+#      of the same number of bytes measured in the same run
+#      (tc-run --target=nvptx64 --bench).
+#
+# It needs bin/tc-run (built with `make build`, or by this script when Go
+# is installed), LLVM 14's llc and gcc. TIR_CUDA_DRIVER names another
+# driver library, TIR_CUDA_DEVICE another device. Exit status 0 when every
+# check passed. Sizes can be raised: LAP_N, LAP_M, LAP_L, HDIFF_N.
+# EMULATE=1 runs the same steps without a GPU, the kernels on the CPU under
+# the tests' CUDA driver emulator (to check the script; timings meaningless).
+set -u
+cd "$(dirname "$0")/../.."
+
+if [ ! -x bin/tc-run ] || [ ! -x bin/tc-opt ]; then
+	if command -v go >/dev/null 2>&1; then
+		go build -o bin/ ./tools/tc-opt ./tools/tc-run || exit 2
+	else
+		echo "gpu: bin/tc-run is missing and Go is not installed (run make build first)" >&2
+		exit 2
+	fi
+fi
+if ! command -v llc-14 >/dev/null 2>&1 && [ ! -x /usr/lib/llvm-14/bin/llc ] && [ -z "${TIR_LLC:-}" ]; then
+	echo "gpu: LLVM 14's llc is needed to make PTX (or set TIR_LLC)" >&2
+	exit 2
+fi
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+ex=../shared/examples
+fail=0
+mode=--target=nvptx64
+[ "${EMULATE:-0}" = 1 ] && mode="--target=nvptx64 --emulate-gpu"
+run() {
+	label=$1
+	shift
+	printf '== %s\n' "$label"
+	# shellcheck disable=SC2086
+	if ! bin/tc-run "$@" $mode --random 1 --check; then
+		echo "FAIL: $label"
+		fail=1
+	fi
+}
+
+# 1. Every example and end-to-end program, with sizes that are not
+#    multiples of the block sizes.
+run laplacian.tir "$ex/laplacian.tir"
+run "laplacian_symbolic.tir N=37 M=45" "$ex/laplacian_symbolic.tir" --arg N=37 --arg M=45
+run hdiff.tir "$ex/hdiff.tir"
+run temporaries.tir "$ex/temporaries.tir"
+run "nabla.tir NV=1000 NE=1517" "$ex/nabla.tir" --arg NV=1000 --arg NE=1517
+run tridiag.tir "$ex/tridiag.tir"
+run "matmul.tc M=13 K=17 N=9" "$ex/matmul.tc" --arg M=13 --arg K=17 --arg N=9
+run "conv1d.tc N=40 W=5" "$ex/conv1d.tc" --arg N=40 --arg W=5
+run "fcrelu.tc B=4 M=9 N=6" "$ex/fcrelu.tc" --arg B=4 --arg M=9 --arg N=6
+for f in test/testdata/e2e/*.tir test/testdata/gpu/*.tir; do
+	syms=$(sed -n 's#^// SYMS:##p' "$f" | tr ' ' '\n' | sed -n 's#^\(.*=.*\)$#--arg \1#p' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	run "$(basename "$f") $syms" "$f" $syms
+done
+
+# 2. Bandwidth of the stencils against a device copy.
+printf '== bench lap3d_f32 %sx%sx%s\n' "${LAP_N:-512}" "${LAP_M:-512}" "${LAP_L:-64}"
+# shellcheck disable=SC2086
+bin/tc-run test/bench/kernels/lap3d_f32.tir $mode --random 1 \
+	--arg N="${LAP_N:-512}" --arg M="${LAP_M:-512}" --arg L="${LAP_L:-64}" --bench 50 || fail=1
+printf '== bench hdiff f64 %sx%s\n' "${HDIFF_N:-2048}" "${HDIFF_N:-2048}"
+# shellcheck disable=SC2086
+bin/tc-run test/bench/kernels/hdiff.tir $mode --random 1 \
+	--arg N="${HDIFF_N:-2048}" --arg M="${HDIFF_N:-2048}" --bench 50 || fail=1
+
+if [ $fail -eq 0 ]; then echo "gpu: all checks passed"; else echo "gpu: some checks FAILED"; fi
+exit $fail

@@ -1,0 +1,26 @@
+// RUN: tc-opt --gpu-kernel-outlining --split-input-file --verify-diagnostics
+// What cannot run in a kernel.
+
+func.func @alloc_in_nest(%out: memref<8x4xf32>) {
+  affine.for %i = 0 to 8 {
+    // expected-error @+1 {{gpu-kernel-outlining: 'memref.alloc' cannot run in a kernel: allocate temporaries outside the loop nests}}
+    %t = memref.alloc() : memref<4xf32>
+    affine.for %j = 0 to 4 {
+      %x = affine.load %t[%j] : memref<4xf32>
+      affine.store %x, %out[%i, %j] : memref<8x4xf32>
+    }
+    memref.dealloc %t : memref<4xf32>
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+
+func.func @assert_on_data(%m: memref<4xi32>) {
+  %c0 = arith.constant 0 : i32
+  %v = affine.load %m[0] : memref<4xi32>
+  %ok = arith.cmpi sge, %v, %c0 : i32
+  // expected-error @+1 {{gpu-kernel-outlining: 'cf.assert' cannot run in a kernel: a check must depend only on sizes and come before the loop nests}}
+  cf.assert %ok, "negative"
+  func.return
+}
