@@ -1,6 +1,7 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
-#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16), only when missing
+#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16), only when missing,
+#                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
 #   make test    vet and run every test (golden, diagnostics, end-to-end)
