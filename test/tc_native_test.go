@@ -9,7 +9,7 @@ import (
 	"tir/dialects/printer"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
-	"tir/lower/tcimport"
+	"tir/dialects/tc"
 	"tir/tools/native"
 )
 
@@ -68,7 +68,7 @@ func TestTCNative(t *testing.T) {
 			if c.hi == 0 {
 				c.lo, c.hi = -8, 8
 			}
-			m, diags := tcimport.Import("t.tc", c.src)
+			m, diags := tc.Import("t.tc", c.src)
 			if m == nil {
 				t.Fatal(diags)
 			}
@@ -111,7 +111,7 @@ func TestTCNative(t *testing.T) {
 // returns the named function.
 func tcFunc(t *testing.T, src, name string) *ir.Operation {
 	t.Helper()
-	m, diags := tcimport.Import("t.tc", src)
+	m, diags := tc.Import("t.tc", src)
 	if m == nil || diags.HasErrors() {
 		t.Fatal(diags)
 	}

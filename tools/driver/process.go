@@ -11,9 +11,9 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
-	"tir/lower/emit"
-	"tir/lower/tcimport"
+	"tir/dialects/tc"
 	"tir/passes"
+	"tir/tools/emit"
 	"tir/tools/internal/outfile"
 )
 
@@ -25,7 +25,7 @@ var frontends = map[string]frontend{
 	"tir":  parser.Parse,
 	"mlir": parser.Parse,
 	// Tensor Comprehensions (spec document 3, docs/tc.md).
-	"tc": tcimport.Import,
+	"tc": tc.Import,
 }
 
 // splitMarker separates the chunks of --split-input-file.

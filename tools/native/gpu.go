@@ -14,9 +14,9 @@ import (
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/lower"
-	"tir/lower/emit"
 	"tir/lower/tollvm"
 	"tir/passes"
+	"tir/tools/emit"
 )
 
 // The GPU build of a function: tc-opt -O2 --target=nvptx64 gives the

@@ -1,4 +1,4 @@
-// Package tcimport imports Tensor Comprehensions (spec 03) into the tir
+// Package tc imports Tensor Comprehensions (spec 03) into the tir
 // dialect: each TC def becomes a tir.func whose types show the result of
 // range inference, so that `tc-opt file.tc` prints every inferred range.
 //
@@ -9,7 +9,7 @@
 // ops for arithmetic (expr.go), tir.reduce for reduction variables and the
 // output's shape (stmt.go). TC function calls are inlined (call.go).
 // docs/tc.md describes the language as imported and every decision.
-package tcimport
+package tc
 
 import (
 	"runtime/debug"

@@ -1,4 +1,4 @@
-package tcimport
+package tc
 
 import (
 	"strings"

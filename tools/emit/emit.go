@@ -1,12 +1,15 @@
-// Package emit prints what tc-opt's non-IR --emit kinds produce from a
-// tir-level module (spec 5.1, 5.2): the C header of the compiled functions'
+// Package emit prints what tc-opt's non-IR --emit kinds produce (spec 5.1,
+// 5.2): from a tir-level module, the C header of the compiled functions'
 // ABI (--emit=c-header), the halo widths every argument is read with
-// (--emit=extents) and the dataflow graph for Graphviz (--emit=dot).
+// (--emit=extents) and the dataflow graph for Graphviz (--emit=dot); from
+// the module the GPU pipeline outlined, the CUDA host wrapper
+// (--emit=cuda-host) and the launch description (--emit=launch-json).
 //
-// All three read tir.func ops, before any lowering: the tir types carry the
-// named dimensions, intervals and size symbols the outputs describe, and the
-// lowered func.func has lost most of them. Each works on the whole module
-// and returns text, or an error that says what in the input is wrong.
+// The tir-level kinds read tir.func ops, before any lowering: the tir
+// types carry the named dimensions, intervals and size symbols the outputs
+// describe, and the lowered func.func has lost most of them. Each works on
+// the whole module and returns text, or an error that says what in the
+// input is wrong.
 package emit
 
 import (

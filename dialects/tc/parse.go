@@ -1,4 +1,4 @@
-package tcimport
+package tc
 
 import (
 	"fmt"
@@ -131,7 +131,7 @@ func (c *converter) stmt(s tcparser.IStmtContext) Stmt {
 		}
 		return st
 	}
-	panic(fmt.Sprintf("tcimport: unexpected statement %T", s))
+	panic(fmt.Sprintf("tc: unexpected statement %T", s))
 }
 
 func (c *converter) whereItem(it tcparser.IWhereItemContext) *WhereItem {
@@ -141,7 +141,7 @@ func (c *converter) whereItem(it tcparser.IWhereItemContext) *WhereItem {
 	case *tcparser.ExistsItemContext:
 		return &WhereItem{Exists: c.exp(it.Exp()), Loc: c.loc(it.GetStart())}
 	}
-	panic(fmt.Sprintf("tcimport: unexpected where item %T", it))
+	panic(fmt.Sprintf("tc: unexpected where item %T", it))
 }
 
 // binaryCtx is what the labelled binary alternatives have in common.
@@ -179,7 +179,7 @@ func (c *converter) exp(e tcparser.IExpContext) Expr {
 	case binaryCtx:
 		return &Binary{node: n, Op: e.GetOp().GetText(), X: c.exp(e.Exp(0)), Y: c.exp(e.Exp(1))}
 	}
-	panic(fmt.Sprintf("tcimport: unexpected expression %T", e))
+	panic(fmt.Sprintf("tc: unexpected expression %T", e))
 }
 
 // number reads a C literal: decimal, octal (leading 0) or hexadecimal
