@@ -9,7 +9,7 @@ import (
 
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
-	"tir/lower/emit"
+	"tir/tools/emit"
 	"tir/tools/native"
 )
 

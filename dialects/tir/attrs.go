@@ -135,3 +135,8 @@ func init() {
 		return parseView(p.Host, entries, func(n string) bool { return !p.Host.HasSizeSymbol(n) })
 	})
 }
+
+// MaterializeAttr marks a value (chosen by tir-temporaries) that the
+// lowering computes once into a temporary instead of fusing it into its
+// readers.
+const MaterializeAttr = "tir.materialize"

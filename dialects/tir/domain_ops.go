@@ -152,6 +152,17 @@ var viewDef = &ir.OpDef{
 		if err != nil {
 			return err
 		}
+		// A dimension of the operand the brackets leave out maps to the
+		// result dimension of the same name: `[E2V = 1]` on Edge x E2V
+		// keeps Edge. The map is completed here, so it prints in full.
+		if xt, ok := AsTensor(x.Type); ok {
+			for _, d := range xt.Dims {
+				if _, named := m.Expr(d.Name); !named && rt.Find(d.Name) >= 0 {
+					m.Dims = append(m.Dims, d.Name)
+					m.Exprs = append(m.Exprs, DimVar(d.Name))
+				}
+			}
+		}
 		st.Operands = []*ir.Value{x}
 		st.Attrs = st.Attrs.With("map", m)
 		return nil
@@ -300,9 +311,10 @@ var gatherDef = &ir.OpDef{
 		if x.Find(dim) < 0 {
 			return nil, ir.Errorf(op.Loc, "unknown dimension %s in gather: the operand has %s", dim, dimNames(x))
 		}
-		if table.Find(dim) >= 0 {
-			return nil, ir.Errorf(op.Loc, "the table of a gather over %s cannot itself have dimension %s", dim, dim)
-		}
+		// The table may have the gathered dimension itself (Vertex -> Vertex
+		// neighbour tables): its Vertex is the destination, the operand's
+		// the one read. Other shared dimensions are one dimension, on the
+		// intersection of their intervals.
 		dims := append([]Dim(nil), table.Dims...)
 		for _, d := range x.Dims {
 			if d.Name == dim {

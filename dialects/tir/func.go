@@ -241,8 +241,6 @@ func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
 	return nil
 }
 
-func negate(e sizeexpr.Expr) sizeexpr.Expr { return sizeexpr.Neg(e) }
-
 // Symbols lists a function's size parameters in order of first appearance
 // in its argument types, then its result types: the order of the trailing
 // integer arguments of the compiled function (spec 5.1). Unknown extents

@@ -274,16 +274,12 @@ var shiftDef = &ir.OpDef{
 		if !ok {
 			return nil, ir.Errorf(op.Loc, "'tir.shift' needs an offsets attribute")
 		}
-		dims := append([]Dim(nil), x.Dims...)
-		for i, d := range offs.Dims {
-			k := x.Find(d)
-			if k < 0 {
+		for _, d := range offs.Dims {
+			if x.Find(d) < 0 {
 				return nil, ir.Errorf(op.Loc, "unknown dimension %s in shift: the operand has %s", d, dimNames(x))
 			}
-			// Reading at +off moves the domain by -off.
-			dims[k].Interval = dims[k].Translate(negate(offs.Offsets[i]))
 		}
-		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
+		return []ir.Type{TensorType{Elem: x.Elem, Dims: domainOfRead(accessRules[op.Name](op, []TensorType{x})[0], x)}}, nil
 	},
 }
 

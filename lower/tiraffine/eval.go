@@ -160,9 +160,12 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 	}
 	lower, ok := opLowerings[op.Name]
 	if !ok {
-		if op.HasTrait(ir.TraitElementwise) {
+		switch {
+		case tir.MovesData(op):
+			lower = lowerAccess
+		case op.HasTrait(ir.TraitElementwise):
 			lower = lowerElementwise
-		} else {
+		default:
 			return scalar{}, ir.Errorf(op.Loc, "convert-tir-to-affine does not support '%s' yet", op.Name)
 		}
 	}

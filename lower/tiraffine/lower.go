@@ -353,10 +353,6 @@ func domainKey(t tir.TensorType) string {
 	return b.String()
 }
 
-// MaterializeAttr marks values (chosen by tir-temporaries) that are
-// computed once into a temporary on their whole domain, instead of being
-// fused into their readers.
-const MaterializeAttr = "tir.materialize"
 
 // materializeTemporaries computes the marked values, in program order;
 // consecutive marked values over the same domain share one loop nest.
@@ -377,7 +373,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		return nil
 	}
 	for _, op := range body.Ops {
-		if op.Attr(MaterializeAttr) == nil || len(op.Results) != 1 {
+		if op.Attr(tir.MaterializeAttr) == nil || len(op.Results) != 1 {
 			continue
 		}
 		v := op.Results[0]

@@ -17,21 +17,14 @@ var opLowerings map[string]opLowering
 
 func init() {
 	opLowerings = map[string]opLowering{
-		"tir.constant":     lowerConstant,
-		"tir.shift":        lowerShift,
-		"tir.select":       lowerSelect,
-		"tir.cast":         lowerCast,
-		"tir.make_tuple":   lowerMakeTuple,
-		"tir.tuple_get":    lowerTupleGet,
-		"tir.view":         lowerView,
-		"tir.subset":       lowerSame,
-		"tir.assume_shape": lowerSame,
-		"tir.broadcast":    lowerSame,
-		"tir.pos":          lowerPos,
-		"tir.can_deref":    lowerCanDeref,
-		"tir.gather":       lowerGather,
-		"tir.reduce":       lowerReduce,
-		"tir.concat":       lowerConcat,
+		"tir.constant":   lowerConstant,
+		"tir.select":     lowerSelect,
+		"tir.cast":       lowerCast,
+		"tir.make_tuple": lowerMakeTuple,
+		"tir.tuple_get":  lowerTupleGet,
+		"tir.pos":        lowerPos,
+		"tir.can_deref":  lowerCanDeref,
+		"tir.reduce":     lowerReduce,
 		"tir.call": func(_ *evaluator, op *ir.Operation, _ tir.TensorType, _ point) (scalar, error) {
 			return scalar{}, ir.Errorf(op.Loc, "tir.call must be inlined before lowering (run tir-inline)")
 		},
@@ -62,19 +55,6 @@ func lowerConstant(ev *evaluator, op *ir.Operation, t tir.TensorType, _ point) (
 		s.parts = append(s.parts, ev.fl.constant(a, types[i]))
 	}
 	return s, nil
-}
-
-func lowerShift(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
-	offs, _ := op.Attr("offsets").(tir.OffsetsAttr)
-	q := point{}
-	for d, e := range pt {
-		q[d] = sizeexpr.Add(e, offs.Offset(d))
-	}
-	return ev.at(op.Operands[0], q)
-}
-
-func lowerSame(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
-	return ev.at(op.Operands[0], pt)
 }
 
 func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
@@ -246,21 +226,6 @@ func lowerTupleGet(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) 
 	return scalar{parts: x.parts[start : start+n], mask: x.mask}, nil
 }
 
-func lowerView(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
-	m, _ := op.Attr("map").(tir.ViewAttr)
-	q := point{}
-	for i, d := range m.Dims {
-		q[d] = m.Exprs[i].Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-			if v.Kind != sizeexpr.DimVar {
-				return sizeexpr.Expr{}, false
-			}
-			x, ok := pt[v.Name]
-			return x, ok
-		})
-	}
-	return ev.at(op.Operands[0], q)
-}
-
 func lowerPos(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
 	idx := ev.index(pt[tir.DimAttr(op)])
 	return scalar{parts: []*ir.Value{ev.b.value("arith.index_cast", []*ir.Value{idx}, ir.I64, nil)}}, nil
@@ -277,17 +242,62 @@ func lowerCanDeref(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) 
 	return scalar{parts: []*ir.Value{ev.b.value("arith.xori", []*ir.Value{x.mask, ev.trueConst()}, ir.I1, nil)}}, nil
 }
 
-// lowerGather loads the table entry, masks it when it falls outside the
-// gathered interval, clamps it so the read stays in bounds, and evaluates
-// the operand at that data-dependent coordinate.
-func lowerGather(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
-	dim := tir.DimAttr(op)
-	tv, tmask, err := ev.single(op.Operands[1], pt)
+// lowerAccess evaluates an op that only moves data (shift, view, subset,
+// broadcast, assume_shape, gather, concat) through its access rule: the
+// operand is evaluated at the point the rule names (the index maps
+// compose), a gathered coordinate is loaded from the table, and a concat
+// picks the piece whose interval holds the point.
+func lowerAccess(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
+	acc, ok := tir.AccessOf(op)
+	if !ok {
+		return scalar{}, ir.Errorf(op.Loc, "'%s' has no access rule", op.Name)
+	}
+	tables := map[int]bool{}
+	for _, r := range acc {
+		if r.Gathered != "" {
+			tables[r.Table] = true
+		}
+	}
+	var reads []tir.Read
+	for _, r := range acc {
+		if !tables[r.Operand] {
+			reads = append(reads, r)
+		}
+	}
+	return ev.readPieces(op, reads, t, pt)
+}
+
+// readPieces evaluates the first read whose piece holds the point, testing
+// the pieces in order with scf.if, so that no piece is read outside its
+// domain.
+func (ev *evaluator) readPieces(op *ir.Operation, reads []tir.Read, t tir.TensorType, pt point) (scalar, error) {
+	r := reads[0]
+	if len(reads) == 1 || r.Along == "" {
+		return ev.read(op, r, pt)
+	}
+	x := ev.index(pt[r.Along])
+	cond := ev.b.value("arith.cmpi", []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 2, Type: ir.I64}))
+	return ev.branch(cond, leaves(t.Elem),
+		func(c *evaluator) (scalar, error) { return c.read(op, r, pt) },
+		func(c *evaluator) (scalar, error) { return c.readPieces(op, reads[1:], t, pt) })
+}
+
+// read evaluates operand r.Operand at the point r reads. A gathered
+// coordinate is the table entry, masked where it falls outside the
+// operand and clamped so that the read stays inside; when the operand may
+// be empty along it, the read is guarded (there is no element to clamp to).
+func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error) {
+	q := point(r.Point(pt))
+	x := op.Operands[r.Operand]
+	if r.Gathered == "" {
+		return ev.at(x, q)
+	}
+	tv, tmask, err := ev.single(op.Operands[r.Table], pt)
 	if err != nil {
 		return scalar{}, err
 	}
-	xt, _ := tir.AsTensor(op.Operands[0].Type)
-	d, _ := xt.Dim(dim)
+	xt, _ := tir.AsTensor(x.Type)
+	d, _ := xt.Dim(r.Gathered)
 	b := ev.b
 	idx := b.value("arith.index_cast", []*ir.Value{tv}, ir.Index, nil)
 	lo, hi := ev.index(d.Lo), ev.index(d.Hi)
@@ -299,58 +309,58 @@ func lowerGather(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (s
 	name := "g" + strconv.Itoa(len(ev.nest.ivs))
 	ev.nest.ivs[name] = safe
 	ev.nest.dynamic[name] = true
-	q := point{}
-	for k, e := range pt {
-		q[k] = e
+	q[r.Gathered] = sizeexpr.Dim(name, 1000+len(ev.nest.ivs))
+	masked := b.value("arith.xori", []*ir.Value{inRange, ev.trueConst()}, ir.I1, nil)
+	var s scalar
+	if sizeexpr.ProveGE(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(1)) {
+		s, err = ev.at(x, q)
+	} else {
+		nonEmpty := pred(2, lo, hi)
+		s, err = ev.branch(nonEmpty, leaves(xt.Elem),
+			func(c *evaluator) (scalar, error) { return c.at(x, q) },
+			func(c *evaluator) (scalar, error) { return c.zeros(xt.Elem), nil })
 	}
-	q[dim] = sizeexpr.Dim(name, 1000+len(ev.nest.ivs))
-	x, err := ev.at(op.Operands[0], q)
 	if err != nil {
 		return scalar{}, err
 	}
-	masked := b.value("arith.xori", []*ir.Value{inRange, ev.trueConst()}, ir.I1, nil)
-	x.mask = ev.orMask(x.mask, tmask, masked)
-	return x, nil
+	s.mask = ev.orMask(s.mask, tmask, masked)
+	return s, nil
 }
 
-// lowerConcat picks the piece whose interval holds the point with scf.if,
-// so no piece is read outside its domain.
-func lowerConcat(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
-	dim := tir.DimAttr(op)
-	return ev.concatFrom(op, op.Operands, t, pt, dim)
-}
-
-func (ev *evaluator) concatFrom(op *ir.Operation, pieces []*ir.Value, t tir.TensorType, pt point, dim string) (scalar, error) {
-	if len(pieces) == 1 {
-		return ev.at(pieces[0], pt)
-	}
-	first, _ := tir.AsTensor(pieces[0].Type)
-	d, _ := first.Dim(dim)
-	x := ev.index(pt[dim])
-	cond := ev.b.value("arith.cmpi", []*ir.Value{x, ev.index(d.Hi)}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 2, Type: ir.I64}))
-	types := leaves(t.Elem)
+// branch emits scf.if cond, evaluating then and otherwise in their own
+// blocks; the result has the given leaf types and a mask.
+func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise func(*evaluator) (scalar, error)) (scalar, error) {
 	ifOp := ev.b.op("scf.if", []*ir.Value{cond}, append(append([]ir.Type(nil), types...), ir.I1), nil)
 	thenB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 	elseB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
-	branch := func(b builder, eval func(*evaluator) (scalar, error)) error {
-		c := ev.child(b)
-		s, err := eval(c)
+	for _, arm := range []struct {
+		b    builder
+		eval func(*evaluator) (scalar, error)
+	}{{thenB, then}, {elseB, otherwise}} {
+		s, err := arm.eval(ev.child(arm.b))
 		if err != nil {
-			return err
+			return scalar{}, err
 		}
 		m := s.mask
 		if m == nil {
 			m = ev.falseConst()
 		}
-		b.op("scf.yield", append(append([]*ir.Value(nil), s.parts...), m), nil, nil)
-		return nil
-	}
-	if err := branch(thenB, func(c *evaluator) (scalar, error) { return c.at(pieces[0], pt) }); err != nil {
-		return scalar{}, err
-	}
-	if err := branch(elseB, func(c *evaluator) (scalar, error) { return c.concatFrom(op, pieces[1:], t, pt, dim) }); err != nil {
-		return scalar{}, err
+		arm.b.op("scf.yield", append(append([]*ir.Value(nil), s.parts...), m), nil, nil)
 	}
 	n := len(types)
 	return scalar{parts: ifOp.Results[:n], mask: ifOp.Results[n]}, nil
+}
+
+// zeros is a masked value of element type elem (an element that does not
+// exist).
+func (ev *evaluator) zeros(elem ir.Type) scalar {
+	s := scalar{mask: ev.trueConst()}
+	for _, t := range leaves(elem) {
+		var a ir.Attribute = ir.IntegerAttr{Value: 0, Type: t}
+		if ir.IsFloat(t) {
+			a = ir.FloatAttr{Value: 0, Type: t}
+		}
+		s.parts = append(s.parts, ev.fl.constant(a, t))
+	}
+	return s
 }

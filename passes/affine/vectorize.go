@@ -56,7 +56,7 @@ func init() {
 		Anchor:  passes.AnchorFunc,
 		Options: []passes.OptionSpec{
 			{Name: "width", Type: passes.OptInt, Default: 8, Help: "vector lanes N"},
-			{Name: "target", Type: passes.OptString, Default: "x86_64", Choices: []string{"x86_64", "aarch64", "nvptx64"},
+			{Name: "target", Type: passes.OptString, Default: "x86_64", Choices: passes.Targets,
 				Help: "the target the code is for: nvptx64 leaves loops alone (GPU kernels map the innermost loop to threads)"},
 		},
 		Check: func(o passes.Options) error {
@@ -67,7 +67,7 @@ func init() {
 		},
 		New: func(o passes.Options) passes.Pass {
 			width := int64(o.Int("width"))
-			gpu := o.String("target") == "nvptx64"
+			gpu := passes.IsGPUTarget(o.String("target"))
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				if gpu {
 					return nil

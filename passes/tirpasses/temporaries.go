@@ -38,9 +38,6 @@ func init() {
 	})
 }
 
-// MaterializeAttr marks a value the lowering computes into a temporary.
-const MaterializeAttr = "tir.materialize"
-
 var transcendental = map[string]bool{
 	"tir.exp": true, "tir.log": true, "tir.sin": true, "tir.cos": true, "tir.tan": true, "tir.tanh": true,
 	"tir.pow": true, "tir.sigmoid": true, "tir.sqrt": true, "tir.rsqrt": true, "tir.div": true,
@@ -52,7 +49,7 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 		return c
 	}
 	op := v.DefiningOp()
-	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Attr(MaterializeAttr) != nil {
+	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Attr(tir.MaterializeAttr) != nil {
 		return 0 // a load (or nothing)
 	}
 	memo[v] = 1 // cycles cannot happen in SSA, but be safe
@@ -90,31 +87,32 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 }
 
 // readPoints estimates at how many points per point of its readers a value
-// is evaluated: distinct shift/view offsets count separately, a gather
-// counts twice (its table revisits elements), everything else reads in
-// place.
+// is evaluated, from its readers' access rules: distinct coordinates (the
+// offsets of shifts, the maps of views) count separately, a gathered read
+// counts twice (its table revisits elements), reads at the reader's own
+// point count once in all.
 func readPoints(fn *ir.Operation, v *ir.Value) int {
 	patterns := map[string]bool{}
 	n := 0
+	count := func(pattern string) {
+		if !patterns[pattern] {
+			patterns[pattern] = true
+			n++
+		}
+	}
 	for _, u := range ir.Users(fn, v) {
-		switch u.Name {
-		case "tir.shift", "tir.view":
-			key := u.Name + u.Attrs.String()
-			if !patterns[key] {
-				patterns[key] = true
-				n++
-			}
-		case "tir.gather":
-			if u.Operands[0] == v {
+		acc, ok := tir.AccessOf(u)
+		if !ok {
+			count("") // return, call: read in place
+			continue
+		}
+		for _, r := range acc {
+			switch {
+			case u.Operands[r.Operand] != v:
+			case r.Gathered != "":
 				n += 2
-			} else if !patterns["in place"] {
-				patterns["in place"] = true
-				n++
-			}
-		default:
-			if !patterns["in place"] {
-				patterns["in place"] = true
-				n++
+			default:
+				count(r.Describe())
 			}
 		}
 	}
@@ -137,7 +135,7 @@ func markTemporaries(fn *ir.Operation, threshold int) {
 			continue
 		}
 		if readPoints(fn, v) > 1 && cost(v, memo) >= threshold {
-			op.SetAttr(MaterializeAttr, ir.UnitAttr{})
+			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
 			// Readers now load it: their costs change.
 			memo = map[*ir.Value]int{}
 		}

@@ -143,9 +143,27 @@ func (g *dotGraph) block(blk *ir.Block) {
 			continue
 		}
 		self := g.id(op.Results[0])
+		// Edges say how the result reads each operand (its access rule):
+		// "I+1" for a shift, "Vertex=table" for a gather, "over K" for a
+		// reduction; nothing for a read at the same point.
+		how := map[int]string{}
+		acc, _ := tir.AccessOf(op)
+		for _, r := range acc {
+			how[r.Operand] = r.Describe()
+			if r.Gathered != "" {
+				how[r.Table] = "table"
+			}
+		}
 		for i, v := range op.Operands {
+			var label []string
 			if len(op.Operands) > 1 {
-				g.line("%s -> %s [label=\"%d\"];", g.id(v), self, i)
+				label = append(label, strconv.Itoa(i))
+			}
+			if d := how[i]; d != "" {
+				label = append(label, d)
+			}
+			if len(label) > 0 {
+				g.line("%s -> %s [label=%s];", g.id(v), self, dotQuote(strings.Join(label, ": ")))
 			} else {
 				g.line("%s -> %s;", g.id(v), self)
 			}

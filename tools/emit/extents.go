@@ -138,46 +138,6 @@ func (a *analysis) op(op *ir.Operation) {
 		return
 	}
 	switch op.Name {
-	case "tir.constant", "tir.pos":
-		// pos reads no element of its operand, only its interval.
-	case "tir.shift":
-		offs, _ := op.Attr("offsets").(tir.OffsetsAttr)
-		b := rb.clone()
-		for d, r := range b {
-			// y(i) = x(i + off): reading y on [a:b] reads x on [a+off:b+off].
-			r.Interval = r.Interval.Translate(offs.Offset(d))
-			b[d] = r
-		}
-		a.need(op.Operands[0], b)
-	case "tir.view":
-		a.view(op, rb)
-	case "tir.gather":
-		x, _ := tir.AsTensor(op.Operands[0].Type)
-		dim := tir.DimAttr(op)
-		b := rb.clone()
-		if d, ok := x.Dim(dim); ok {
-			b[dim] = Read{Interval: d.Interval, Unbounded: "gather"}
-		}
-		a.need(op.Operands[0], b)
-		a.need(op.Operands[1], rb)
-	case "tir.concat":
-		dim := tir.DimAttr(op)
-		r := rb[dim]
-		for _, v := range op.Operands {
-			t, _ := tir.AsTensor(v.Type)
-			piece, _ := t.Dim(dim)
-			b := rb.clone()
-			if r.Unbounded != "" {
-				b[dim] = Read{Interval: piece.Interval, Unbounded: r.Unbounded}
-			} else {
-				iv := r.Interval.Intersect(piece.Interval)
-				if iv.ProvablyEmpty() {
-					continue // this piece is not read
-				}
-				b[dim] = Read{Interval: iv}
-			}
-			a.need(v, b)
-		}
 	case "tir.reduce":
 		a.reduce(op, rb)
 	case "tir.scan":
@@ -188,49 +148,73 @@ func (a *analysis) op(op *ir.Operation) {
 			a.need(v, fullBox(t, "call"))
 		}
 	default:
-		// Elementwise ops (arithmetic, cmp, select, cast, tuples),
-		// can_deref, subset, broadcast and assume_shape read their
-		// operands at the points of their result.
-		for _, v := range op.Operands {
-			a.need(v, rb)
+		// Every other op reads its operands as its access rule says
+		// (constant and pos read no element).
+		acc, _ := tir.AccessOf(op)
+		for _, r := range acc {
+			a.through(op, r, rb)
 		}
 	}
 }
 
-// view maps the box through the view's affine expressions: each operand
-// dimension is read on the image of its expression over the box.
-func (a *analysis) view(op *ir.Operation, rb box) {
-	x, _ := tir.AsTensor(op.Operands[0].Type)
-	m, _ := op.Attr("map").(tir.ViewAttr)
+// through propagates the box read of op's result to the operand of read r:
+// an offset coordinate moves the interval, an affine one maps it to its
+// image, a gathered one reads the whole interval (through data), and a
+// piece of a concat only sees the part of the box it holds.
+func (a *analysis) through(op *ir.Operation, r tir.Read, rb box) {
+	v := op.Operands[r.Operand]
+	x, _ := tir.AsTensor(v.Type)
+	if r.Along != "" {
+		along := rb[r.Along]
+		if along.Unbounded == "" {
+			iv := along.Interval.Intersect(r.Within)
+			if iv.ProvablyEmpty() {
+				return // this piece is not read
+			}
+			rb = rb.clone()
+			rb[r.Along] = Read{Interval: iv}
+		} else {
+			rb = rb.clone()
+			rb[r.Along] = Read{Interval: r.Within, Unbounded: along.Unbounded}
+		}
+	}
 	over := tir.TensorType{}
 	why := map[string]string{}
-	for d, r := range rb {
-		over.Dims = append(over.Dims, tir.Dim{Name: d, Interval: r.Interval})
-		why[d] = r.Unbounded
+	for d, rd := range rb {
+		over.Dims = append(over.Dims, tir.Dim{Name: d, Interval: rd.Interval})
+		why[d] = rd.Unbounded
 	}
 	b := box{}
-	for i, d := range m.Dims {
-		xd, ok := x.Dim(d)
-		if !ok {
+	for _, d := range x.Dims {
+		if d.Name == r.Gathered {
+			b[d.Name] = Read{Interval: d.Interval, Unbounded: "gather"}
 			continue
 		}
-		reason := ""
-		for _, v := range m.Exprs[i].Vars() {
-			if v.Kind == sizeexpr.DimVar && why[v.Name] != "" {
-				reason = why[v.Name]
+		if off, ok := r.Offset(d.Name); ok {
+			if rd, has := rb[d.Name]; has {
+				// y(i) = x(i + off): reading y on [a:b] reads x on [a+off:b+off].
+				b[d.Name] = Read{Interval: rd.Interval.Translate(off), Unbounded: rd.Unbounded}
+				continue
 			}
 		}
-		img, ok := tir.ImageInterval(m.Exprs[i], over)
+		e := r.At[d.Name]
+		reason := ""
+		for _, w := range e.Vars() {
+			if w.Kind == sizeexpr.DimVar && why[w.Name] != "" {
+				reason = why[w.Name]
+			}
+		}
+		img, ok := tir.ImageInterval(e, over)
 		if !ok || reason != "" {
-			// Not linear, or indexed by an unbounded dimension: any
-			// point of the operand may be read (the view is checked to
-			// stay inside it).
-			b[d] = Read{Interval: xd.Interval, Unbounded: reason}
+			// Not linear, or indexed by an unbounded dimension: any point
+			// of the operand may be read (a view is checked to stay
+			// inside it).
+			b[d.Name] = Read{Interval: d.Interval, Unbounded: reason}
 			continue
 		}
-		b[d] = Read{Interval: img}
+		b[d.Name] = Read{Interval: img}
 	}
-	a.need(op.Operands[0], b)
+	a.need(v, b)
 }
 
 // reduce: each input is read at the result's points times the whole

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
 // evalFunc computes the results of one op from its operand tensors. Each op
@@ -23,11 +24,14 @@ func register(name string, f evalFunc) {
 	table[name] = f
 }
 
-// Implemented lists the ops the interpreter can run, sorted.
+// Implemented lists the ops the interpreter can run, sorted: those of the
+// table and those it evaluates from their access rule alone.
 func Implemented() []string {
-	var out []string
+	out := tir.DataMovementOps()
 	for name := range table {
-		out = append(out, name)
+		if !contains(out, name) {
+			out = append(out, name)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -86,6 +90,9 @@ func (ev *evaluator) block(b *ir.Block, args []*Tensor) ([]*Tensor, error) {
 // element type and domain of its result type.
 func (ev *evaluator) op(op *ir.Operation, in []*Tensor) error {
 	f, ok := table[op.Name]
+	if !ok && tir.MovesData(op) {
+		f, ok = evalAccess, true
+	}
 	if !ok {
 		return ir.Errorf(op.Loc, "the interpreter does not implement '%s'", op.Name)
 	}
@@ -140,4 +147,13 @@ func lookupFunc(fn *ir.Operation, name string) *ir.Operation {
 		}
 	}
 	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,279 @@
+package tir
+
+import (
+	"sort"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+)
+
+// Access rules: for every op, which point of each operand a point of its
+// result reads. This table is the one place an op's data movement is
+// written; the type rules (result domains), the reference interpreter,
+// convert-tir-to-affine, the extent analysis (--emit=extents), the
+// dataflow graph (--emit=dot) and tir-temporaries read it. Adding an op
+// means one entry here (plus its type rule's checks and its lowering of
+// what it computes).
+//
+// A result point is written with the variables of the result's dimensions
+// (DimVar).
+
+// Read is how one operand is read at a point of the result.
+type Read struct {
+	// Operand is the index of the operand read.
+	Operand int
+	// At gives, for each dimension of the operand, the coordinate read: an
+	// expression of the result point (DimVar) and of size symbols. The
+	// dimensions in Over map to their own variable; Gathered has no entry.
+	At map[string]sizeexpr.Expr
+	// Over lists the dimensions of the operand a result point reads
+	// entirely (the reduced dimensions of a reduction).
+	Over []string
+	// Gathered, when not empty, is the operand dimension whose coordinate
+	// is data: the value of operand Table at the same result point. A
+	// coordinate outside the operand's interval is a masked read.
+	Gathered string
+	Table    int
+	// Along, when not empty, restricts the read to the result points whose
+	// coordinate along Along lies in Within (a piece of a concat).
+	Along  string
+	Within sizeexpr.Interval
+}
+
+// Access is the list of an op's reads, one per operand read at points of
+// the result (a gather reads its table too).
+type Access []Read
+
+// accessRule states the reads of an op from its operand types.
+type accessRule func(op *ir.Operation, operands []TensorType) Access
+
+// movesData lists the ops whose result is nothing but the elements their
+// access rule reads (no arithmetic): the interpreter and the lowering
+// evaluate them from the rule alone.
+var movesData = map[string]bool{
+	"tir.shift": true, "tir.view": true, "tir.gather": true, "tir.concat": true,
+	"tir.subset": true, "tir.broadcast": true, "tir.assume_shape": true,
+}
+
+// MovesData reports whether op only moves data (see movesData).
+func MovesData(op *ir.Operation) bool { return movesData[op.Name] }
+
+// DataMovementOps lists the ops that only move data, sorted.
+func DataMovementOps() []string {
+	out := make([]string, 0, len(movesData))
+	for n := range movesData {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// accessRules is the table. Elementwise ops (TraitElementwise) without an
+// entry read every operand at the result point.
+var accessRules = map[string]accessRule{
+	"tir.shift": func(op *ir.Operation, in []TensorType) Access {
+		offs, _ := op.Attr("offsets").(OffsetsAttr)
+		r := identityRead(0, in[0])
+		for d := range r.At {
+			r.At[d] = sizeexpr.Add(DimVar(d), offs.Offset(d))
+		}
+		return Access{r}
+	},
+	"tir.view": func(op *ir.Operation, in []TensorType) Access {
+		m, _ := op.Attr("map").(ViewAttr)
+		r := identityRead(0, in[0])
+		for i, d := range m.Dims {
+			r.At[d] = m.Exprs[i]
+		}
+		return Access{r}
+	},
+	"tir.gather": func(op *ir.Operation, in []TensorType) Access {
+		dim := DimAttr(op)
+		x := identityRead(0, in[0])
+		delete(x.At, dim)
+		x.Gathered, x.Table = dim, 1
+		return Access{x, identityRead(1, in[1])}
+	},
+	"tir.concat": func(op *ir.Operation, in []TensorType) Access {
+		dim := DimAttr(op)
+		var a Access
+		for i, t := range in {
+			r := identityRead(i, t)
+			if d, ok := t.Dim(dim); ok {
+				r.Along, r.Within = dim, d.Interval
+			}
+			a = append(a, r)
+		}
+		return a
+	},
+	"tir.subset":       readsAtResultPoint,
+	"tir.broadcast":    readsAtResultPoint,
+	"tir.assume_shape": readsAtResultPoint,
+	"tir.can_deref":    readsAtResultPoint,
+	// pos reads no element, only its operand's interval.
+	"tir.pos":      func(*ir.Operation, []TensorType) Access { return nil },
+	"tir.constant": func(*ir.Operation, []TensorType) Access { return nil },
+	// A reduction reads its inputs over the reduced dimensions; its init,
+	// and a scan's operands, at the result point (a scan's state carries
+	// the rest).
+	"tir.reduce": func(op *ir.Operation, in []TensorType) Access {
+		ins, init := ReduceOperands(op)
+		reduced := ReduceDims(op)
+		var a Access
+		for i, v := range op.Operands {
+			r := identityRead(i, in[i])
+			if v != init && contains(ins, v) {
+				for _, d := range reduced {
+					if _, ok := r.At[d]; ok {
+						r.Over = append(r.Over, d)
+					}
+				}
+			}
+			a = append(a, r)
+		}
+		return a
+	},
+	"tir.scan": readsAtResultPoint,
+}
+
+// readsAtResultPoint: every operand is read at the result point.
+func readsAtResultPoint(_ *ir.Operation, in []TensorType) Access {
+	a := make(Access, len(in))
+	for i, t := range in {
+		a[i] = identityRead(i, t)
+	}
+	return a
+}
+
+func identityRead(operand int, t TensorType) Read {
+	r := Read{Operand: operand, At: map[string]sizeexpr.Expr{}}
+	for _, d := range t.Dims {
+		r.At[d.Name] = DimVar(d.Name)
+	}
+	return r
+}
+
+func contains(vs []*ir.Value, v *ir.Value) bool {
+	for _, w := range vs {
+		if w == v {
+			return true
+		}
+	}
+	return false
+}
+
+// AccessOf returns the reads of op; ok is false for ops without an access
+// rule (functions, calls, terminators) or whose operands are not typed yet.
+func AccessOf(op *ir.Operation) (Access, bool) {
+	rule, ok := accessRules[op.Name]
+	if !ok {
+		if !op.HasTrait(ir.TraitElementwise) {
+			return nil, false
+		}
+		rule = readsAtResultPoint
+	}
+	in := make([]TensorType, len(op.Operands))
+	for i, v := range op.Operands {
+		t, ok := AsTensor(v.Type)
+		if !ok {
+			return nil, false
+		}
+		in[i] = t
+	}
+	return rule(op, in), true
+}
+
+// Point returns the operand point a result point reads, the coordinates
+// of the result point given by pt (dimension name → expression); the
+// dimensions of Over keep their own variable and Gathered is left out.
+// Dimensions of the result that pt lacks stay variables.
+func (r Read) Point(pt map[string]sizeexpr.Expr) map[string]sizeexpr.Expr {
+	out := make(map[string]sizeexpr.Expr, len(r.At))
+	for d, e := range r.At {
+		if r.ranges(d) {
+			out[d] = e
+			continue
+		}
+		out[d] = e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+			if v.Kind != sizeexpr.DimVar {
+				return sizeexpr.Expr{}, false
+			}
+			x, ok := pt[v.Name]
+			return x, ok
+		})
+	}
+	return out
+}
+
+// ranges reports whether the read ranges over operand dimension d.
+func (r Read) ranges(d string) bool {
+	for _, o := range r.Over {
+		if o == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Offset returns c when the read's coordinate along operand dimension d
+// is result dimension d plus the constant or symbolic offset c (an
+// identity, a shift); ok is false for other coordinates.
+func (r Read) Offset(d string) (sizeexpr.Expr, bool) {
+	e, ok := r.At[d]
+	if !ok || r.ranges(d) {
+		return sizeexpr.Expr{}, false
+	}
+	rest := sizeexpr.Sub(e, DimVar(d))
+	for _, v := range rest.Vars() {
+		if v.Kind == sizeexpr.DimVar {
+			return sizeexpr.Expr{}, false
+		}
+	}
+	return rest, true
+}
+
+// Describe prints the coordinates of a read for people (dataflow graph
+// labels): "I+1", "d0=i+k", "Vertex=table", "over K"; "" for a plain
+// read at the result point.
+func (r Read) Describe() string {
+	var parts []string
+	names := make([]string, 0, len(r.At))
+	for d := range r.At {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	for _, d := range names {
+		if r.ranges(d) {
+			continue
+		}
+		if off, ok := r.Offset(d); ok {
+			if c, isC := off.Const(); isC && c == 0 {
+				continue
+			}
+			parts = append(parts, sizeexpr.Add(DimVar(d), off).String())
+			continue
+		}
+		parts = append(parts, d+"="+r.At[d].String())
+	}
+	if r.Gathered != "" {
+		parts = append(parts, r.Gathered+"=table")
+	}
+	if len(r.Over) > 0 {
+		parts = append(parts, "over "+strings.Join(r.Over, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// domainOfRead is the domain of the result points whose reads of operand
+// x stay inside x, for a read whose coordinates are offsets of the result
+// point (identity, shift): reading at +off moves the domain by -off.
+func domainOfRead(r Read, x TensorType) []Dim {
+	dims := append([]Dim(nil), x.Dims...)
+	for k, d := range dims {
+		if off, ok := r.Offset(d.Name); ok {
+			dims[k].Interval = d.Translate(sizeexpr.Neg(off))
+		}
+	}
+	return dims
+}
