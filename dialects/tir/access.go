@@ -277,3 +277,35 @@ func domainOfRead(r Read, x TensorType) []Dim {
 	}
 	return dims
 }
+
+// MayBeMasked reports whether some element of v can be masked (spec 2.3):
+// a gather masks where its table points outside its operand, and masks
+// travel with every read and through elementwise ops; a reduction skips
+// masked points, and can_deref, pos and constants are never masked. A
+// function argument is never masked.
+func MayBeMasked(v *ir.Value) bool { return mayBeMasked(v, map[*ir.Value]bool{}) }
+
+func mayBeMasked(v *ir.Value, seen map[*ir.Value]bool) bool {
+	if m, ok := seen[v]; ok {
+		return m
+	}
+	seen[v] = false
+	op := v.DefiningOp()
+	if op == nil {
+		return false
+	}
+	m := false
+	switch op.Name {
+	case "tir.reduce", "tir.can_deref", "tir.pos", "tir.constant":
+	case "tir.gather":
+		m = true
+	default:
+		for _, o := range op.Operands {
+			if mayBeMasked(o, seen) {
+				m = true
+			}
+		}
+	}
+	seen[v] = m
+	return m
+}

@@ -2,6 +2,7 @@ package tir
 
 import (
 	"fmt"
+	"strings"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -143,6 +144,24 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 			ins, _ := ReduceOperands(op)
 			for _, d := range ReduceDims(op) {
 				full := ReducedInterval(op, d)
+				// An unknown extent that met a known bound before the
+				// reduction (x * w with x on I[?]) shows as min or max in
+				// the interval: it must equal the bound, never be narrowed
+				// silently (spec 2.6).
+				for _, b := range []struct {
+					e  sizeexpr.Expr
+					op sizeexpr.Op
+				}{{full.Hi, sizeexpr.OpMin}, {full.Lo, sizeexpr.OpMax}} {
+					args, ok := topArgs(b.e, b.op)
+					if !ok || !anyUnknownExtent(args) {
+						continue
+					}
+					var conds []sizeexpr.Expr
+					for _, a := range args[1:] {
+						conds = append(conds, sizeexpr.Sub(a, args[0]), sizeexpr.Sub(args[0], a))
+					}
+					add(op.Loc, conds, true, "reduction over %s: %s must be equal (an unknown extent is never narrowed)", d, unknownBounds(fn, args))
+				}
 				for i, v := range ins {
 					t, _ := AsTensor(v.Type)
 					x, ok := t.Dim(d)
@@ -168,4 +187,43 @@ func hasUnknownExtent(iv sizeexpr.Interval) bool {
 		}
 	}
 	return false
+}
+
+func anyUnknownExtent(es []sizeexpr.Expr) bool {
+	for _, e := range es {
+		if hasUnknownExtent(sizeexpr.Span(e, e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownBounds names the bounds that must agree; an unknown extent as
+// "the extent of argument 'x' dimension I (?_x_I)".
+func unknownBounds(fn *ir.Operation, es []sizeexpr.Expr) string {
+	var parts []string
+	for _, e := range es {
+		text := e.String()
+		if v, ok := e.AsVar(); ok && IsUnknownExtent(v) {
+			if arg, dim, ok := unknownOwner(fn, v); ok {
+				text = fmt.Sprintf("the extent of argument '%s' dimension %s (%s)", arg, dim, v.Name)
+			}
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " and ")
+}
+
+// unknownOwner finds the argument and dimension whose upper bound is the
+// unknown extent v.
+func unknownOwner(fn *ir.Operation, v sizeexpr.Var) (arg, dim string, ok bool) {
+	for _, a := range fn.Regions[0].Entry().Args {
+		t, _ := AsTensor(a.Type)
+		for _, d := range t.Dims {
+			if w, isVar := d.Hi.AsVar(); isVar && w == v {
+				return a.NameHint, d.Name, true
+			}
+		}
+	}
+	return "", "", false
 }

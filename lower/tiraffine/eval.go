@@ -152,6 +152,13 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 			}
 			s.parts = append(s.parts, x)
 		}
+		if mem, ok := ev.fl.masks[v]; ok {
+			m, err := ev.load(mem, t, pt)
+			if err != nil {
+				return scalar{}, ir.Errorf(tir.DefLoc(v), "%v", err)
+			}
+			s.mask = m
+		}
 		return s, nil
 	}
 	op := v.DefiningOp()

@@ -42,9 +42,13 @@ type funcLowering struct {
 	// buffers holds every value that lives in memory (arguments,
 	// materialized scans): one memref per leaf of its element type.
 	buffers map[*ir.Value][]*ir.Value
-	syms    map[string]*ir.Value // size symbol name -> index argument
-	consts  map[string]*ir.Value // hoisted constants by printed value and type
-	allocs  []*ir.Value          // temporaries to free before returning
+	// masks holds, for a materialized value that may be masked, the i1
+	// buffer of its mask (true where an element is masked): masks survive
+	// temporaries.
+	masks  map[*ir.Value]*ir.Value
+	syms   map[string]*ir.Value // size symbol name -> index argument
+	consts map[string]*ir.Value // hoisted constants by printed value and type
+	allocs []*ir.Value          // temporaries to free before returning
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -142,7 +146,7 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -232,10 +236,12 @@ func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
 	return n.fl.syms[v.Name]
 }
 
-// output is one function result to compute: the value and its buffer.
+// output is one value to compute: the value, its buffer, and the buffer
+// of its mask when it may be masked (nil otherwise).
 type output struct {
-	v   *ir.Value
-	out *ir.Value
+	v    *ir.Value
+	out  *ir.Value
+	mask *ir.Value
 }
 
 // materialize computes values on the domain of outT into their memrefs:
@@ -267,6 +273,13 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
 		}
 		inner.store(x, o.out, m, ops)
+		if o.mask != nil {
+			masked := val.mask
+			if masked == nil {
+				masked = ev.falseConst()
+			}
+			inner.store(masked, o.mask, m, ops)
+		}
 	}
 	closeNest(bodies)
 	return nil
@@ -353,7 +366,6 @@ func domainKey(t tir.TensorType) string {
 	return b.String()
 }
 
-
 // materializeTemporaries computes the marked values, in program order;
 // consecutive marked values over the same domain share one loop nest.
 func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
@@ -368,6 +380,9 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		}
 		for _, o := range group {
 			fl.buffers[o.v] = []*ir.Value{o.out}
+			if o.mask != nil {
+				fl.masks[o.v] = o.mask
+			}
 		}
 		group = nil
 		return nil
@@ -391,7 +406,13 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if err != nil {
 			return err
 		}
-		group = append(group, output{v: v, out: buf})
+		o := output{v: v, out: buf}
+		if tir.MayBeMasked(v) {
+			if o.mask, err = fl.alloc(t.WithElem(ir.I1), op.Loc, "tmp_mask"); err != nil {
+				return err
+			}
+		}
+		group = append(group, o)
 	}
 	return flush()
 }

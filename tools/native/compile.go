@@ -14,29 +14,44 @@ import (
 // Compile runs the default pipeline (-O level, target) on a source file
 // and returns the LLVM IR text.
 func Compile(file, src string, level int, target string) (string, error) {
-	m, diags := Load(file, src)
-	if len(diags) > 0 {
-		return "", diags
-	}
-	if err := ir.Verify(m.Op, nil); err != nil {
-		return "", err
-	}
 	p, err := passes.OptPipeline(level, target)
 	if err != nil {
 		return "", err
 	}
-	if err := passes.NewManager(p).Run(m); err != nil {
-		var pe interface{ Diagnostics() ir.DiagList }
-		if errors.As(err, &pe) {
-			return "", pe.Diagnostics()
-		}
+	return CompileWith(file, src, p)
+}
+
+// CompileWith runs a pipeline that ends in convert-to-llvm on a source
+// file and returns the LLVM IR text.
+func CompileWith(file, src string, p *passes.Pipeline) (string, error) {
+	m, err := RunPipeline(file, src, p)
+	if err != nil {
 		return "", err
 	}
 	text, ok := m.Op.Attr(lower.LLVMAttr).(ir.StringAttr)
 	if !ok {
-		return "", fmt.Errorf("the -O%d pipeline produced no LLVM IR", level)
+		return "", fmt.Errorf("the pipeline produced no LLVM IR (it must end with convert-to-llvm)")
 	}
 	return string(text), nil
+}
+
+// RunPipeline loads a source file, verifies it and runs a pipeline on it.
+func RunPipeline(file, src string, p *passes.Pipeline) (*ir.Module, error) {
+	m, diags := Load(file, src)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if err := ir.Verify(m.Op, nil); err != nil {
+		return nil, err
+	}
+	if err := passes.NewManager(p).Run(m); err != nil {
+		var pe interface{ Diagnostics() ir.DiagList }
+		if errors.As(err, &pe) {
+			return nil, pe.Diagnostics()
+		}
+		return nil, err
+	}
+	return m, nil
 }
 
 // Diff is the comparison of compiled results with the interpreter's.

@@ -2,7 +2,6 @@ package native
 
 import (
 	_ "embed"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -35,25 +34,11 @@ var fakeCUDASource string
 // after it: for GPU targets the outlined module, whose LLVM IR (the
 // kernels) rides on it as lower.LLVMAttr.
 func CompileModule(file, src string, level int, target string) (*ir.Module, error) {
-	m, diags := Load(file, src)
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	if err := ir.Verify(m.Op, nil); err != nil {
-		return nil, err
-	}
 	p, err := passes.OptPipeline(level, target)
 	if err != nil {
 		return nil, err
 	}
-	if err := passes.NewManager(p).Run(m); err != nil {
-		var pe interface{ Diagnostics() ir.DiagList }
-		if errors.As(err, &pe) {
-			return nil, pe.Diagnostics()
-		}
-		return nil, err
-	}
-	return m, nil
+	return RunPipeline(file, src, p)
 }
 
 // GPUOptions configure BuildGPU.

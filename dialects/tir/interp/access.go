@@ -84,8 +84,17 @@ func (ev *evaluator) readInto(op *ir.Operation, r tir.Read, in []*Tensor, out *T
 			return fmt.Errorf("dimension %s: %v", d.Name, err)
 		}
 	}
-	idx, bad, err := indexMap(x.Dims, piece, axes, ev.syms)
-	if err != nil {
+	var idx []int
+	var bad *outsidePoint
+	var err error
+	if g >= 0 && x.Dims[g].Extent() <= 0 {
+		// Nothing to gather from: every read is masked.
+		idx = make([]int, numPoints(piece))
+		for i := range idx {
+			idx[i] = -1
+		}
+		g = -1
+	} else if idx, bad, err = indexMap(x.Dims, piece, axes, ev.syms); err != nil {
 		return err
 	}
 	if bad != nil {
