@@ -307,3 +307,50 @@ func TestUnknownExtentInReduction(t *testing.T) {
 	x := tensorOf(t, f64, []interp.Dim{dim("I", 0, 10)}, xs)
 	expectAll(t, runAllModes(t, src, []*interp.Tensor{x, w}, nil), []float64{want})
 }
+
+// A size symbol used only in the body is a parameter of the function like
+// the others (header, tc-run --arg, interpreter, compiled code).
+func TestSymbolOnlyInBody(t *testing.T) {
+	const src = `tir.func @shiftq(%x: !tir.tensor<f64, I[0:20]>) -> !tir.tensor<f64, I[0:10]> {
+  %y = tir.shift %x [I + Q]
+  tir.return %y : !tir.tensor<f64, I[0:10]>
+}
+`
+	var xs, want []float64
+	for i := 0; i < 20; i++ {
+		xs = append(xs, float64(i*i))
+	}
+	for i := 0; i < 10; i++ {
+		want = append(want, xs[i+3])
+	}
+	x := tensorOf(t, f64, []interp.Dim{dim("I", 0, 20)}, xs)
+	expectAll(t, runAllModes(t, src, []*interp.Tensor{x}, map[string]int64{"Q": 3}), want)
+	// Q = 11 reads past x: the output-domain check refuses it in every mode.
+	for mode, r := range runModes(t, src, []*interp.Tensor{x}, map[string]int64{"Q": 11}) {
+		if r.err == nil || !strings.Contains(r.err.Error(), "computed only on [-Q:-Q + 20]") {
+			t.Errorf("%s with Q = 11: got %v", mode, r.err)
+		}
+	}
+}
+
+// An output interval whose upper bound falls below its lower bound for some
+// sizes (I[1:N-1] with N = 1 or 0) is empty in every mode: no negative size
+// reaches the caller (f_result_shape, entry checks, interpreter).
+func TestInvertedOutputIntervalIsEmpty(t *testing.T) {
+	const src = `tir.func @lap(%u: !tir.tensor<f64, I[0:N]>) -> !tir.tensor<f64, I[1:N-1]> {
+  %e = tir.shift %u [I + 1]
+  %w = tir.shift %u [I - 1]
+  %s = tir.add %e, %w
+  tir.return %s : !tir.tensor<f64, I[1:N-1]>
+}
+`
+	for _, n := range []int64{0, 1, 2} {
+		var us []float64
+		for i := int64(0); i < n; i++ {
+			us = append(us, float64(i))
+		}
+		u := tensorOf(t, f64, []interp.Dim{dim("I", 0, n)}, us)
+		// The harness checks f_result_shape against the result type's size.
+		expectAll(t, runAllModes(t, src, []*interp.Tensor{u}, map[string]int64{"N": n}), nil)
+	}
+}

@@ -25,9 +25,14 @@ func (iv Interval) Translate(d Expr) Interval {
 // turns [a:b] into [a-1:b-1]. It is Translate(-off).
 func (iv Interval) Shift(off Expr) Interval { return iv.Translate(Neg(off)) }
 
-// Extent returns the number of points, Hi - Lo (negative when the interval
-// is empty with Hi < Lo).
+// Extent returns Hi - Lo, negative for an inverted (empty) interval; Size
+// is the number of points.
 func (iv Interval) Extent() Expr { return Sub(iv.Hi, iv.Lo) }
+
+// Size is the number of points, max(Hi - Lo, 0): an interval whose upper
+// bound is below its lower bound is empty, never of negative size. (Max
+// folds away when Hi >= Lo is provable.)
+func (iv Interval) Size() Expr { return Max(iv.Extent(), Const(0)) }
 
 // ProvablyEmpty reports whether Hi <= Lo is provable: an empty broadcast
 // intersection is an error (spec 2.2).

@@ -241,30 +241,72 @@ func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
 	return nil
 }
 
-// Symbols lists a function's size parameters in order of first appearance
-// in its argument types, then its result types: the order of the trailing
-// integer arguments of the compiled function (spec 5.1). Unknown extents
-// (`?`) are read from descriptors and are not parameters.
-func Symbols(ft ir.FunctionType) []sizeexpr.Var {
+// Symbols lists a function's size parameters (spec 2.6): every size
+// symbol that appears in it — argument types, result types, then the body
+// in textual order (shift offsets, view expressions, the intervals of
+// subset, broadcast and scan, and the types they give) — in order of first
+// appearance. This is the order of the trailing integer arguments of the
+// compiled function (spec 5.1). Unknown extents (`?`) are read from
+// descriptors and are not parameters.
+func Symbols(fn *ir.Operation) []sizeexpr.Var {
 	var out []sizeexpr.Var
 	seen := map[string]bool{}
-	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
-		for _, t := range ts {
-			tt, ok := AsTensor(t)
-			if !ok {
-				continue
-			}
-			for _, d := range tt.Dims {
-				for _, e := range []sizeexpr.Expr{d.Lo, d.Hi} {
-					for _, v := range e.Vars() {
-						if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] && !IsUnknownExtent(v) {
-							seen[v.Name] = true
-							out = append(out, v)
-						}
-					}
-				}
+	add := func(e sizeexpr.Expr) {
+		for _, v := range e.Vars() {
+			if v.Kind == sizeexpr.SymbolVar && !seen[v.Name] && !IsUnknownExtent(v) {
+				seen[v.Name] = true
+				out = append(out, v)
 			}
 		}
 	}
+	addType := func(t ir.Type) {
+		if tt, ok := AsTensor(t); ok {
+			for _, d := range tt.Dims {
+				add(d.Lo)
+				add(d.Hi)
+			}
+		}
+	}
+	ft, _ := FuncType(fn)
+	for _, ts := range [][]ir.Type{ft.Inputs, ft.Results} {
+		for _, t := range ts {
+			addType(t)
+		}
+	}
+	if len(fn.Regions) == 0 {
+		return out
+	}
+	for _, b := range fn.Regions[0].Blocks {
+		for _, op := range b.Ops {
+			op.Walk(func(o *ir.Operation) bool {
+				for _, a := range o.Attrs {
+					for _, e := range attrExprs(a.Value) {
+						add(e)
+					}
+				}
+				for _, r := range o.Results {
+					addType(r.Type)
+				}
+				return true
+			})
+		}
+	}
 	return out
+}
+
+// attrExprs are the size expressions a tir attribute holds.
+func attrExprs(a ir.Attribute) []sizeexpr.Expr {
+	switch a := a.(type) {
+	case OffsetsAttr:
+		return a.Offsets
+	case ViewAttr:
+		return a.Exprs
+	case DomainAttr:
+		var out []sizeexpr.Expr
+		for _, d := range a {
+			out = append(out, d.Lo, d.Hi)
+		}
+		return out
+	}
+	return nil
 }

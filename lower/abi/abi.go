@@ -48,7 +48,8 @@ type Arg struct {
 	Type  ir.Type
 	Mem   *ir.MemRefType // nil for scalars
 	// Extents are the expected sizes of a memref's dimensions: the static
-	// size, or tir.extents' expression over the symbols ir.MapSym(i); Known
+	// size, or tir.extents' expression over the symbols ir.MapSym(i),
+	// never below 0 (an inverted interval is empty); Known
 	// is false for a dynamic size without tir.extents (unchecked).
 	Extents []sizeexpr.Expr
 	Known   []bool
@@ -133,7 +134,9 @@ func Read(op *ir.Operation, name string, inputs []ir.Type) (*Signature, error) {
 				a.Extents = append(a.Extents, sizeexpr.Const(s))
 				a.Known = append(a.Known, true)
 			case em != nil:
-				a.Extents = append(a.Extents, em.Results[d])
+				// An interval whose upper bound is below its lower bound is
+				// empty (I[1:N-1] with N = 1): its extent is never negative.
+				a.Extents = append(a.Extents, sizeexpr.Max(em.Results[d], sizeexpr.Const(0)))
 				a.Known = append(a.Known, true)
 			default:
 				a.Extents = append(a.Extents, sizeexpr.Expr{})

@@ -71,7 +71,7 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
 	}
 	entryBlock := src.Regions[0].Entry()
-	syms := tir.Symbols(ft)
+	syms := tir.Symbols(src)
 	var ins []ir.Type
 	var names, dimNames, extents ir.ArrayAttr
 	symMap := func(e []sizeexpr.Expr) ir.AffineMap {
@@ -424,7 +424,7 @@ func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*
 	var dyn []*ir.Value
 	for i, d := range t.Dims {
 		if mt.Shape[i] == ir.Dynamic {
-			dyn = append(dyn, ev.index(d.Extent()))
+			dyn = append(dyn, ev.index(d.Size()))
 		}
 	}
 	b := fl.entry

@@ -117,7 +117,7 @@ func newCSig(fn *ir.Operation) (*cSig, error) {
 			}
 		}
 	}
-	s := &cSig{signature: sig, syms: tir.Symbols(sig.ft), checks: tir.RuntimeChecks(fn, nil)}
+	s := &cSig{signature: sig, syms: tir.Symbols(fn), checks: tir.RuntimeChecks(fn, nil)}
 	n := newCNamer()
 	add := func(t tir.TensorType, name string, input bool, i int) error {
 		e, err := cElemOf(t.Elem)
@@ -205,7 +205,7 @@ func (s *cSig) domainC(t tir.TensorType) string {
 func (s *cSig) sizesC(t tir.TensorType) string {
 	parts := make([]string, t.Rank())
 	for i, d := range t.Dims {
-		parts[i] = s.exprC(d.Extent())
+		parts[i] = s.exprC(d.Size())
 	}
 	return "sizes {" + strings.Join(parts, ", ") + "}"
 }

@@ -147,9 +147,8 @@ func ArgNames(fn *ir.Operation) []string {
 // Symbols lists the size parameters of a function in ABI order (spec 5.1;
 // unknown extents are not parameters).
 func Symbols(fn *ir.Operation) []string {
-	ft, _ := tir.FuncType(fn)
 	var out []string
-	for _, v := range tir.Symbols(ft) {
+	for _, v := range tir.Symbols(fn) {
 		out = append(out, v.Name)
 	}
 	return out
