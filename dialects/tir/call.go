@@ -15,70 +15,133 @@ func Callee(op *ir.Operation) string {
 	return string(s)
 }
 
-// Unify binds the callee's size symbols from the argument types and returns
-// the substitution; it fails with a located message on a mismatch that is
-// provable. Equalities it cannot decide are left to run-time checks.
-func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (map[string]sizeexpr.Expr, error) {
+// CallBinding is how a call instantiates its callee: the callee's size
+// symbols as expressions of the caller's, and, per dimension name, where
+// the callee's coordinates sit in the caller's (caller = callee + Shift[d]).
+// A function written on I[0:N] applies to a value on I[1:N-1]: its domains
+// are polymorphic in their origin, as a stencil function is in GT4Py.
+type CallBinding struct {
+	Syms  map[string]sizeexpr.Expr
+	Shift map[string]sizeexpr.Expr
+}
+
+// Subst rewrites a callee expression in the caller's symbols.
+func (b CallBinding) Subst(e sizeexpr.Expr) sizeexpr.Expr {
+	return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+		x, ok := b.Syms[v.Name]
+		return x, ok && v.Kind == sizeexpr.SymbolVar
+	})
+}
+
+// Shifted reports the shift of dimension d, if it is not zero.
+func (b CallBinding) Shifted(d string) (sizeexpr.Expr, bool) {
+	sh, ok := b.Shift[d]
+	if !ok {
+		return sizeexpr.Expr{}, false
+	}
+	if c, isC := sh.Const(); isC && c == 0 {
+		return sizeexpr.Expr{}, false
+	}
+	return sh, true
+}
+
+// Unify binds the callee's size symbols and origins from the argument
+// types and returns them; it fails with a located message on a mismatch
+// that is provable. Equalities it cannot decide are left to run-time
+// checks. A lower bound that is a free symbol of the callee (I[L:H]) binds
+// it; any other lower bound fixes the dimension's origin (the same for
+// every argument that has the dimension), and upper bounds then bind
+// extents.
+func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (CallBinding, error) {
+	b := CallBinding{Syms: map[string]sizeexpr.Expr{}, Shift: map[string]sizeexpr.Expr{}}
 	ft, ok := FuncType(callee)
 	if !ok {
-		return nil, ir.Errorf(op.Loc, "@%s is not a tir.func", ir.SymbolName(callee))
+		return b, ir.Errorf(op.Loc, "@%s is not a tir.func", ir.SymbolName(callee))
 	}
+	name := ir.SymbolName(callee)
 	if len(ft.Inputs) != len(args) {
-		return nil, ir.Errorf(op.Loc, "call to @%s passes %d arguments, the function takes %d", ir.SymbolName(callee), len(args), len(ft.Inputs)).
-			AddNote(callee.Loc, "@%s is defined here", ir.SymbolName(callee))
-	}
-	bind := map[string]sizeexpr.Expr{}
-	subst := func(e sizeexpr.Expr) sizeexpr.Expr {
-		return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-			x, ok := bind[v.Name]
-			return x, ok && v.Kind == sizeexpr.SymbolVar
-		})
+		return b, ir.Errorf(op.Loc, "call to @%s passes %d arguments, the function takes %d", name, len(args), len(ft.Inputs)).
+			AddNote(callee.Loc, "@%s is defined here", name)
 	}
 	// tryBind solves `param == arg` when param is `SYM + c` with SYM free.
 	tryBind := func(param, arg sizeexpr.Expr) {
-		terms, c, ok := subst(param).Linear()
+		terms, c, ok := b.Subst(param).Linear()
 		if ok && len(terms) == 1 && terms[0].Coef == 1 && terms[0].Var.Kind == sizeexpr.SymbolVar {
-			if _, done := bind[terms[0].Var.Name]; !done {
-				bind[terms[0].Var.Name] = sizeexpr.Sub(arg, sizeexpr.Const(c))
+			if _, done := b.Syms[terms[0].Var.Name]; !done {
+				b.Syms[terms[0].Var.Name] = sizeexpr.Sub(arg, sizeexpr.Const(c))
 			}
 		}
 	}
+	// free reports whether a callee expression has a symbol no argument
+	// has bound yet.
+	free := func(e sizeexpr.Expr) bool {
+		for _, v := range e.Vars() {
+			if _, bound := b.Syms[v.Name]; v.Kind == sizeexpr.SymbolVar && !bound {
+				return true
+			}
+		}
+		return false
+	}
+	type pair struct {
+		i      int
+		pd, ad Dim
+	}
+	var pairs []pair
 	for i, a := range args {
 		pt, _ := AsTensor(ft.Inputs[i])
 		at, ok := AsTensor(a.Type)
 		if !ok {
-			return nil, ir.Errorf(op.Loc, "call argument #%d is not a tensor", i)
+			return b, ir.Errorf(op.Loc, "call argument #%d is not a tensor", i)
 		}
 		if !ir.TypeEqual(pt.Elem, at.Elem) || len(pt.Dims) != len(at.Dims) {
-			return nil, ir.Errorf(op.Loc, "call argument #%d has type %s, but @%s expects %s", i, at, ir.SymbolName(callee), pt).
-				AddNote(callee.Loc, "@%s is defined here", ir.SymbolName(callee))
+			return b, ir.Errorf(op.Loc, "call argument #%d has type %s, but @%s expects %s", i, at, name, pt).
+				AddNote(callee.Loc, "@%s is defined here", name)
 		}
 		for _, pd := range pt.Dims {
 			ad, ok := at.Dim(pd.Name)
 			if !ok {
-				return nil, ir.Errorf(op.Loc, "call argument #%d lacks dimension %s that @%s expects", i, pd.Name, ir.SymbolName(callee))
+				return b, ir.Errorf(op.Loc, "call argument #%d lacks dimension %s that @%s expects", i, pd.Name, name)
 			}
-			tryBind(pd.Lo, ad.Lo)
-			tryBind(pd.Hi, ad.Hi)
+			pairs = append(pairs, pair{i, pd, ad})
 		}
 	}
-	for i, a := range args {
-		pt, _ := AsTensor(ft.Inputs[i])
-		at, _ := AsTensor(a.Type)
-		for _, pd := range pt.Dims {
-			ad, _ := at.Dim(pd.Name)
-			lo, hi := subst(pd.Lo), subst(pd.Hi)
-			if provablyDifferent(lo, ad.Lo) || provablyDifferent(hi, ad.Hi) {
-				return nil, ir.Errorf(op.Loc, "call argument #%d: dimension %s is %s, but @%s expects [%s:%s]", i, pd.Name, ad.Interval, ir.SymbolName(callee), lo, hi).
-					AddNote(callee.Loc, "@%s is defined here", ir.SymbolName(callee))
-			}
+	// Symbolic origins first, then the shifts of the other origins.
+	for _, p := range pairs {
+		if free(p.pd.Lo) {
+			tryBind(p.pd.Lo, p.ad.Lo)
 		}
 	}
-	return bind, nil
+	for _, p := range pairs {
+		if free(p.pd.Lo) {
+			continue
+		}
+		sh := sizeexpr.Sub(p.ad.Lo, b.Subst(p.pd.Lo))
+		if old, ok := b.Shift[p.pd.Name]; ok {
+			if provablyDifferent(old, sh) {
+				return b, ir.Errorf(op.Loc, "call argument #%d: dimension %s starts at %s, which moves @%s's origin by %s, but another argument moves it by %s", p.i, p.pd.Name, p.ad.Lo, name, sh, old).
+					AddNote(callee.Loc, "@%s is defined here", name)
+			}
+			continue
+		}
+		b.Shift[p.pd.Name] = sh
+	}
+	for _, p := range pairs {
+		tryBind(p.pd.Hi, sizeexpr.Sub(p.ad.Hi, b.Shift[p.pd.Name]))
+	}
+	for _, p := range pairs {
+		sh := b.Shift[p.pd.Name]
+		lo, hi := sizeexpr.Add(b.Subst(p.pd.Lo), sh), sizeexpr.Add(b.Subst(p.pd.Hi), sh)
+		if provablyDifferent(lo, p.ad.Lo) || provablyDifferent(hi, p.ad.Hi) {
+			return b, ir.Errorf(op.Loc, "call argument #%d: dimension %s is %s, but @%s expects [%s:%s]", p.i, p.pd.Name, p.ad.Interval, name, lo, hi).
+				AddNote(callee.Loc, "@%s is defined here", name)
+		}
+	}
+	return b, nil
 }
 
-// CallResultTypes are the callee's result types under the binding.
-func CallResultTypes(callee *ir.Operation, bind map[string]sizeexpr.Expr) []ir.Type {
+// CallResultTypes are the callee's result types under the binding, in the
+// caller's coordinates.
+func CallResultTypes(callee *ir.Operation, b CallBinding) []ir.Type {
 	ft, _ := FuncType(callee)
 	var out []ir.Type
 	for _, r := range ft.Results {
@@ -89,13 +152,8 @@ func CallResultTypes(callee *ir.Operation, bind map[string]sizeexpr.Expr) []ir.T
 		}
 		nt := TensorType{Elem: t.Elem}
 		for _, d := range t.Dims {
-			s := func(e sizeexpr.Expr) sizeexpr.Expr {
-				return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-					x, ok := bind[v.Name]
-					return x, ok && v.Kind == sizeexpr.SymbolVar
-				})
-			}
-			nt.Dims = append(nt.Dims, Dim{Name: d.Name, Interval: sizeexpr.Span(s(d.Lo), s(d.Hi))})
+			sh := b.Shift[d.Name]
+			nt.Dims = append(nt.Dims, Dim{Name: d.Name, Interval: sizeexpr.Span(sizeexpr.Add(b.Subst(d.Lo), sh), sizeexpr.Add(b.Subst(d.Hi), sh))})
 		}
 		out = append(out, nt)
 	}

@@ -6,24 +6,40 @@ import (
 )
 
 // InlineCall replaces a tir.call by a copy of the callee's body: callee
-// arguments become the call's operands, the callee's size symbols become
-// the expressions unification bound them to, and a returned value larger
-// than the callee's declared output is restricted to it with tir.subset.
+// arguments become the call's operands (moved to the callee's origin by a
+// tir.shift where the binding shifts a dimension), the callee's size
+// symbols become the expressions unification bound them to, results move
+// back to the caller's coordinates, and a returned value larger than the
+// callee's declared output is restricted to it with tir.subset.
 func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 	bind, err := Unify(call, callee, call.Operands)
 	if err != nil {
 		return err
 	}
-	sub := func(e sizeexpr.Expr) sizeexpr.Expr {
-		return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-			x, ok := bind[v.Name]
-			return x, ok && v.Kind == sizeexpr.SymbolVar
-		})
+	// move shifts a value between the caller's and the callee's
+	// coordinates: sign +1 reads the caller's value at callee coordinates.
+	move := func(v *ir.Value, sign int64) *ir.Value {
+		t, _ := AsTensor(v.Type)
+		var offs OffsetsAttr
+		for _, d := range t.Dims {
+			if sh, ok := bind.Shifted(d.Name); ok {
+				offs.Dims = append(offs.Dims, d.Name)
+				offs.Offsets = append(offs.Offsets, sizeexpr.Mul(sh, sign))
+			}
+		}
+		if len(offs.Dims) == 0 {
+			return v
+		}
+		r := accessRules["tir.shift"]
+		op := ir.NewOp("tir.shift", call.Loc, []*ir.Value{v}, nil, ir.DictAttr{}.With("offsets", offs))
+		op.SetResultTypes([]ir.Type{TensorType{Elem: t.Elem, Dims: domainOfRead(r(op, []TensorType{t})[0], t)}})
+		rw.InsertBefore(call, op)
+		return op.Results[0]
 	}
 	entry := callee.Regions[0].Entry()
 	mapping := map[*ir.Value]*ir.Value{}
 	for i, a := range entry.Args {
-		mapping[a] = call.Operands[i]
+		mapping[a] = move(call.Operands[i], 1)
 	}
 	var ret *ir.Operation
 	for _, o := range entry.Ops {
@@ -34,7 +50,7 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 		c := o.Clone(mapping)
 		c.Loc = call.Loc
 		c.Walk(func(x *ir.Operation) bool {
-			substOp(x, sub)
+			substOp(x, bind.Subst)
 			return true
 		})
 		rw.InsertBefore(call, c)
@@ -49,6 +65,7 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 		if m == nil {
 			m = v
 		}
+		m = move(m, -1)
 		want, _ := AsTensor(outs[i])
 		if !ir.TypeEqual(m.Type, want) {
 			s := ir.NewOp("tir.subset", call.Loc, []*ir.Value{m}, []ir.Type{want}, ir.DictAttr{}.With("bounds", DomainAttr(want.Dims)))
