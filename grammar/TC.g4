@@ -9,7 +9,7 @@
 // of the `exp` alternatives below, highest first; `?:` is right
 // associative). Comments run from `#` to the end of the line.
 //
-// Names are resolved by the Go importer (lower/tcimport), not here: a
+// Names are resolved by the Go importer (dialects/tc), not here: a
 // scalar type is an identifier (`float`, `int32`, ...), so a misspelt type
 // gets a message listing the valid ones instead of a bare syntax error; a
 // call `f(...)` is a tensor access, a builtin or a TC function call
@@ -43,7 +43,17 @@ param
     ;
 
 typeSpec
-    : scalarType=ID ('(' sizes=idList? ')')?
+    : scalarType=ID ('(' sizes=sizeList? ')')?
+    ;
+
+// A size is a size variable or a constant: float(M, 256) L.
+sizeList
+    : size (',' size)*
+    ;
+
+size
+    : ID
+    | INT
     ;
 
 returnList
@@ -65,7 +75,7 @@ idList
 // names a TC function. Calls with several outputs have their own form, so
 // the grammar has no ambiguity between the two.
 stmt
-    : lhs=ID ('(' indices=idList? ')')? assignOp rhs=exp whereClause?   # assignStmt
+    : lhs=ID ('(' indices=idList? ')')? assignOp rhs=exp equivalent? whereClause?   # assignStmt
     | outs+=ID (',' outs+=ID)+ '=' callee=ID '(' args=idList? ')'        # callStmt
     ;
 
@@ -75,6 +85,12 @@ assignOp
     | '+=!' | '*=!' | 'min=!' | 'max=!'
     ;
 
+// `<=> name(args)` documents what a statement is equivalent to (TC uses
+// it for the reductions of its library); it is parsed and ignored.
+equivalent
+    : EQUIV name=ID '(' (exp (',' exp)*)? ')'
+    ;
+
 whereClause
     : WHERE whereItem (',' whereItem)*
     ;
@@ -82,6 +98,7 @@ whereClause
 whereItem
     : var=ID IN lo=exp ':' hi=exp                   # rangeItem
     | EXISTS exp                                    # existsItem
+    | name=ID '=' exp                               # letItem      // a named expression
     ;
 
 // C precedence, highest first.
@@ -115,6 +132,7 @@ IN     : 'in' ;
 EXISTS : 'exists' ;
 
 ARROW  : '->' ;
+EQUIV  : '<=>' ;
 
 // Reduction operators are single tokens, so `min=` is not `min` `=`. As in
 // TC, `+=!x` is `+=!` followed by `x`; write `+= !x` for a negation.

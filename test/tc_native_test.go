@@ -7,9 +7,9 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/printer"
+	"tir/dialects/tc"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
-	"tir/dialects/tc"
 	"tir/tools/native"
 )
 

@@ -1,6 +1,7 @@
 package tc
 
 import (
+	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -36,6 +37,10 @@ func (b *body) linear(e Expr, isIndex func(string) bool) (sizeexpr.Expr, bool) {
 		case "+":
 			return x, ok
 		}
+	case *CallExpr:
+		if x, ok := b.indexCast(e); ok {
+			return b.linear(x, isIndex)
+		}
 	case *Binary:
 		x, okx := b.linear(e.X, isIndex)
 		y, oky := b.linear(e.Y, isIndex)
@@ -53,6 +58,20 @@ func (b *body) linear(e Expr, isIndex func(string) bool) (sizeexpr.Expr, bool) {
 		}
 	}
 	return sizeexpr.Expr{}, false
+}
+
+// indexCast returns the operand of a cast to a 32- or 64-bit integer type
+// (`int32(i + 1)`): such a cast of an index expression changes no value
+// an index can take, so the index is as affine as its operand.
+func (b *body) indexCast(e *CallExpr) (Expr, bool) {
+	if _, isTensor := b.vals[e.Fn.Name]; isTensor || len(e.Args) != 1 {
+		return nil, false
+	}
+	t, ok := isCast(e)
+	if it, isInt := t.(ir.IntegerType); !ok || !isInt || it.Width < 32 {
+		return nil, false
+	}
+	return e.Args[0], true
 }
 
 func isLinear(e sizeexpr.Expr) bool {
@@ -87,6 +106,9 @@ func (b *body) bound(e Expr, owner string) (sizeexpr.Expr, error) {
 	case *CallExpr:
 		if _, ok := b.vals[e.Fn.Name]; ok {
 			return sizeexpr.Expr{}, errorf(e.Loc, "tensor accesses cannot be used in this context")
+		}
+		if x, ok := b.indexCast(e); ok {
+			return b.bound(x, owner)
 		}
 		if e.Fn.Name == "min" || e.Fn.Name == "max" {
 			var args []sizeexpr.Expr

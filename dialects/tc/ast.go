@@ -37,7 +37,15 @@ type Param struct {
 type TypeSpec struct {
 	Scalar Ident
 	Tensor bool
-	Sizes  []Ident
+	Sizes  []Size
+}
+
+// Size is one size of a tensor type: a size variable (`M`) or, when Const,
+// an integer constant (`256`, whose text is Name).
+type Size struct {
+	Ident
+	Const bool
+	Value int64
 }
 
 // Stmt is an *Assign or a *Call.
@@ -70,11 +78,13 @@ type Call struct {
 // Pos implements Stmt.
 func (s *Call) Pos() ir.Location { return s.Outs[0].Loc }
 
-// WhereItem is `v in lo:hi` (Exists nil) or `exists e` (Var empty).
+// WhereItem is `v in lo:hi` (Lo and Hi set), `exists e` (Exists set) or
+// the named expression `v = e` (Let set).
 type WhereItem struct {
 	Var    Ident
 	Lo, Hi Expr
 	Exists Expr
+	Let    Expr
 	Loc    ir.Location
 }
 

@@ -132,18 +132,25 @@ func (b *body) bindArg(cb *body, p *Param, arg Ident) error {
 	var exprs []sizeexpr.Expr
 	var out []tir.Dim
 	for k, d := range t.Dims {
-		s := p.Type.Sizes[k].Name
+		sz := p.Type.Sizes[k]
 		ext := d.Extent()
-		size, bound := cb.sizes[s]
-		if !bound {
-			cb.sizes[s], size = ext, ext
+		// A constant size, or a size variable bound by an earlier
+		// argument (a repeated size variable means equal sizes), must
+		// equal the extent.
+		size, bound := cb.sizes[sz.Name]
+		what := fmt.Sprintf("size %s of '%s' is %s from an earlier argument", sz.Name, cb.fn.Name.Name, size)
+		switch {
+		case sz.Const:
+			size = sizeexpr.Const(sz.Value)
+			what = fmt.Sprintf("parameter '%s' of '%s' has the constant size %d in dimension %d", p.Name.Name, cb.fn.Name.Name, sz.Value, k)
+		case !bound:
+			cb.sizes[sz.Name], size = ext, ext
 		}
 		if !size.Equal(ext) {
-			// A repeated size variable means equal sizes.
 			if c, ok := sizeexpr.Compare(size, ext); ok && c != 0 {
-				return errorf(arg.Loc, "size %s of '%s' is %s from an earlier argument, but '%s' has %s in dimension %d", s, cb.fn.Name.Name, size, arg.Name, ext, k)
+				return errorf(arg.Loc, "%s, but '%s' has %s in dimension %d", what, arg.Name, ext, k)
 			}
-			b.im.warn(ir.Warningf(arg.Loc, "size %s of '%s' is %s from an earlier argument, but '%s' has %s in dimension %d: they must be equal (checked at run time)", s, cb.fn.Name.Name, size, arg.Name, ext, k))
+			b.im.warn(ir.Warningf(arg.Loc, "%s, but '%s' has %s in dimension %d: they must be equal (checked at run time)", what, arg.Name, ext, k))
 			fixed = append(fixed, tir.Dim{Name: d.Name, Interval: sizeexpr.Span(d.Lo, sizeexpr.Add(d.Lo, size))})
 		}
 		if !d.Lo.Equal(sizeexpr.Const(0)) {

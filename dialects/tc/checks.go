@@ -17,6 +17,9 @@ import (
 
 func (b *body) preconditions(info *stmtInfo, rs ranges) error {
 	for _, a := range info.accesses {
+		if a.lhs {
+			continue
+		}
 		dims := a.tensor.typ().Dims
 		name := a.call.Fn.Name
 		for k, arg := range a.call.Args {
@@ -146,6 +149,9 @@ func (b *body) valueBounds(e Expr, rs ranges) vbounds {
 		t, f := b.valueBounds(e.T, rs), b.valueBounds(e.F, rs)
 		return vbounds{sizeexpr.Min(t.lo, f.lo), sizeexpr.Max(t.hi, f.hi), t.hasLo && f.hasLo, t.hasHi && f.hasHi}
 	case *CallExpr:
+		if x, ok := b.indexCast(e); ok {
+			return b.valueBounds(x, rs)
+		}
 		if _, isTensor := b.vals[e.Fn.Name]; !isTensor && (e.Fn.Name == "min" || e.Fn.Name == "max") {
 			return b.minMaxBounds(e, rs)
 		}

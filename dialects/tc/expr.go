@@ -1,6 +1,8 @@
 package tc
 
 import (
+	"fmt"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -24,6 +26,15 @@ type stmtCtx struct {
 	// builds one view.
 	pos   map[string]*ir.Value
 	reads map[string]*ir.Value
+	// emitted caches what emit built per expression node and type: the
+	// expression of a where binding is shared by its uses (let.go) and
+	// computed once.
+	emitted map[emitKey]*ir.Value
+}
+
+type emitKey struct {
+	e    Expr
+	want string
 }
 
 var arithOps = map[string]string{"+": "tir.add", "-": "tir.sub", "*": "tir.mul", "/": "tir.div", "%": "tir.rem"}
@@ -49,6 +60,9 @@ func (b *body) typeOf(e Expr) etype {
 	case *CallExpr:
 		if t, ok := b.vals[e.Fn.Name]; ok {
 			return etype{t: t.typ().Elem}
+		}
+		if t, ok := isCast(e); ok {
+			return etype{t: t}
 		}
 		bi := builtins[e.Fn.Name]
 		t := b.typeOf(e.Args[0])
@@ -82,11 +96,22 @@ func (sc *stmtCtx) emit(e Expr, want ir.Type) (*ir.Value, error) {
 		// A literal converts exactly (or rounds) at compile time.
 		return b.constant(n, want, n.Loc)
 	}
+	key := emitKey{e, fmt.Sprint(want)}
+	if v, ok := sc.emitted[key]; ok {
+		return v, nil
+	}
 	v, err := sc.emitNatural(e, sc.typeOf(e).concrete(want))
 	if err != nil {
 		return nil, err
 	}
-	return b.cast(v, want, e.Pos())
+	if v, err = b.cast(v, want, e.Pos()); err != nil {
+		return nil, err
+	}
+	if sc.emitted == nil {
+		sc.emitted = map[emitKey]*ir.Value{}
+	}
+	sc.emitted[key] = v
+	return v, nil
 }
 
 // emitNatural lowers e computing in type t (its own type made concrete);
@@ -114,7 +139,7 @@ func (sc *stmtCtx) emitNatural(e Expr, t ir.Type) (*ir.Value, error) {
 		if _, ok := b.vals[e.Fn.Name]; ok {
 			return sc.read(sc.acc[e])
 		}
-		return sc.builtin(e, t)
+		return sc.call(e, t)
 	case *Unary:
 		switch e.Op {
 		case "+":
@@ -205,30 +230,6 @@ func (sc *stmtCtx) emitBool(e Expr) (*ir.Value, error) {
 		return nil, err
 	}
 	return sc.b.build("tir.cmp", e.Pos(), []*ir.Value{v, zero}, ir.DictAttr{}.With("predicate", ir.StringAttr("ne")), nil)
-}
-
-func (sc *stmtCtx) builtin(e *CallExpr, t ir.Type) (*ir.Value, error) {
-	bi := builtins[e.Fn.Name]
-	var args []*ir.Value
-	for _, a := range e.Args {
-		v, err := sc.emit(a, t)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
-	}
-	acc := args[0]
-	if len(args) == 1 {
-		return sc.b.build(bi.op, e.Loc, args, nil, nil)
-	}
-	for _, a := range args[1:] {
-		v, err := sc.b.build(bi.op, e.Loc, []*ir.Value{acc, a}, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		acc = v
-	}
-	return acc, nil
 }
 
 // size reads a size as data (once per statement).

@@ -125,7 +125,7 @@ func (b *body) signature() error {
 			continue
 		}
 		for _, s := range p.Type.Sizes {
-			if _, ok := b.sizes[s.Name]; !ok {
+			if _, ok := b.sizes[s.Name]; !ok && !s.Const {
 				b.sizes[s.Name] = b.im.sym(s.Name)
 			}
 		}
@@ -135,7 +135,10 @@ func (b *body) signature() error {
 			continue
 		}
 		for _, s := range p.Type.Sizes {
-			if err := tirName(s, "a size", true); err != nil {
+			if s.Const {
+				continue
+			}
+			if err := tirName(s.Ident, "a size", true); err != nil {
 				return err
 			}
 			if _, tensorToo := seen[s.Name]; tensorToo {
@@ -160,7 +163,7 @@ func (b *body) signature() error {
 func (b *body) paramType(p *Param) (t tir.TensorType, scalar bool) {
 	t.Elem = scalarTypes[p.Type.Scalar.Name]
 	for k, s := range p.Type.Sizes {
-		t.Dims = append(t.Dims, tir.Dim{Name: fmt.Sprintf("%s_%d", p.Name.Name, k), Interval: sizeexpr.Span(sizeexpr.Const(0), b.sizes[s.Name])})
+		t.Dims = append(t.Dims, tir.Dim{Name: fmt.Sprintf("%s_%d", p.Name.Name, k), Interval: sizeexpr.Span(sizeexpr.Const(0), b.sizeOf(s))})
 	}
 	return t, !p.Type.Tensor
 }
@@ -190,6 +193,15 @@ func (b *body) incomingArg(name string, want []sizeexpr.Interval, elem ir.Type, 
 	return v, nil
 }
 
+// sizeOf is the extent a size of a type stands for: a constant, or the
+// size variable's expression.
+func (b *body) sizeOf(s Size) sizeexpr.Expr {
+	if s.Const {
+		return sizeexpr.Const(s.Value)
+	}
+	return b.sizes[s.Name]
+}
+
 type result struct {
 	v *ir.Value
 	t ir.Type
@@ -211,12 +223,18 @@ func (b *body) results() ([]result, error) {
 			if len(dt.Dims) != len(t.Dims) {
 				return nil, errorf(r.Name.Loc, "output '%s' is declared with %d dimensions but defined with %d", r.Name.Name, len(dt.Dims), len(t.Dims))
 			}
+			for k := range dt.Dims {
+				dt.Dims[k].Name = t.Dims[k].Name
+				// A declared domain that provably exceeds the computed one
+				// (constant sizes make it decidable) is an error here; an
+				// undecided one is checked at run time.
+				if in, decided := t.Dims[k].Contains(dt.Dims[k].Interval); !in && decided {
+					return nil, errorf(r.Type.Sizes[k].Loc, "output '%s' is declared with %s in dimension %d, but its statements compute it only on %s", r.Name.Name, dt.Dims[k].Interval, k, t.Dims[k].Interval)
+				}
+			}
 			v, err := b.cast(cur.v, dt.Elem, r.Name.Loc)
 			if err != nil {
 				return nil, err
-			}
-			for k := range dt.Dims {
-				dt.Dims[k].Name = t.Dims[k].Name
 			}
 			out = append(out, result{v, dt})
 			continue

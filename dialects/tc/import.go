@@ -3,11 +3,13 @@
 // range inference, so that `tc-opt file.tc` prints every inferred range.
 //
 // The pipeline is: Parse (grammar/tcparser to a small syntax tree), then
-// per function and per statement: name resolution (names.go), range
-// inference in rounds (ranges.go), preconditions (checks.go), and IR
-// construction: one tir.view per tensor access (access.go), elementwise
-// ops for arithmetic (expr.go), tir.reduce for reduction variables and the
-// output's shape (stmt.go). TC function calls are inlined (call.go).
+// per function and per statement: substitution of `where` bindings
+// (let.go), name resolution (names.go), range inference in rounds
+// (ranges.go), preconditions (checks.go), and IR construction: one
+// tir.view per tensor access (access.go), elementwise ops for arithmetic
+// (expr.go), builtins and casts (builtins.go), tir.reduce for reduction
+// variables and the output's shape (stmt.go). TC function calls are
+// inlined (call.go).
 // docs/tc.md describes the language as imported and every decision.
 package tc
 
@@ -114,7 +116,9 @@ func (im *importer) module() *ir.Module {
 		for _, p := range f.Params {
 			if p.Type != nil {
 				for _, s := range p.Type.Sizes {
-					im.sym(s.Name)
+					if !s.Const {
+						im.sym(s.Name)
+					}
 				}
 			}
 		}

@@ -1,7 +1,7 @@
 package tc
 
 import (
-	"strconv"
+	"strings"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -10,35 +10,9 @@ import (
 // Name resolution of a statement. An identifier is, in this order: a
 // tensor or scalar argument or a tensor defined by an earlier statement
 // (its current value), a size variable, and otherwise an index variable of
-// the statement. A call f(...) is a tensor access when f is a tensor, else
-// a builtin.
-
-// builtin describes a builtin function: its tir op and its arity (-1: two
-// or more, folded left).
-type builtin struct {
-	op        string
-	arity     int
-	floatOnly bool // the operands are converted to a float type
-}
-
-var builtins = map[string]builtin{
-	"exp":     {"tir.exp", 1, true},
-	"log":     {"tir.log", 1, true},
-	"sqrt":    {"tir.sqrt", 1, true},
-	"tanh":    {"tir.tanh", 1, true},
-	"sigmoid": {"tir.sigmoid", 1, true},
-	"sin":     {"tir.sin", 1, true},
-	"cos":     {"tir.cos", 1, true},
-	"floor":   {"tir.floor", 1, true},
-	"ceil":    {"tir.ceil", 1, true},
-	"abs":     {"tir.abs", 1, false},
-	"fabs":    {"tir.abs", 1, true},
-	"min":     {"tir.min", -1, false},
-	"max":     {"tir.max", -1, false},
-	"fmin":    {"tir.min", -1, true},
-	"fmax":    {"tir.max", -1, true},
-	"pow":     {"tir.pow", 2, true},
-}
+// the statement (a `where` let binding was substituted before, let.go). A
+// call f(...) is a tensor access when f is a tensor, else a builtin or a
+// cast to a scalar type (builtins.go).
 
 // stmtInfo is what name resolution finds in a statement.
 type stmtInfo struct {
@@ -62,6 +36,11 @@ type access struct {
 	call   *CallExpr
 	tensor *tensor
 	exists bool // in an exists clause: constrains ranges, is not read
+	// lhs marks the left-hand side of an in-place update (`O(i) += e`
+	// after O is defined): the existing value is read there, so its
+	// domain constrains the ranges, as TC's own reads do; existing()
+	// reads it and checks what inference did not resolve.
+	lhs bool
 	// Per argument: the affine form over index variables (tir.DimVar) and
 	// sizes when affine[k]; used[k] when it resolved a variable; subset[k]
 	// the interval it reads when that is not provably inside the tensor
@@ -116,6 +95,14 @@ func (b *body) analyze(s *Assign) (*stmtInfo, error) {
 		info.ranges[w.Var.Name] = w
 		info.addVar(w.Var.Name, w.Var.Loc)
 	}
+	if s.Op != "=" && !s.Init && len(s.Indices) > 0 {
+		if cur, ok := b.vals[s.LHS.Name]; ok {
+			if r := len(cur.typ().Dims); r != len(s.Indices) {
+				return nil, errorf(s.LHS.Loc, "'%s' has %d dimensions but is written with %d indices", s.LHS.Name, r, len(s.Indices))
+			}
+			info.accesses = append(info.accesses, lhsAccess(s, cur))
+		}
+	}
 	for _, v := range info.vars {
 		if err := tirName(Ident{Name: v, Loc: info.varLoc[v]}, "a dimension", true); err != nil {
 			return nil, err
@@ -129,6 +116,19 @@ func (b *body) analyze(s *Assign) (*stmtInfo, error) {
 		return nil, errorf(info.varLoc[v], "'%s' is not on the left-hand side, so it is a reduction variable: use a reduction operator (+=!, *=!, min=!, max=!) or add it to the left", v)
 	}
 	return info, nil
+}
+
+// lhsAccess is the read of the existing value of an in-place update,
+// O(i, j) for `O(i, j) += e`.
+func lhsAccess(s *Assign, cur *tensor) *access {
+	c := &CallExpr{node: node{Loc: s.LHS.Loc, Src: s.LHS.Name + "(...)"}, Fn: s.LHS}
+	var names []string
+	for _, id := range s.Indices {
+		c.Args = append(c.Args, &Name{node: node{Loc: id.Loc, Src: id.Name}, ID: id.Name})
+		names = append(names, id.Name)
+	}
+	c.Src = s.LHS.Name + "(" + strings.Join(names, ", ") + ")"
+	return &access{call: c, tensor: cur, lhs: true}
 }
 
 func (info *stmtInfo) addVar(name string, loc ir.Location) {
@@ -194,18 +194,19 @@ func (b *body) resolve(info *stmtInfo, e Expr, exists bool) error {
 					err = errorf(e.Loc, "'%s' has %d dimensions but is accessed with %d indices", e.Fn.Name, r, len(e.Args))
 					return false
 				}
+				// A where binding used twice shares its nodes: one access.
+				for _, a := range info.accesses {
+					if a.call == e {
+						a.exists = a.exists && exists
+						return false
+					}
+				}
 				info.accesses = append(info.accesses, &access{call: e, tensor: t, exists: exists})
 				return true
 			}
-			if bi, ok := builtins[e.Fn.Name]; ok {
-				if bi.arity > 0 && len(e.Args) != bi.arity || bi.arity < 0 && len(e.Args) < 2 {
-					want := "2 or more"
-					if bi.arity > 0 {
-						want = strconv.Itoa(bi.arity)
-					}
-					err = errorf(e.Loc, "builtin '%s' takes %s arguments, got %d", e.Fn.Name, want, len(e.Args))
-				}
-				return true
+			if known, aerr := checkBuiltin(e); known {
+				err = aerr
+				return err == nil
 			}
 			err = b.unknownCallee(e.Fn)
 			return false

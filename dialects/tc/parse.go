@@ -103,7 +103,19 @@ func (c *converter) fn(f tcparser.IFunc_Context) *Func {
 
 func (c *converter) typeSpec(ts tcparser.ITypeSpecContext) *TypeSpec {
 	// A '(' after the scalar type makes a tensor, even with no sizes.
-	return &TypeSpec{Scalar: c.ident(ts.GetScalarType()), Tensor: ts.GetChildCount() > 1, Sizes: c.idents(ts.GetSizes())}
+	out := &TypeSpec{Scalar: c.ident(ts.GetScalarType()), Tensor: ts.GetChildCount() > 1}
+	if l := ts.GetSizes(); l != nil {
+		for _, sz := range l.AllSize() {
+			if id := sz.ID(); id != nil {
+				out.Sizes = append(out.Sizes, Size{Ident: c.ident(id.GetSymbol())})
+				continue
+			}
+			tok := sz.INT().GetSymbol()
+			n, _ := c.number(node{Loc: c.loc(tok), Src: tok.GetText()}).(*Num)
+			out.Sizes = append(out.Sizes, Size{Ident: c.ident(tok), Const: true, Value: n.Int})
+		}
+	}
+	return out
 }
 
 func (c *converter) stmt(s tcparser.IStmtContext) Stmt {
@@ -140,6 +152,8 @@ func (c *converter) whereItem(it tcparser.IWhereItemContext) *WhereItem {
 		return &WhereItem{Var: c.ident(it.GetVar_()), Lo: c.exp(it.GetLo()), Hi: c.exp(it.GetHi()), Loc: c.loc(it.GetStart())}
 	case *tcparser.ExistsItemContext:
 		return &WhereItem{Exists: c.exp(it.Exp()), Loc: c.loc(it.GetStart())}
+	case *tcparser.LetItemContext:
+		return &WhereItem{Var: c.ident(it.GetName()), Let: c.exp(it.Exp()), Loc: c.loc(it.GetStart())}
 	}
 	panic(fmt.Sprintf("tc: unexpected where item %T", it))
 }

@@ -1,6 +1,7 @@
 package tc
 
 import (
+	"fmt"
 	"strings"
 
 	"tir/dialects/sizeexpr"
@@ -57,11 +58,15 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 			a.lin[k], a.affine[k] = b.linear(arg, isIndex)
 		}
 	}
+	// origin is, per inferred variable, the access arguments it was
+	// solved from, for the message of an empty range.
+	type use struct {
+		a  *access
+		k  int
+		iv sizeexpr.Interval
+	}
+	origin := map[string][]use{}
 	for {
-		type use struct {
-			a *access
-			k int
-		}
 		cands := map[string][]sizeexpr.Interval{}
 		var uses []use
 		for _, a := range info.accesses {
@@ -74,8 +79,10 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 				if len(u) != 1 {
 					continue
 				}
-				cands[u[0]] = append(cands[u[0]], solve(a.lin[k], u[0], dims[k].Interval, rs))
-				uses = append(uses, use{a, k})
+				iv := solve(a.lin[k], u[0], dims[k].Interval, rs)
+				cands[u[0]] = append(cands[u[0]], iv)
+				uses = append(uses, use{a, k, iv})
+				origin[u[0]] = append(origin[u[0]], use{a, k, iv})
 			}
 		}
 		if len(cands) == 0 {
@@ -106,9 +113,26 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 		}
 	}
 	for _, v := range info.vars {
-		if iv := rs[v]; iv.ProvablyEmpty() {
-			return nil, errorf(info.varLoc[v], "the inferred range of '%s' is empty: %s (never a negative size)", v, iv)
+		iv := rs[v]
+		if !iv.ProvablyEmpty() {
+			continue
 		}
+		what := fmt.Sprintf("reduction variable '%s': %s", v, iv)
+		for k, id := range info.s.Indices {
+			if id.Name == v {
+				what = fmt.Sprintf("dimension %d of %s: '%s' in %s", k, info.s.LHS.Name, v, iv)
+			}
+		}
+		d := errorf(info.varLoc[v], "empty inferred range for %s (never a negative size)", what)
+		for _, u := range origin[v] {
+			a := u.a
+			if a.lhs {
+				d.AddNote(a.call.Pos(), "the existing value of %s keeps '%s' in %s", a.call.Fn.Name, v, u.iv)
+				continue
+			}
+			d.AddNote(a.call.Args[u.k].Pos(), "%s keeps '%s' in %s: dimension %d of %s is %s", a.call.Text(), v, u.iv, u.k, a.call.Fn.Name, a.tensor.typ().Dims[u.k].Interval)
+		}
+		return nil, d
 	}
 	return rs, nil
 }

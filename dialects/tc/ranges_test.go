@@ -100,6 +100,15 @@ func TestRounds(t *testing.T) {
 		{"intersection with min", "def f(float(N) A, float(M) C) -> (B) {\n B(i) = A(i) + C(i)\n}", "i in [0:min(N, M)]"},
 		{"chained statements", "def f(float(N) A) -> (B, D) {\n B(i) = A(i - 1)\n D(j) = B(j + 1)\n}", "j in [0:N]"},
 		{"data-dependent index resolved elsewhere", "def f(float(J) B, int32(I) C) -> (A) {\n A(i) = B(C(i))\n}", "i in [0:I]"},
+		// Semantics round 2.
+		{"constant sizes", "def f(float(10, N) A, float(3) K) -> (B) {\n B(i, j) +=! A(i + k, j) * K(k)\n}", "i in [0:8], j in [0:N], k in [0:3]"},
+		{"integer cast of an index", "def f(float(N) A) -> (B) {\n B(i) = A(int64(i + 1))\n}", "i in [-1:N - 1]"},
+		{"in-place update takes the existing range", "def f(float(N) A) -> (B) {\n B(i) = A(i - 1)\n B(i) += 1\n}", "i in [1:N + 1]"},
+		{"in-place update intersects", "def f(float(N) A, float(M) C) -> (B) {\n B(i) = A(i)\n B(i) *= C(i)\n}", "i in [0:min(N, M)]"},
+		{"in-place reduction", "def f(float(N) A, float(M, K) C) -> (B) {\n B(i) = A(i)\n B(i) += C(i, k)\n}", "i in [0:min(N, M)], k in [0:K]"},
+		{"'!' replaces the value", "def f(float(N) A, float(M, K) C) -> (B) {\n B(i) = A(i)\n B(i) +=! C(i, k)\n}", "i in [0:M], k in [0:K]"},
+		{"where binding in an index", "def f(float(N) A) -> (B) {\n B(i) = A(j) where j = N - 1 - i\n}", "i in [0:N]"},
+		{"where binding with a reduction variable", "def f(float(N, M) A) -> (B) {\n B(i) +=! t where t = A(i, k)\n}", "i in [0:N], k in [0:M]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

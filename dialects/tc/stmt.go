@@ -54,6 +54,10 @@ func (b *body) asCall(s *Assign) (*Call, bool) {
 }
 
 func (b *body) assign(s *Assign) error {
+	s, err := b.expandLets(s)
+	if err != nil {
+		return err
+	}
 	info, err := b.analyze(s)
 	if err != nil {
 		return err

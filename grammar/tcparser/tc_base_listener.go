@@ -50,6 +50,18 @@ func (s *BaseTCListener) EnterTypeSpec(ctx *TypeSpecContext) {}
 // ExitTypeSpec is called when production typeSpec is exited.
 func (s *BaseTCListener) ExitTypeSpec(ctx *TypeSpecContext) {}
 
+// EnterSizeList is called when production sizeList is entered.
+func (s *BaseTCListener) EnterSizeList(ctx *SizeListContext) {}
+
+// ExitSizeList is called when production sizeList is exited.
+func (s *BaseTCListener) ExitSizeList(ctx *SizeListContext) {}
+
+// EnterSize is called when production size is entered.
+func (s *BaseTCListener) EnterSize(ctx *SizeContext) {}
+
+// ExitSize is called when production size is exited.
+func (s *BaseTCListener) ExitSize(ctx *SizeContext) {}
+
 // EnterReturnList is called when production returnList is entered.
 func (s *BaseTCListener) EnterReturnList(ctx *ReturnListContext) {}
 
@@ -86,6 +98,12 @@ func (s *BaseTCListener) EnterAssignOp(ctx *AssignOpContext) {}
 // ExitAssignOp is called when production assignOp is exited.
 func (s *BaseTCListener) ExitAssignOp(ctx *AssignOpContext) {}
 
+// EnterEquivalent is called when production equivalent is entered.
+func (s *BaseTCListener) EnterEquivalent(ctx *EquivalentContext) {}
+
+// ExitEquivalent is called when production equivalent is exited.
+func (s *BaseTCListener) ExitEquivalent(ctx *EquivalentContext) {}
+
 // EnterWhereClause is called when production whereClause is entered.
 func (s *BaseTCListener) EnterWhereClause(ctx *WhereClauseContext) {}
 
@@ -103,6 +121,12 @@ func (s *BaseTCListener) EnterExistsItem(ctx *ExistsItemContext) {}
 
 // ExitExistsItem is called when production existsItem is exited.
 func (s *BaseTCListener) ExitExistsItem(ctx *ExistsItemContext) {}
+
+// EnterLetItem is called when production letItem is entered.
+func (s *BaseTCListener) EnterLetItem(ctx *LetItemContext) {}
+
+// ExitLetItem is called when production letItem is exited.
+func (s *BaseTCListener) ExitLetItem(ctx *LetItemContext) {}
 
 // EnterParenExp is called when production parenExp is entered.
 func (s *BaseTCListener) EnterParenExp(ctx *ParenExpContext) {}

@@ -22,6 +22,12 @@ type TCListener interface {
 	// EnterTypeSpec is called when entering the typeSpec production.
 	EnterTypeSpec(c *TypeSpecContext)
 
+	// EnterSizeList is called when entering the sizeList production.
+	EnterSizeList(c *SizeListContext)
+
+	// EnterSize is called when entering the size production.
+	EnterSize(c *SizeContext)
+
 	// EnterReturnList is called when entering the returnList production.
 	EnterReturnList(c *ReturnListContext)
 
@@ -40,6 +46,9 @@ type TCListener interface {
 	// EnterAssignOp is called when entering the assignOp production.
 	EnterAssignOp(c *AssignOpContext)
 
+	// EnterEquivalent is called when entering the equivalent production.
+	EnterEquivalent(c *EquivalentContext)
+
 	// EnterWhereClause is called when entering the whereClause production.
 	EnterWhereClause(c *WhereClauseContext)
 
@@ -48,6 +57,9 @@ type TCListener interface {
 
 	// EnterExistsItem is called when entering the existsItem production.
 	EnterExistsItem(c *ExistsItemContext)
+
+	// EnterLetItem is called when entering the letItem production.
+	EnterLetItem(c *LetItemContext)
 
 	// EnterParenExp is called when entering the parenExp production.
 	EnterParenExp(c *ParenExpContext)
@@ -103,6 +115,12 @@ type TCListener interface {
 	// ExitTypeSpec is called when exiting the typeSpec production.
 	ExitTypeSpec(c *TypeSpecContext)
 
+	// ExitSizeList is called when exiting the sizeList production.
+	ExitSizeList(c *SizeListContext)
+
+	// ExitSize is called when exiting the size production.
+	ExitSize(c *SizeContext)
+
 	// ExitReturnList is called when exiting the returnList production.
 	ExitReturnList(c *ReturnListContext)
 
@@ -121,6 +139,9 @@ type TCListener interface {
 	// ExitAssignOp is called when exiting the assignOp production.
 	ExitAssignOp(c *AssignOpContext)
 
+	// ExitEquivalent is called when exiting the equivalent production.
+	ExitEquivalent(c *EquivalentContext)
+
 	// ExitWhereClause is called when exiting the whereClause production.
 	ExitWhereClause(c *WhereClauseContext)
 
@@ -129,6 +150,9 @@ type TCListener interface {
 
 	// ExitExistsItem is called when exiting the existsItem production.
 	ExitExistsItem(c *ExistsItemContext)
+
+	// ExitLetItem is called when exiting the letItem production.
+	ExitLetItem(c *LetItemContext)
 
 	// ExitParenExp is called when exiting the parenExp production.
 	ExitParenExp(c *ParenExpContext)

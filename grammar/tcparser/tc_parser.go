@@ -35,112 +35,130 @@ func tcParserInit() {
 		"", "'('", "')'", "'{'", "'}'", "','", "'='", "':'", "'-'", "'+'", "'!'",
 		"'*'", "'/'", "'%'", "'<'", "'<='", "'>'", "'>='", "'=='", "'!='", "'&&'",
 		"'||'", "'?'", "", "", "'def'", "'where'", "'in'", "'exists'", "'->'",
-		"'+=!'", "'*=!'", "'min=!'", "'max=!'", "'+='", "'*='", "'min='", "'max='",
+		"'<=>'", "'+=!'", "'*=!'", "'min=!'", "'max=!'", "'+='", "'*='", "'min='",
+		"'max='",
 	}
 	staticData.SymbolicNames = []string{
 		"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
 		"", "", "", "", "", "", "COMMENT", "WS", "DEF", "WHERE", "IN", "EXISTS",
-		"ARROW", "PLUS_EQ_BANG", "TIMES_EQ_BANG", "MIN_EQ_BANG", "MAX_EQ_BANG",
+		"ARROW", "EQUIV", "PLUS_EQ_BANG", "TIMES_EQ_BANG", "MIN_EQ_BANG", "MAX_EQ_BANG",
 		"PLUS_EQ", "TIMES_EQ", "MIN_EQ", "MAX_EQ", "FLOAT", "INT", "DOT_INT",
 		"ID",
 	}
 	staticData.RuleNames = []string{
-		"module_", "func_", "paramList", "param", "typeSpec", "returnList",
-		"returnItem", "idList", "stmt", "assignOp", "whereClause", "whereItem",
-		"exp",
+		"module_", "func_", "paramList", "param", "typeSpec", "sizeList", "size",
+		"returnList", "returnItem", "idList", "stmt", "assignOp", "equivalent",
+		"whereClause", "whereItem", "exp",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 41, 202, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 42, 239, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
-		10, 2, 11, 7, 11, 2, 12, 7, 12, 1, 0, 5, 0, 28, 8, 0, 10, 0, 12, 0, 31,
-		9, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 39, 8, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 3, 1, 45, 8, 1, 1, 1, 1, 1, 1, 1, 5, 1, 50, 8, 1, 10, 1, 12, 1,
-		53, 9, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 5, 2, 60, 8, 2, 10, 2, 12, 2, 63,
-		9, 2, 1, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 3, 4, 71, 8, 4, 1, 4, 3, 4, 74,
-		8, 4, 1, 5, 1, 5, 1, 5, 5, 5, 79, 8, 5, 10, 5, 12, 5, 82, 9, 5, 1, 6, 3,
-		6, 85, 8, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 5, 7, 92, 8, 7, 10, 7, 12, 7,
-		95, 9, 7, 1, 8, 1, 8, 1, 8, 3, 8, 100, 8, 8, 1, 8, 3, 8, 103, 8, 8, 1,
-		8, 1, 8, 1, 8, 3, 8, 108, 8, 8, 1, 8, 1, 8, 1, 8, 4, 8, 113, 8, 8, 11,
-		8, 12, 8, 114, 1, 8, 1, 8, 1, 8, 1, 8, 3, 8, 121, 8, 8, 1, 8, 3, 8, 124,
-		8, 8, 1, 9, 1, 9, 1, 10, 1, 10, 1, 10, 1, 10, 5, 10, 132, 8, 10, 10, 10,
-		12, 10, 135, 9, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
-		11, 3, 11, 145, 8, 11, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12,
-		1, 12, 1, 12, 1, 12, 5, 12, 157, 8, 12, 10, 12, 12, 12, 160, 9, 12, 3,
-		12, 162, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 3, 12,
-		171, 8, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1,
-		12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12,
-		1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 5, 12, 197, 8, 12, 10, 12, 12, 12, 200,
-		9, 12, 1, 12, 0, 1, 24, 13, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22,
-		24, 0, 7, 2, 0, 6, 6, 30, 37, 1, 0, 38, 40, 1, 0, 8, 10, 1, 0, 11, 13,
-		1, 0, 8, 9, 1, 0, 14, 17, 1, 0, 18, 19, 220, 0, 29, 1, 0, 0, 0, 2, 34,
-		1, 0, 0, 0, 4, 56, 1, 0, 0, 0, 6, 64, 1, 0, 0, 0, 8, 67, 1, 0, 0, 0, 10,
-		75, 1, 0, 0, 0, 12, 84, 1, 0, 0, 0, 14, 88, 1, 0, 0, 0, 16, 123, 1, 0,
-		0, 0, 18, 125, 1, 0, 0, 0, 20, 127, 1, 0, 0, 0, 22, 144, 1, 0, 0, 0, 24,
-		170, 1, 0, 0, 0, 26, 28, 3, 2, 1, 0, 27, 26, 1, 0, 0, 0, 28, 31, 1, 0,
-		0, 0, 29, 27, 1, 0, 0, 0, 29, 30, 1, 0, 0, 0, 30, 32, 1, 0, 0, 0, 31, 29,
-		1, 0, 0, 0, 32, 33, 5, 0, 0, 1, 33, 1, 1, 0, 0, 0, 34, 35, 5, 25, 0, 0,
-		35, 36, 5, 41, 0, 0, 36, 38, 5, 1, 0, 0, 37, 39, 3, 4, 2, 0, 38, 37, 1,
-		0, 0, 0, 38, 39, 1, 0, 0, 0, 39, 40, 1, 0, 0, 0, 40, 41, 5, 2, 0, 0, 41,
-		42, 5, 29, 0, 0, 42, 44, 5, 1, 0, 0, 43, 45, 3, 10, 5, 0, 44, 43, 1, 0,
-		0, 0, 44, 45, 1, 0, 0, 0, 45, 46, 1, 0, 0, 0, 46, 47, 5, 2, 0, 0, 47, 51,
-		5, 3, 0, 0, 48, 50, 3, 16, 8, 0, 49, 48, 1, 0, 0, 0, 50, 53, 1, 0, 0, 0,
-		51, 49, 1, 0, 0, 0, 51, 52, 1, 0, 0, 0, 52, 54, 1, 0, 0, 0, 53, 51, 1,
-		0, 0, 0, 54, 55, 5, 4, 0, 0, 55, 3, 1, 0, 0, 0, 56, 61, 3, 6, 3, 0, 57,
-		58, 5, 5, 0, 0, 58, 60, 3, 6, 3, 0, 59, 57, 1, 0, 0, 0, 60, 63, 1, 0, 0,
-		0, 61, 59, 1, 0, 0, 0, 61, 62, 1, 0, 0, 0, 62, 5, 1, 0, 0, 0, 63, 61, 1,
-		0, 0, 0, 64, 65, 3, 8, 4, 0, 65, 66, 5, 41, 0, 0, 66, 7, 1, 0, 0, 0, 67,
-		73, 5, 41, 0, 0, 68, 70, 5, 1, 0, 0, 69, 71, 3, 14, 7, 0, 70, 69, 1, 0,
-		0, 0, 70, 71, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72, 74, 5, 2, 0, 0, 73, 68,
-		1, 0, 0, 0, 73, 74, 1, 0, 0, 0, 74, 9, 1, 0, 0, 0, 75, 80, 3, 12, 6, 0,
-		76, 77, 5, 5, 0, 0, 77, 79, 3, 12, 6, 0, 78, 76, 1, 0, 0, 0, 79, 82, 1,
-		0, 0, 0, 80, 78, 1, 0, 0, 0, 80, 81, 1, 0, 0, 0, 81, 11, 1, 0, 0, 0, 82,
-		80, 1, 0, 0, 0, 83, 85, 3, 8, 4, 0, 84, 83, 1, 0, 0, 0, 84, 85, 1, 0, 0,
-		0, 85, 86, 1, 0, 0, 0, 86, 87, 5, 41, 0, 0, 87, 13, 1, 0, 0, 0, 88, 93,
-		5, 41, 0, 0, 89, 90, 5, 5, 0, 0, 90, 92, 5, 41, 0, 0, 91, 89, 1, 0, 0,
-		0, 92, 95, 1, 0, 0, 0, 93, 91, 1, 0, 0, 0, 93, 94, 1, 0, 0, 0, 94, 15,
-		1, 0, 0, 0, 95, 93, 1, 0, 0, 0, 96, 102, 5, 41, 0, 0, 97, 99, 5, 1, 0,
-		0, 98, 100, 3, 14, 7, 0, 99, 98, 1, 0, 0, 0, 99, 100, 1, 0, 0, 0, 100,
-		101, 1, 0, 0, 0, 101, 103, 5, 2, 0, 0, 102, 97, 1, 0, 0, 0, 102, 103, 1,
-		0, 0, 0, 103, 104, 1, 0, 0, 0, 104, 105, 3, 18, 9, 0, 105, 107, 3, 24,
-		12, 0, 106, 108, 3, 20, 10, 0, 107, 106, 1, 0, 0, 0, 107, 108, 1, 0, 0,
-		0, 108, 124, 1, 0, 0, 0, 109, 112, 5, 41, 0, 0, 110, 111, 5, 5, 0, 0, 111,
-		113, 5, 41, 0, 0, 112, 110, 1, 0, 0, 0, 113, 114, 1, 0, 0, 0, 114, 112,
-		1, 0, 0, 0, 114, 115, 1, 0, 0, 0, 115, 116, 1, 0, 0, 0, 116, 117, 5, 6,
-		0, 0, 117, 118, 5, 41, 0, 0, 118, 120, 5, 1, 0, 0, 119, 121, 3, 14, 7,
-		0, 120, 119, 1, 0, 0, 0, 120, 121, 1, 0, 0, 0, 121, 122, 1, 0, 0, 0, 122,
-		124, 5, 2, 0, 0, 123, 96, 1, 0, 0, 0, 123, 109, 1, 0, 0, 0, 124, 17, 1,
-		0, 0, 0, 125, 126, 7, 0, 0, 0, 126, 19, 1, 0, 0, 0, 127, 128, 5, 26, 0,
-		0, 128, 133, 3, 22, 11, 0, 129, 130, 5, 5, 0, 0, 130, 132, 3, 22, 11, 0,
-		131, 129, 1, 0, 0, 0, 132, 135, 1, 0, 0, 0, 133, 131, 1, 0, 0, 0, 133,
-		134, 1, 0, 0, 0, 134, 21, 1, 0, 0, 0, 135, 133, 1, 0, 0, 0, 136, 137, 5,
-		41, 0, 0, 137, 138, 5, 27, 0, 0, 138, 139, 3, 24, 12, 0, 139, 140, 5, 7,
-		0, 0, 140, 141, 3, 24, 12, 0, 141, 145, 1, 0, 0, 0, 142, 143, 5, 28, 0,
-		0, 143, 145, 3, 24, 12, 0, 144, 136, 1, 0, 0, 0, 144, 142, 1, 0, 0, 0,
-		145, 23, 1, 0, 0, 0, 146, 147, 6, 12, -1, 0, 147, 148, 5, 1, 0, 0, 148,
-		149, 3, 24, 12, 0, 149, 150, 5, 2, 0, 0, 150, 171, 1, 0, 0, 0, 151, 152,
-		5, 41, 0, 0, 152, 161, 5, 1, 0, 0, 153, 158, 3, 24, 12, 0, 154, 155, 5,
-		5, 0, 0, 155, 157, 3, 24, 12, 0, 156, 154, 1, 0, 0, 0, 157, 160, 1, 0,
-		0, 0, 158, 156, 1, 0, 0, 0, 158, 159, 1, 0, 0, 0, 159, 162, 1, 0, 0, 0,
-		160, 158, 1, 0, 0, 0, 161, 153, 1, 0, 0, 0, 161, 162, 1, 0, 0, 0, 162,
-		163, 1, 0, 0, 0, 163, 171, 5, 2, 0, 0, 164, 165, 5, 41, 0, 0, 165, 171,
-		5, 40, 0, 0, 166, 171, 5, 41, 0, 0, 167, 171, 7, 1, 0, 0, 168, 169, 7,
-		2, 0, 0, 169, 171, 3, 24, 12, 8, 170, 146, 1, 0, 0, 0, 170, 151, 1, 0,
-		0, 0, 170, 164, 1, 0, 0, 0, 170, 166, 1, 0, 0, 0, 170, 167, 1, 0, 0, 0,
-		170, 168, 1, 0, 0, 0, 171, 198, 1, 0, 0, 0, 172, 173, 10, 7, 0, 0, 173,
-		174, 7, 3, 0, 0, 174, 197, 3, 24, 12, 8, 175, 176, 10, 6, 0, 0, 176, 177,
-		7, 4, 0, 0, 177, 197, 3, 24, 12, 7, 178, 179, 10, 5, 0, 0, 179, 180, 7,
-		5, 0, 0, 180, 197, 3, 24, 12, 6, 181, 182, 10, 4, 0, 0, 182, 183, 7, 6,
-		0, 0, 183, 197, 3, 24, 12, 5, 184, 185, 10, 3, 0, 0, 185, 186, 5, 20, 0,
-		0, 186, 197, 3, 24, 12, 4, 187, 188, 10, 2, 0, 0, 188, 189, 5, 21, 0, 0,
-		189, 197, 3, 24, 12, 3, 190, 191, 10, 1, 0, 0, 191, 192, 5, 22, 0, 0, 192,
-		193, 3, 24, 12, 0, 193, 194, 5, 7, 0, 0, 194, 195, 3, 24, 12, 1, 195, 197,
-		1, 0, 0, 0, 196, 172, 1, 0, 0, 0, 196, 175, 1, 0, 0, 0, 196, 178, 1, 0,
-		0, 0, 196, 181, 1, 0, 0, 0, 196, 184, 1, 0, 0, 0, 196, 187, 1, 0, 0, 0,
-		196, 190, 1, 0, 0, 0, 197, 200, 1, 0, 0, 0, 198, 196, 1, 0, 0, 0, 198,
-		199, 1, 0, 0, 0, 199, 25, 1, 0, 0, 0, 200, 198, 1, 0, 0, 0, 23, 29, 38,
-		44, 51, 61, 70, 73, 80, 84, 93, 99, 102, 107, 114, 120, 123, 133, 144,
-		158, 161, 170, 196, 198,
+		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
+		1, 0, 5, 0, 34, 8, 0, 10, 0, 12, 0, 37, 9, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1,
+		1, 1, 1, 3, 1, 45, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 51, 8, 1, 1, 1,
+		1, 1, 1, 1, 5, 1, 56, 8, 1, 10, 1, 12, 1, 59, 9, 1, 1, 1, 1, 1, 1, 2, 1,
+		2, 1, 2, 5, 2, 66, 8, 2, 10, 2, 12, 2, 69, 9, 2, 1, 3, 1, 3, 1, 3, 1, 4,
+		1, 4, 1, 4, 3, 4, 77, 8, 4, 1, 4, 3, 4, 80, 8, 4, 1, 5, 1, 5, 1, 5, 5,
+		5, 85, 8, 5, 10, 5, 12, 5, 88, 9, 5, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 5, 7,
+		95, 8, 7, 10, 7, 12, 7, 98, 9, 7, 1, 8, 3, 8, 101, 8, 8, 1, 8, 1, 8, 1,
+		9, 1, 9, 1, 9, 5, 9, 108, 8, 9, 10, 9, 12, 9, 111, 9, 9, 1, 10, 1, 10,
+		1, 10, 3, 10, 116, 8, 10, 1, 10, 3, 10, 119, 8, 10, 1, 10, 1, 10, 1, 10,
+		3, 10, 124, 8, 10, 1, 10, 3, 10, 127, 8, 10, 1, 10, 1, 10, 1, 10, 4, 10,
+		132, 8, 10, 11, 10, 12, 10, 133, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 140,
+		8, 10, 1, 10, 3, 10, 143, 8, 10, 1, 11, 1, 11, 1, 12, 1, 12, 1, 12, 1,
+		12, 1, 12, 1, 12, 5, 12, 153, 8, 12, 10, 12, 12, 12, 156, 9, 12, 3, 12,
+		158, 8, 12, 1, 12, 1, 12, 1, 13, 1, 13, 1, 13, 1, 13, 5, 13, 166, 8, 13,
+		10, 13, 12, 13, 169, 9, 13, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1, 14, 1,
+		14, 1, 14, 1, 14, 1, 14, 1, 14, 3, 14, 182, 8, 14, 1, 15, 1, 15, 1, 15,
+		1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 5, 15, 194, 8, 15, 10,
+		15, 12, 15, 197, 9, 15, 3, 15, 199, 8, 15, 1, 15, 1, 15, 1, 15, 1, 15,
+		1, 15, 1, 15, 1, 15, 3, 15, 208, 8, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1,
+		15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15,
+		1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 1, 15, 5, 15, 234,
+		8, 15, 10, 15, 12, 15, 237, 9, 15, 1, 15, 0, 1, 30, 16, 0, 2, 4, 6, 8,
+		10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 0, 8, 2, 0, 40, 40, 42, 42,
+		2, 0, 6, 6, 31, 38, 1, 0, 39, 41, 1, 0, 8, 10, 1, 0, 11, 13, 1, 0, 8, 9,
+		1, 0, 14, 17, 1, 0, 18, 19, 259, 0, 35, 1, 0, 0, 0, 2, 40, 1, 0, 0, 0,
+		4, 62, 1, 0, 0, 0, 6, 70, 1, 0, 0, 0, 8, 73, 1, 0, 0, 0, 10, 81, 1, 0,
+		0, 0, 12, 89, 1, 0, 0, 0, 14, 91, 1, 0, 0, 0, 16, 100, 1, 0, 0, 0, 18,
+		104, 1, 0, 0, 0, 20, 142, 1, 0, 0, 0, 22, 144, 1, 0, 0, 0, 24, 146, 1,
+		0, 0, 0, 26, 161, 1, 0, 0, 0, 28, 181, 1, 0, 0, 0, 30, 207, 1, 0, 0, 0,
+		32, 34, 3, 2, 1, 0, 33, 32, 1, 0, 0, 0, 34, 37, 1, 0, 0, 0, 35, 33, 1,
+		0, 0, 0, 35, 36, 1, 0, 0, 0, 36, 38, 1, 0, 0, 0, 37, 35, 1, 0, 0, 0, 38,
+		39, 5, 0, 0, 1, 39, 1, 1, 0, 0, 0, 40, 41, 5, 25, 0, 0, 41, 42, 5, 42,
+		0, 0, 42, 44, 5, 1, 0, 0, 43, 45, 3, 4, 2, 0, 44, 43, 1, 0, 0, 0, 44, 45,
+		1, 0, 0, 0, 45, 46, 1, 0, 0, 0, 46, 47, 5, 2, 0, 0, 47, 48, 5, 29, 0, 0,
+		48, 50, 5, 1, 0, 0, 49, 51, 3, 14, 7, 0, 50, 49, 1, 0, 0, 0, 50, 51, 1,
+		0, 0, 0, 51, 52, 1, 0, 0, 0, 52, 53, 5, 2, 0, 0, 53, 57, 5, 3, 0, 0, 54,
+		56, 3, 20, 10, 0, 55, 54, 1, 0, 0, 0, 56, 59, 1, 0, 0, 0, 57, 55, 1, 0,
+		0, 0, 57, 58, 1, 0, 0, 0, 58, 60, 1, 0, 0, 0, 59, 57, 1, 0, 0, 0, 60, 61,
+		5, 4, 0, 0, 61, 3, 1, 0, 0, 0, 62, 67, 3, 6, 3, 0, 63, 64, 5, 5, 0, 0,
+		64, 66, 3, 6, 3, 0, 65, 63, 1, 0, 0, 0, 66, 69, 1, 0, 0, 0, 67, 65, 1,
+		0, 0, 0, 67, 68, 1, 0, 0, 0, 68, 5, 1, 0, 0, 0, 69, 67, 1, 0, 0, 0, 70,
+		71, 3, 8, 4, 0, 71, 72, 5, 42, 0, 0, 72, 7, 1, 0, 0, 0, 73, 79, 5, 42,
+		0, 0, 74, 76, 5, 1, 0, 0, 75, 77, 3, 10, 5, 0, 76, 75, 1, 0, 0, 0, 76,
+		77, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78, 80, 5, 2, 0, 0, 79, 74, 1, 0, 0,
+		0, 79, 80, 1, 0, 0, 0, 80, 9, 1, 0, 0, 0, 81, 86, 3, 12, 6, 0, 82, 83,
+		5, 5, 0, 0, 83, 85, 3, 12, 6, 0, 84, 82, 1, 0, 0, 0, 85, 88, 1, 0, 0, 0,
+		86, 84, 1, 0, 0, 0, 86, 87, 1, 0, 0, 0, 87, 11, 1, 0, 0, 0, 88, 86, 1,
+		0, 0, 0, 89, 90, 7, 0, 0, 0, 90, 13, 1, 0, 0, 0, 91, 96, 3, 16, 8, 0, 92,
+		93, 5, 5, 0, 0, 93, 95, 3, 16, 8, 0, 94, 92, 1, 0, 0, 0, 95, 98, 1, 0,
+		0, 0, 96, 94, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0, 97, 15, 1, 0, 0, 0, 98, 96,
+		1, 0, 0, 0, 99, 101, 3, 8, 4, 0, 100, 99, 1, 0, 0, 0, 100, 101, 1, 0, 0,
+		0, 101, 102, 1, 0, 0, 0, 102, 103, 5, 42, 0, 0, 103, 17, 1, 0, 0, 0, 104,
+		109, 5, 42, 0, 0, 105, 106, 5, 5, 0, 0, 106, 108, 5, 42, 0, 0, 107, 105,
+		1, 0, 0, 0, 108, 111, 1, 0, 0, 0, 109, 107, 1, 0, 0, 0, 109, 110, 1, 0,
+		0, 0, 110, 19, 1, 0, 0, 0, 111, 109, 1, 0, 0, 0, 112, 118, 5, 42, 0, 0,
+		113, 115, 5, 1, 0, 0, 114, 116, 3, 18, 9, 0, 115, 114, 1, 0, 0, 0, 115,
+		116, 1, 0, 0, 0, 116, 117, 1, 0, 0, 0, 117, 119, 5, 2, 0, 0, 118, 113,
+		1, 0, 0, 0, 118, 119, 1, 0, 0, 0, 119, 120, 1, 0, 0, 0, 120, 121, 3, 22,
+		11, 0, 121, 123, 3, 30, 15, 0, 122, 124, 3, 24, 12, 0, 123, 122, 1, 0,
+		0, 0, 123, 124, 1, 0, 0, 0, 124, 126, 1, 0, 0, 0, 125, 127, 3, 26, 13,
+		0, 126, 125, 1, 0, 0, 0, 126, 127, 1, 0, 0, 0, 127, 143, 1, 0, 0, 0, 128,
+		131, 5, 42, 0, 0, 129, 130, 5, 5, 0, 0, 130, 132, 5, 42, 0, 0, 131, 129,
+		1, 0, 0, 0, 132, 133, 1, 0, 0, 0, 133, 131, 1, 0, 0, 0, 133, 134, 1, 0,
+		0, 0, 134, 135, 1, 0, 0, 0, 135, 136, 5, 6, 0, 0, 136, 137, 5, 42, 0, 0,
+		137, 139, 5, 1, 0, 0, 138, 140, 3, 18, 9, 0, 139, 138, 1, 0, 0, 0, 139,
+		140, 1, 0, 0, 0, 140, 141, 1, 0, 0, 0, 141, 143, 5, 2, 0, 0, 142, 112,
+		1, 0, 0, 0, 142, 128, 1, 0, 0, 0, 143, 21, 1, 0, 0, 0, 144, 145, 7, 1,
+		0, 0, 145, 23, 1, 0, 0, 0, 146, 147, 5, 30, 0, 0, 147, 148, 5, 42, 0, 0,
+		148, 157, 5, 1, 0, 0, 149, 154, 3, 30, 15, 0, 150, 151, 5, 5, 0, 0, 151,
+		153, 3, 30, 15, 0, 152, 150, 1, 0, 0, 0, 153, 156, 1, 0, 0, 0, 154, 152,
+		1, 0, 0, 0, 154, 155, 1, 0, 0, 0, 155, 158, 1, 0, 0, 0, 156, 154, 1, 0,
+		0, 0, 157, 149, 1, 0, 0, 0, 157, 158, 1, 0, 0, 0, 158, 159, 1, 0, 0, 0,
+		159, 160, 5, 2, 0, 0, 160, 25, 1, 0, 0, 0, 161, 162, 5, 26, 0, 0, 162,
+		167, 3, 28, 14, 0, 163, 164, 5, 5, 0, 0, 164, 166, 3, 28, 14, 0, 165, 163,
+		1, 0, 0, 0, 166, 169, 1, 0, 0, 0, 167, 165, 1, 0, 0, 0, 167, 168, 1, 0,
+		0, 0, 168, 27, 1, 0, 0, 0, 169, 167, 1, 0, 0, 0, 170, 171, 5, 42, 0, 0,
+		171, 172, 5, 27, 0, 0, 172, 173, 3, 30, 15, 0, 173, 174, 5, 7, 0, 0, 174,
+		175, 3, 30, 15, 0, 175, 182, 1, 0, 0, 0, 176, 177, 5, 28, 0, 0, 177, 182,
+		3, 30, 15, 0, 178, 179, 5, 42, 0, 0, 179, 180, 5, 6, 0, 0, 180, 182, 3,
+		30, 15, 0, 181, 170, 1, 0, 0, 0, 181, 176, 1, 0, 0, 0, 181, 178, 1, 0,
+		0, 0, 182, 29, 1, 0, 0, 0, 183, 184, 6, 15, -1, 0, 184, 185, 5, 1, 0, 0,
+		185, 186, 3, 30, 15, 0, 186, 187, 5, 2, 0, 0, 187, 208, 1, 0, 0, 0, 188,
+		189, 5, 42, 0, 0, 189, 198, 5, 1, 0, 0, 190, 195, 3, 30, 15, 0, 191, 192,
+		5, 5, 0, 0, 192, 194, 3, 30, 15, 0, 193, 191, 1, 0, 0, 0, 194, 197, 1,
+		0, 0, 0, 195, 193, 1, 0, 0, 0, 195, 196, 1, 0, 0, 0, 196, 199, 1, 0, 0,
+		0, 197, 195, 1, 0, 0, 0, 198, 190, 1, 0, 0, 0, 198, 199, 1, 0, 0, 0, 199,
+		200, 1, 0, 0, 0, 200, 208, 5, 2, 0, 0, 201, 202, 5, 42, 0, 0, 202, 208,
+		5, 41, 0, 0, 203, 208, 5, 42, 0, 0, 204, 208, 7, 2, 0, 0, 205, 206, 7,
+		3, 0, 0, 206, 208, 3, 30, 15, 8, 207, 183, 1, 0, 0, 0, 207, 188, 1, 0,
+		0, 0, 207, 201, 1, 0, 0, 0, 207, 203, 1, 0, 0, 0, 207, 204, 1, 0, 0, 0,
+		207, 205, 1, 0, 0, 0, 208, 235, 1, 0, 0, 0, 209, 210, 10, 7, 0, 0, 210,
+		211, 7, 4, 0, 0, 211, 234, 3, 30, 15, 8, 212, 213, 10, 6, 0, 0, 213, 214,
+		7, 5, 0, 0, 214, 234, 3, 30, 15, 7, 215, 216, 10, 5, 0, 0, 216, 217, 7,
+		6, 0, 0, 217, 234, 3, 30, 15, 6, 218, 219, 10, 4, 0, 0, 219, 220, 7, 7,
+		0, 0, 220, 234, 3, 30, 15, 5, 221, 222, 10, 3, 0, 0, 222, 223, 5, 20, 0,
+		0, 223, 234, 3, 30, 15, 4, 224, 225, 10, 2, 0, 0, 225, 226, 5, 21, 0, 0,
+		226, 234, 3, 30, 15, 3, 227, 228, 10, 1, 0, 0, 228, 229, 5, 22, 0, 0, 229,
+		230, 3, 30, 15, 0, 230, 231, 5, 7, 0, 0, 231, 232, 3, 30, 15, 1, 232, 234,
+		1, 0, 0, 0, 233, 209, 1, 0, 0, 0, 233, 212, 1, 0, 0, 0, 233, 215, 1, 0,
+		0, 0, 233, 218, 1, 0, 0, 0, 233, 221, 1, 0, 0, 0, 233, 224, 1, 0, 0, 0,
+		233, 227, 1, 0, 0, 0, 234, 237, 1, 0, 0, 0, 235, 233, 1, 0, 0, 0, 235,
+		236, 1, 0, 0, 0, 236, 31, 1, 0, 0, 0, 237, 235, 1, 0, 0, 0, 27, 35, 44,
+		50, 57, 67, 76, 79, 86, 96, 100, 109, 115, 118, 123, 126, 133, 139, 142,
+		154, 157, 167, 181, 195, 198, 207, 233, 235,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -208,18 +226,19 @@ const (
 	TCParserIN            = 27
 	TCParserEXISTS        = 28
 	TCParserARROW         = 29
-	TCParserPLUS_EQ_BANG  = 30
-	TCParserTIMES_EQ_BANG = 31
-	TCParserMIN_EQ_BANG   = 32
-	TCParserMAX_EQ_BANG   = 33
-	TCParserPLUS_EQ       = 34
-	TCParserTIMES_EQ      = 35
-	TCParserMIN_EQ        = 36
-	TCParserMAX_EQ        = 37
-	TCParserFLOAT         = 38
-	TCParserINT           = 39
-	TCParserDOT_INT       = 40
-	TCParserID            = 41
+	TCParserEQUIV         = 30
+	TCParserPLUS_EQ_BANG  = 31
+	TCParserTIMES_EQ_BANG = 32
+	TCParserMIN_EQ_BANG   = 33
+	TCParserMAX_EQ_BANG   = 34
+	TCParserPLUS_EQ       = 35
+	TCParserTIMES_EQ      = 36
+	TCParserMIN_EQ        = 37
+	TCParserMAX_EQ        = 38
+	TCParserFLOAT         = 39
+	TCParserINT           = 40
+	TCParserDOT_INT       = 41
+	TCParserID            = 42
 )
 
 // TCParser rules.
@@ -229,14 +248,17 @@ const (
 	TCParserRULE_paramList   = 2
 	TCParserRULE_param       = 3
 	TCParserRULE_typeSpec    = 4
-	TCParserRULE_returnList  = 5
-	TCParserRULE_returnItem  = 6
-	TCParserRULE_idList      = 7
-	TCParserRULE_stmt        = 8
-	TCParserRULE_assignOp    = 9
-	TCParserRULE_whereClause = 10
-	TCParserRULE_whereItem   = 11
-	TCParserRULE_exp         = 12
+	TCParserRULE_sizeList    = 5
+	TCParserRULE_size        = 6
+	TCParserRULE_returnList  = 7
+	TCParserRULE_returnItem  = 8
+	TCParserRULE_idList      = 9
+	TCParserRULE_stmt        = 10
+	TCParserRULE_assignOp    = 11
+	TCParserRULE_equivalent  = 12
+	TCParserRULE_whereClause = 13
+	TCParserRULE_whereItem   = 14
+	TCParserRULE_exp         = 15
 )
 
 // IModule_Context is an interface to support dynamic dispatch.
@@ -358,7 +380,7 @@ func (p *TCParser) Module_() (localctx IModule_Context) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(29)
+	p.SetState(35)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -367,11 +389,11 @@ func (p *TCParser) Module_() (localctx IModule_Context) {
 
 	for _la == TCParserDEF {
 		{
-			p.SetState(26)
+			p.SetState(32)
 			p.Func_()
 		}
 
-		p.SetState(31)
+		p.SetState(37)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -379,7 +401,7 @@ func (p *TCParser) Module_() (localctx IModule_Context) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(32)
+		p.SetState(38)
 		p.Match(TCParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -575,7 +597,7 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(34)
+		p.SetState(40)
 		p.Match(TCParserDEF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -583,49 +605,11 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 		}
 	}
 	{
-		p.SetState(35)
+		p.SetState(41)
 
 		var _m = p.Match(TCParserID)
 
 		localctx.(*Func_Context).name = _m
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	{
-		p.SetState(36)
-		p.Match(TCParserT__0)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	p.SetState(38)
-	p.GetErrorHandler().Sync(p)
-	if p.HasError() {
-		goto errorExit
-	}
-	_la = p.GetTokenStream().LA(1)
-
-	if _la == TCParserID {
-		{
-			p.SetState(37)
-			p.ParamList()
-		}
-
-	}
-	{
-		p.SetState(40)
-		p.Match(TCParserT__1)
-		if p.HasError() {
-			// Recognition error - abort rule
-			goto errorExit
-		}
-	}
-	{
-		p.SetState(41)
-		p.Match(TCParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
@@ -649,7 +633,7 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 	if _la == TCParserID {
 		{
 			p.SetState(43)
-			p.ReturnList()
+			p.ParamList()
 		}
 
 	}
@@ -663,13 +647,51 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 	}
 	{
 		p.SetState(47)
+		p.Match(TCParserARROW)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(48)
+		p.Match(TCParserT__0)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(50)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == TCParserID {
+		{
+			p.SetState(49)
+			p.ReturnList()
+		}
+
+	}
+	{
+		p.SetState(52)
+		p.Match(TCParserT__1)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(53)
 		p.Match(TCParserT__2)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(51)
+	p.SetState(57)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -678,11 +700,11 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 
 	for _la == TCParserID {
 		{
-			p.SetState(48)
+			p.SetState(54)
 			p.Stmt()
 		}
 
-		p.SetState(53)
+		p.SetState(59)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -690,7 +712,7 @@ func (p *TCParser) Func_() (localctx IFunc_Context) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(54)
+		p.SetState(60)
 		p.Match(TCParserT__3)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -826,10 +848,10 @@ func (p *TCParser) ParamList() (localctx IParamListContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(56)
+		p.SetState(62)
 		p.Param()
 	}
-	p.SetState(61)
+	p.SetState(67)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -838,7 +860,7 @@ func (p *TCParser) ParamList() (localctx IParamListContext) {
 
 	for _la == TCParserT__4 {
 		{
-			p.SetState(57)
+			p.SetState(63)
 			p.Match(TCParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -846,11 +868,11 @@ func (p *TCParser) ParamList() (localctx IParamListContext) {
 			}
 		}
 		{
-			p.SetState(58)
+			p.SetState(64)
 			p.Param()
 		}
 
-		p.SetState(63)
+		p.SetState(69)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -974,11 +996,11 @@ func (p *TCParser) Param() (localctx IParamContext) {
 	p.EnterRule(localctx, 6, TCParserRULE_param)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(64)
+		p.SetState(70)
 		p.TypeSpec()
 	}
 	{
-		p.SetState(65)
+		p.SetState(71)
 
 		var _m = p.Match(TCParserID)
 
@@ -1016,14 +1038,14 @@ type ITypeSpecContext interface {
 	SetScalarType(antlr.Token)
 
 	// GetSizes returns the sizes rule contexts.
-	GetSizes() IIdListContext
+	GetSizes() ISizeListContext
 
 	// SetSizes sets the sizes rule contexts.
-	SetSizes(IIdListContext)
+	SetSizes(ISizeListContext)
 
 	// Getter signatures
 	ID() antlr.TerminalNode
-	IdList() IIdListContext
+	SizeList() ISizeListContext
 
 	// IsTypeSpecContext differentiates from other interfaces.
 	IsTypeSpecContext()
@@ -1033,7 +1055,7 @@ type TypeSpecContext struct {
 	antlr.BaseParserRuleContext
 	parser     antlr.Parser
 	scalarType antlr.Token
-	sizes      IIdListContext
+	sizes      ISizeListContext
 }
 
 func NewEmptyTypeSpecContext() *TypeSpecContext {
@@ -1067,18 +1089,18 @@ func (s *TypeSpecContext) GetScalarType() antlr.Token { return s.scalarType }
 
 func (s *TypeSpecContext) SetScalarType(v antlr.Token) { s.scalarType = v }
 
-func (s *TypeSpecContext) GetSizes() IIdListContext { return s.sizes }
+func (s *TypeSpecContext) GetSizes() ISizeListContext { return s.sizes }
 
-func (s *TypeSpecContext) SetSizes(v IIdListContext) { s.sizes = v }
+func (s *TypeSpecContext) SetSizes(v ISizeListContext) { s.sizes = v }
 
 func (s *TypeSpecContext) ID() antlr.TerminalNode {
 	return s.GetToken(TCParserID, 0)
 }
 
-func (s *TypeSpecContext) IdList() IIdListContext {
+func (s *TypeSpecContext) SizeList() ISizeListContext {
 	var t antlr.RuleContext
 	for _, ctx := range s.GetChildren() {
-		if _, ok := ctx.(IIdListContext); ok {
+		if _, ok := ctx.(ISizeListContext); ok {
 			t = ctx.(antlr.RuleContext)
 			break
 		}
@@ -1088,7 +1110,7 @@ func (s *TypeSpecContext) IdList() IIdListContext {
 		return nil
 	}
 
-	return t.(IIdListContext)
+	return t.(ISizeListContext)
 }
 
 func (s *TypeSpecContext) GetRuleContext() antlr.RuleContext {
@@ -1118,7 +1140,7 @@ func (p *TCParser) TypeSpec() (localctx ITypeSpecContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(67)
+		p.SetState(73)
 
 		var _m = p.Match(TCParserID)
 
@@ -1128,7 +1150,7 @@ func (p *TCParser) TypeSpec() (localctx ITypeSpecContext) {
 			goto errorExit
 		}
 	}
-	p.SetState(73)
+	p.SetState(79)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1137,32 +1159,32 @@ func (p *TCParser) TypeSpec() (localctx ITypeSpecContext) {
 
 	if _la == TCParserT__0 {
 		{
-			p.SetState(68)
+			p.SetState(74)
 			p.Match(TCParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(70)
+		p.SetState(76)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if _la == TCParserID {
+		if _la == TCParserINT || _la == TCParserID {
 			{
-				p.SetState(69)
+				p.SetState(75)
 
-				var _x = p.IdList()
+				var _x = p.SizeList()
 
 				localctx.(*TypeSpecContext).sizes = _x
 			}
 
 		}
 		{
-			p.SetState(72)
+			p.SetState(78)
 			p.Match(TCParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1170,6 +1192,272 @@ func (p *TCParser) TypeSpec() (localctx ITypeSpecContext) {
 			}
 		}
 
+	}
+
+	goto errorExit // keeps the label used (added by make grammar)
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+}
+
+// ISizeListContext is an interface to support dynamic dispatch.
+type ISizeListContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllSize() []ISizeContext
+	Size(i int) ISizeContext
+
+	// IsSizeListContext differentiates from other interfaces.
+	IsSizeListContext()
+}
+
+type SizeListContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptySizeListContext() *SizeListContext {
+	var p = new(SizeListContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_sizeList
+	return p
+}
+
+func InitEmptySizeListContext(p *SizeListContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_sizeList
+}
+
+func (*SizeListContext) IsSizeListContext() {}
+
+func NewSizeListContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *SizeListContext {
+	var p = new(SizeListContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TCParserRULE_sizeList
+
+	return p
+}
+
+func (s *SizeListContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *SizeListContext) AllSize() []ISizeContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ISizeContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ISizeContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ISizeContext); ok {
+			tst[i] = t.(ISizeContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *SizeListContext) Size(i int) ISizeContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ISizeContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ISizeContext)
+}
+
+func (s *SizeListContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *SizeListContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (s *SizeListContext) EnterRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.EnterSizeList(s)
+	}
+}
+
+func (s *SizeListContext) ExitRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.ExitSizeList(s)
+	}
+}
+
+func (p *TCParser) SizeList() (localctx ISizeListContext) {
+	localctx = NewSizeListContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 10, TCParserRULE_sizeList)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(81)
+		p.Size()
+	}
+	p.SetState(86)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for _la == TCParserT__4 {
+		{
+			p.SetState(82)
+			p.Match(TCParserT__4)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(83)
+			p.Size()
+		}
+
+		p.SetState(88)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+
+	goto errorExit // keeps the label used (added by make grammar)
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+}
+
+// ISizeContext is an interface to support dynamic dispatch.
+type ISizeContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	ID() antlr.TerminalNode
+	INT() antlr.TerminalNode
+
+	// IsSizeContext differentiates from other interfaces.
+	IsSizeContext()
+}
+
+type SizeContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptySizeContext() *SizeContext {
+	var p = new(SizeContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_size
+	return p
+}
+
+func InitEmptySizeContext(p *SizeContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_size
+}
+
+func (*SizeContext) IsSizeContext() {}
+
+func NewSizeContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *SizeContext {
+	var p = new(SizeContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TCParserRULE_size
+
+	return p
+}
+
+func (s *SizeContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *SizeContext) ID() antlr.TerminalNode {
+	return s.GetToken(TCParserID, 0)
+}
+
+func (s *SizeContext) INT() antlr.TerminalNode {
+	return s.GetToken(TCParserINT, 0)
+}
+
+func (s *SizeContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *SizeContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (s *SizeContext) EnterRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.EnterSize(s)
+	}
+}
+
+func (s *SizeContext) ExitRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.ExitSize(s)
+	}
+}
+
+func (p *TCParser) Size() (localctx ISizeContext) {
+	localctx = NewSizeContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 12, TCParserRULE_size)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(89)
+		_la = p.GetTokenStream().LA(1)
+
+		if !(_la == TCParserINT || _la == TCParserID) {
+			p.GetErrorHandler().RecoverInline(p)
+		} else {
+			p.GetErrorHandler().ReportMatch(p)
+			p.Consume()
+		}
 	}
 
 	goto errorExit // keeps the label used (added by make grammar)
@@ -1295,15 +1583,15 @@ func (s *ReturnListContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) ReturnList() (localctx IReturnListContext) {
 	localctx = NewReturnListContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 10, TCParserRULE_returnList)
+	p.EnterRule(localctx, 14, TCParserRULE_returnList)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(75)
+		p.SetState(91)
 		p.ReturnItem()
 	}
-	p.SetState(80)
+	p.SetState(96)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1312,7 +1600,7 @@ func (p *TCParser) ReturnList() (localctx IReturnListContext) {
 
 	for _la == TCParserT__4 {
 		{
-			p.SetState(76)
+			p.SetState(92)
 			p.Match(TCParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1320,11 +1608,11 @@ func (p *TCParser) ReturnList() (localctx IReturnListContext) {
 			}
 		}
 		{
-			p.SetState(77)
+			p.SetState(93)
 			p.ReturnItem()
 		}
 
-		p.SetState(82)
+		p.SetState(98)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1445,14 +1733,14 @@ func (s *ReturnItemContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) ReturnItem() (localctx IReturnItemContext) {
 	localctx = NewReturnItemContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 12, TCParserRULE_returnItem)
+	p.EnterRule(localctx, 16, TCParserRULE_returnItem)
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(84)
+	p.SetState(100)
 	p.GetErrorHandler().Sync(p)
 
-	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 8, p.GetParserRuleContext()) == 1 {
+	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 9, p.GetParserRuleContext()) == 1 {
 		{
-			p.SetState(83)
+			p.SetState(99)
 			p.TypeSpec()
 		}
 
@@ -1460,7 +1748,7 @@ func (p *TCParser) ReturnItem() (localctx IReturnItemContext) {
 		goto errorExit
 	}
 	{
-		p.SetState(86)
+		p.SetState(102)
 
 		var _m = p.Match(TCParserID)
 
@@ -1561,19 +1849,19 @@ func (s *IdListContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) IdList() (localctx IIdListContext) {
 	localctx = NewIdListContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 14, TCParserRULE_idList)
+	p.EnterRule(localctx, 18, TCParserRULE_idList)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(88)
+		p.SetState(104)
 		p.Match(TCParserID)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(93)
+	p.SetState(109)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1582,7 +1870,7 @@ func (p *TCParser) IdList() (localctx IIdListContext) {
 
 	for _la == TCParserT__4 {
 		{
-			p.SetState(89)
+			p.SetState(105)
 			p.Match(TCParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1590,7 +1878,7 @@ func (p *TCParser) IdList() (localctx IIdListContext) {
 			}
 		}
 		{
-			p.SetState(90)
+			p.SetState(106)
 			p.Match(TCParserID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1598,7 +1886,7 @@ func (p *TCParser) IdList() (localctx IIdListContext) {
 			}
 		}
 
-		p.SetState(95)
+		p.SetState(111)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1742,6 +2030,22 @@ func (s *AssignStmtContext) Exp() IExpContext {
 	return t.(IExpContext)
 }
 
+func (s *AssignStmtContext) Equivalent() IEquivalentContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IEquivalentContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IEquivalentContext)
+}
+
 func (s *AssignStmtContext) WhereClause() IWhereClauseContext {
 	var t antlr.RuleContext
 	for _, ctx := range s.GetChildren() {
@@ -1862,21 +2166,21 @@ func (s *CallStmtContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) Stmt() (localctx IStmtContext) {
 	localctx = NewStmtContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 16, TCParserRULE_stmt)
+	p.EnterRule(localctx, 20, TCParserRULE_stmt)
 	var _la int
 
-	p.SetState(123)
+	p.SetState(142)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 15, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 17, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewAssignStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(96)
+			p.SetState(112)
 
 			var _m = p.Match(TCParserID)
 
@@ -1886,7 +2190,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(102)
+		p.SetState(118)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1895,14 +2199,14 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		if _la == TCParserT__0 {
 			{
-				p.SetState(97)
+				p.SetState(113)
 				p.Match(TCParserT__0)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(99)
+			p.SetState(115)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1911,7 +2215,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 			if _la == TCParserID {
 				{
-					p.SetState(98)
+					p.SetState(114)
 
 					var _x = p.IdList()
 
@@ -1920,7 +2224,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 			}
 			{
-				p.SetState(101)
+				p.SetState(117)
 				p.Match(TCParserT__1)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1930,17 +2234,31 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		}
 		{
-			p.SetState(104)
+			p.SetState(120)
 			p.AssignOp()
 		}
 		{
-			p.SetState(105)
+			p.SetState(121)
 
 			var _x = p.exp(0)
 
 			localctx.(*AssignStmtContext).rhs = _x
 		}
-		p.SetState(107)
+		p.SetState(123)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if _la == TCParserEQUIV {
+			{
+				p.SetState(122)
+				p.Equivalent()
+			}
+
+		}
+		p.SetState(126)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1949,7 +2267,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		if _la == TCParserWHERE {
 			{
-				p.SetState(106)
+				p.SetState(125)
 				p.WhereClause()
 			}
 
@@ -1959,7 +2277,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 		localctx = NewCallStmtContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(109)
+			p.SetState(128)
 
 			var _m = p.Match(TCParserID)
 
@@ -1970,7 +2288,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 			}
 		}
 		localctx.(*CallStmtContext).outs = append(localctx.(*CallStmtContext).outs, localctx.(*CallStmtContext)._ID)
-		p.SetState(112)
+		p.SetState(131)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1979,7 +2297,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		for ok := true; ok; ok = _la == TCParserT__4 {
 			{
-				p.SetState(110)
+				p.SetState(129)
 				p.Match(TCParserT__4)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1987,7 +2305,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 				}
 			}
 			{
-				p.SetState(111)
+				p.SetState(130)
 
 				var _m = p.Match(TCParserID)
 
@@ -1999,7 +2317,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 			}
 			localctx.(*CallStmtContext).outs = append(localctx.(*CallStmtContext).outs, localctx.(*CallStmtContext)._ID)
 
-			p.SetState(114)
+			p.SetState(133)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2007,7 +2325,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(116)
+			p.SetState(135)
 			p.Match(TCParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2015,7 +2333,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 			}
 		}
 		{
-			p.SetState(117)
+			p.SetState(136)
 
 			var _m = p.Match(TCParserID)
 
@@ -2026,14 +2344,14 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 			}
 		}
 		{
-			p.SetState(118)
+			p.SetState(137)
 			p.Match(TCParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(120)
+		p.SetState(139)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2042,7 +2360,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		if _la == TCParserID {
 			{
-				p.SetState(119)
+				p.SetState(138)
 
 				var _x = p.IdList()
 
@@ -2051,7 +2369,7 @@ func (p *TCParser) Stmt() (localctx IStmtContext) {
 
 		}
 		{
-			p.SetState(122)
+			p.SetState(141)
 			p.Match(TCParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2183,19 +2501,245 @@ func (s *AssignOpContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) AssignOp() (localctx IAssignOpContext) {
 	localctx = NewAssignOpContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 18, TCParserRULE_assignOp)
+	p.EnterRule(localctx, 22, TCParserRULE_assignOp)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(125)
+		p.SetState(144)
 		_la = p.GetTokenStream().LA(1)
 
-		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&273804165184) != 0) {
+		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&547608330304) != 0) {
 			p.GetErrorHandler().RecoverInline(p)
 		} else {
 			p.GetErrorHandler().ReportMatch(p)
 			p.Consume()
+		}
+	}
+
+	goto errorExit // keeps the label used (added by make grammar)
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	return localctx
+}
+
+// IEquivalentContext is an interface to support dynamic dispatch.
+type IEquivalentContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// GetName returns the name token.
+	GetName() antlr.Token
+
+	// SetName sets the name token.
+	SetName(antlr.Token)
+
+	// Getter signatures
+	EQUIV() antlr.TerminalNode
+	ID() antlr.TerminalNode
+	AllExp() []IExpContext
+	Exp(i int) IExpContext
+
+	// IsEquivalentContext differentiates from other interfaces.
+	IsEquivalentContext()
+}
+
+type EquivalentContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+	name   antlr.Token
+}
+
+func NewEmptyEquivalentContext() *EquivalentContext {
+	var p = new(EquivalentContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_equivalent
+	return p
+}
+
+func InitEmptyEquivalentContext(p *EquivalentContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TCParserRULE_equivalent
+}
+
+func (*EquivalentContext) IsEquivalentContext() {}
+
+func NewEquivalentContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *EquivalentContext {
+	var p = new(EquivalentContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TCParserRULE_equivalent
+
+	return p
+}
+
+func (s *EquivalentContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *EquivalentContext) GetName() antlr.Token { return s.name }
+
+func (s *EquivalentContext) SetName(v antlr.Token) { s.name = v }
+
+func (s *EquivalentContext) EQUIV() antlr.TerminalNode {
+	return s.GetToken(TCParserEQUIV, 0)
+}
+
+func (s *EquivalentContext) ID() antlr.TerminalNode {
+	return s.GetToken(TCParserID, 0)
+}
+
+func (s *EquivalentContext) AllExp() []IExpContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IExpContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IExpContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IExpContext); ok {
+			tst[i] = t.(IExpContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *EquivalentContext) Exp(i int) IExpContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExpContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExpContext)
+}
+
+func (s *EquivalentContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *EquivalentContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (s *EquivalentContext) EnterRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.EnterEquivalent(s)
+	}
+}
+
+func (s *EquivalentContext) ExitRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.ExitEquivalent(s)
+	}
+}
+
+func (p *TCParser) Equivalent() (localctx IEquivalentContext) {
+	localctx = NewEquivalentContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 24, TCParserRULE_equivalent)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(146)
+		p.Match(TCParserEQUIV)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(147)
+
+		var _m = p.Match(TCParserID)
+
+		localctx.(*EquivalentContext).name = _m
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(148)
+		p.Match(TCParserT__0)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(157)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&8246337210114) != 0 {
+		{
+			p.SetState(149)
+			p.exp(0)
+		}
+		p.SetState(154)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for _la == TCParserT__4 {
+			{
+				p.SetState(150)
+				p.Match(TCParserT__4)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(151)
+				p.exp(0)
+			}
+
+			p.SetState(156)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	}
+	{
+		p.SetState(159)
+		p.Match(TCParserT__1)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
 		}
 	}
 
@@ -2327,12 +2871,12 @@ func (s *WhereClauseContext) ExitRule(listener antlr.ParseTreeListener) {
 
 func (p *TCParser) WhereClause() (localctx IWhereClauseContext) {
 	localctx = NewWhereClauseContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 20, TCParserRULE_whereClause)
+	p.EnterRule(localctx, 26, TCParserRULE_whereClause)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(127)
+		p.SetState(161)
 		p.Match(TCParserWHERE)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2340,10 +2884,10 @@ func (p *TCParser) WhereClause() (localctx IWhereClauseContext) {
 		}
 	}
 	{
-		p.SetState(128)
+		p.SetState(162)
 		p.WhereItem()
 	}
-	p.SetState(133)
+	p.SetState(167)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2352,7 +2896,7 @@ func (p *TCParser) WhereClause() (localctx IWhereClauseContext) {
 
 	for _la == TCParserT__4 {
 		{
-			p.SetState(129)
+			p.SetState(163)
 			p.Match(TCParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2360,11 +2904,11 @@ func (p *TCParser) WhereClause() (localctx IWhereClauseContext) {
 			}
 		}
 		{
-			p.SetState(130)
+			p.SetState(164)
 			p.WhereItem()
 		}
 
-		p.SetState(135)
+		p.SetState(169)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2583,21 +3127,76 @@ func (s *ExistsItemContext) ExitRule(listener antlr.ParseTreeListener) {
 	}
 }
 
+type LetItemContext struct {
+	WhereItemContext
+	name antlr.Token
+}
+
+func NewLetItemContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *LetItemContext {
+	var p = new(LetItemContext)
+
+	InitEmptyWhereItemContext(&p.WhereItemContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*WhereItemContext))
+
+	return p
+}
+
+func (s *LetItemContext) GetName() antlr.Token { return s.name }
+
+func (s *LetItemContext) SetName(v antlr.Token) { s.name = v }
+
+func (s *LetItemContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *LetItemContext) Exp() IExpContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IExpContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IExpContext)
+}
+
+func (s *LetItemContext) ID() antlr.TerminalNode {
+	return s.GetToken(TCParserID, 0)
+}
+
+func (s *LetItemContext) EnterRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.EnterLetItem(s)
+	}
+}
+
+func (s *LetItemContext) ExitRule(listener antlr.ParseTreeListener) {
+	if listenerT, ok := listener.(TCListener); ok {
+		listenerT.ExitLetItem(s)
+	}
+}
+
 func (p *TCParser) WhereItem() (localctx IWhereItemContext) {
 	localctx = NewWhereItemContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 22, TCParserRULE_whereItem)
-	p.SetState(144)
+	p.EnterRule(localctx, 28, TCParserRULE_whereItem)
+	p.SetState(181)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetTokenStream().LA(1) {
-	case TCParserID:
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 21, p.GetParserRuleContext()) {
+	case 1:
 		localctx = NewRangeItemContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(136)
+			p.SetState(170)
 
 			var _m = p.Match(TCParserID)
 
@@ -2608,7 +3207,7 @@ func (p *TCParser) WhereItem() (localctx IWhereItemContext) {
 			}
 		}
 		{
-			p.SetState(137)
+			p.SetState(171)
 			p.Match(TCParserIN)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2616,14 +3215,14 @@ func (p *TCParser) WhereItem() (localctx IWhereItemContext) {
 			}
 		}
 		{
-			p.SetState(138)
+			p.SetState(172)
 
 			var _x = p.exp(0)
 
 			localctx.(*RangeItemContext).lo = _x
 		}
 		{
-			p.SetState(139)
+			p.SetState(173)
 			p.Match(TCParserT__6)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2631,18 +3230,18 @@ func (p *TCParser) WhereItem() (localctx IWhereItemContext) {
 			}
 		}
 		{
-			p.SetState(140)
+			p.SetState(174)
 
 			var _x = p.exp(0)
 
 			localctx.(*RangeItemContext).hi = _x
 		}
 
-	case TCParserEXISTS:
+	case 2:
 		localctx = NewExistsItemContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(142)
+			p.SetState(176)
 			p.Match(TCParserEXISTS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2650,12 +3249,38 @@ func (p *TCParser) WhereItem() (localctx IWhereItemContext) {
 			}
 		}
 		{
-			p.SetState(143)
+			p.SetState(177)
 			p.exp(0)
 		}
 
-	default:
-		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+	case 3:
+		localctx = NewLetItemContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(178)
+
+			var _m = p.Match(TCParserID)
+
+			localctx.(*LetItemContext).name = _m
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(179)
+			p.Match(TCParserT__5)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(180)
+			p.exp(0)
+		}
+
+	case antlr.ATNInvalidAltNumber:
 		goto errorExit
 	}
 
@@ -3560,27 +4185,27 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 	localctx = NewExpContext(p, p.GetParserRuleContext(), _parentState)
 	var _prevctx IExpContext = localctx
 	var _ antlr.ParserRuleContext = _prevctx // TODO: To prevent unused variable warning.
-	_startState := 24
-	p.EnterRecursionRule(localctx, 24, TCParserRULE_exp, _p)
+	_startState := 30
+	p.EnterRecursionRule(localctx, 30, TCParserRULE_exp, _p)
 	var _la int
 
 	var _alt int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(170)
+	p.SetState(207)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 20, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 24, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewParenExpContext(p, localctx)
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 
 		{
-			p.SetState(147)
+			p.SetState(184)
 			p.Match(TCParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3588,11 +4213,11 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 			}
 		}
 		{
-			p.SetState(148)
+			p.SetState(185)
 			p.exp(0)
 		}
 		{
-			p.SetState(149)
+			p.SetState(186)
 			p.Match(TCParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3605,7 +4230,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(151)
+			p.SetState(188)
 
 			var _m = p.Match(TCParserID)
 
@@ -3616,26 +4241,26 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 			}
 		}
 		{
-			p.SetState(152)
+			p.SetState(189)
 			p.Match(TCParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(161)
+		p.SetState(198)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&4123168605954) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&8246337210114) != 0 {
 			{
-				p.SetState(153)
+				p.SetState(190)
 				p.exp(0)
 			}
-			p.SetState(158)
+			p.SetState(195)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3644,7 +4269,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 
 			for _la == TCParserT__4 {
 				{
-					p.SetState(154)
+					p.SetState(191)
 					p.Match(TCParserT__4)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3652,11 +4277,11 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(155)
+					p.SetState(192)
 					p.exp(0)
 				}
 
-				p.SetState(160)
+				p.SetState(197)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -3666,7 +4291,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 
 		}
 		{
-			p.SetState(163)
+			p.SetState(200)
 			p.Match(TCParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3679,7 +4304,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(164)
+			p.SetState(201)
 
 			var _m = p.Match(TCParserID)
 
@@ -3690,7 +4315,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 			}
 		}
 		{
-			p.SetState(165)
+			p.SetState(202)
 			p.Match(TCParserDOT_INT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3703,7 +4328,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(166)
+			p.SetState(203)
 			p.Match(TCParserID)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3716,10 +4341,10 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(167)
+			p.SetState(204)
 			_la = p.GetTokenStream().LA(1)
 
-			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1924145348608) != 0) {
+			if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&3848290697216) != 0) {
 				p.GetErrorHandler().RecoverInline(p)
 			} else {
 				p.GetErrorHandler().ReportMatch(p)
@@ -3732,7 +4357,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		p.SetParserRuleContext(localctx)
 		_prevctx = localctx
 		{
-			p.SetState(168)
+			p.SetState(205)
 
 			var _lt = p.GetTokenStream().LT(1)
 
@@ -3750,7 +4375,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 			}
 		}
 		{
-			p.SetState(169)
+			p.SetState(206)
 			p.exp(8)
 		}
 
@@ -3758,12 +4383,12 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(198)
+	p.SetState(235)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
-	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext())
+	_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 26, p.GetParserRuleContext())
 	if p.HasError() {
 		goto errorExit
 	}
@@ -3773,24 +4398,24 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(196)
+			p.SetState(233)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
 			}
 
-			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 21, p.GetParserRuleContext()) {
+			switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 25, p.GetParserRuleContext()) {
 			case 1:
 				localctx = NewMulExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(172)
+				p.SetState(209)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(173)
+					p.SetState(210)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3808,21 +4433,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(174)
+					p.SetState(211)
 					p.exp(8)
 				}
 
 			case 2:
 				localctx = NewAddExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(175)
+				p.SetState(212)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(176)
+					p.SetState(213)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3840,21 +4465,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(177)
+					p.SetState(214)
 					p.exp(7)
 				}
 
 			case 3:
 				localctx = NewRelExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(178)
+				p.SetState(215)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(179)
+					p.SetState(216)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3872,21 +4497,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(180)
+					p.SetState(217)
 					p.exp(6)
 				}
 
 			case 4:
 				localctx = NewEqExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(181)
+				p.SetState(218)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 4)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 4)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(182)
+					p.SetState(219)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -3904,21 +4529,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(183)
+					p.SetState(220)
 					p.exp(5)
 				}
 
 			case 5:
 				localctx = NewAndExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(184)
+				p.SetState(221)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 3)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 3)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(185)
+					p.SetState(222)
 
 					var _m = p.Match(TCParserT__19)
 
@@ -3929,21 +4554,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(186)
+					p.SetState(223)
 					p.exp(4)
 				}
 
 			case 6:
 				localctx = NewOrExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(187)
+				p.SetState(224)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 2)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 2)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(188)
+					p.SetState(225)
 
 					var _m = p.Match(TCParserT__20)
 
@@ -3954,21 +4579,21 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(189)
+					p.SetState(226)
 					p.exp(3)
 				}
 
 			case 7:
 				localctx = NewCondExpContext(p, NewExpContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, TCParserRULE_exp)
-				p.SetState(190)
+				p.SetState(227)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 1)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 1)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(191)
+					p.SetState(228)
 					p.Match(TCParserT__21)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3976,11 +4601,11 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(192)
+					p.SetState(229)
 					p.exp(0)
 				}
 				{
-					p.SetState(193)
+					p.SetState(230)
 					p.Match(TCParserT__6)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3988,7 +4613,7 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 					}
 				}
 				{
-					p.SetState(194)
+					p.SetState(231)
 					p.exp(1)
 				}
 
@@ -3997,12 +4622,12 @@ func (p *TCParser) exp(_p int) (localctx IExpContext) {
 			}
 
 		}
-		p.SetState(200)
+		p.SetState(237)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
-		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 22, p.GetParserRuleContext())
+		_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 26, p.GetParserRuleContext())
 		if p.HasError() {
 			goto errorExit
 		}
@@ -4022,7 +4647,7 @@ errorExit:
 
 func (p *TCParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int) bool {
 	switch ruleIndex {
-	case 12:
+	case 15:
 		var t *ExpContext = nil
 		if localctx != nil {
 			t = localctx.(*ExpContext)

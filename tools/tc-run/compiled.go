@@ -8,6 +8,8 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/tir/interp"
+	"tir/lower" // registers the conversion passes; LLVMAttr
+	"tir/passes"
 	"tir/tools/native"
 )
 
@@ -28,20 +30,20 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 	}
 	defer os.RemoveAll(dir)
 	var prog *native.Program
+	m, err := compileModule(o.file, src, 2, o.target)
+	if err != nil {
+		return nil, diagnosed(err)
+	}
 	if o.target == "nvptx64" {
-		m, err := native.CompileModule(o.file, src, 2, o.target)
-		if err != nil {
-			return nil, diagnosed(err)
-		}
 		if prog, err = native.BuildGPU(m, fn, dir, native.GPUOptions{Emulate: o.emulate}); err != nil {
 			return nil, err
 		}
 	} else {
-		llvm, err := native.Compile(o.file, src, 2, "x86_64")
-		if err != nil {
-			return nil, diagnosed(err)
+		llvm, ok := m.Op.Attr(lower.LLVMAttr).(ir.StringAttr)
+		if !ok {
+			return nil, fmt.Errorf("the -O2 pipeline produced no LLVM IR")
 		}
-		if prog, err = native.Build(llvm, fn, dir); err != nil {
+		if prog, err = native.Build(string(llvm), fn, dir); err != nil {
 			return nil, err
 		}
 	}
@@ -82,6 +84,33 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 		}
 	}
 	return got, nil
+}
+
+// compileModule is native.CompileModule, except that the warnings of the
+// import (loadEntry printed them) do not stop it: a TC import that warns
+// about a precondition checked at run time still compiles. The module is
+// loaded again because the passes rewrite it, and fn belongs to the one
+// the interpreter runs.
+func compileModule(file, src string, level int, target string) (*ir.Module, error) {
+	m, diags := native.Load(file, src)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if err := ir.Verify(m.Op, nil); err != nil {
+		return nil, err
+	}
+	p, err := passes.OptPipeline(level, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := passes.NewManager(p).Run(m); err != nil {
+		var pe interface{ Diagnostics() ir.DiagList }
+		if errors.As(err, &pe) {
+			return nil, pe.Diagnostics()
+		}
+		return nil, err
+	}
+	return m, nil
 }
 
 func elemBytes(t ir.Type) int {

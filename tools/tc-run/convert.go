@@ -11,15 +11,26 @@ import (
 )
 
 // The .npy shape of a tensor is its dimensions' extents in storage order;
-// the dtype follows the element type. Other element types (f16, bf16, i8,
-// i16, tuples) have no .npy exchange yet.
+// the dtype follows the element type. tir integers are signless (a TC
+// uint8 is an i8): an integer argument also accepts the unsigned dtype of
+// its width, whose values are read as the two's complement bits they are
+// (200 as a uint8 is the i8 -56, which tir's uint8 arithmetic wraps back),
+// and results are written signed (view them with arr.view(np.uint8)).
+// Other element types (f16, bf16, tuples) have no .npy exchange yet.
 var dtypeOf = map[string]string{
 	"f32": "float32",
 	"f64": "float64",
+	"i8":  "int8",
+	"i16": "int16",
 	"i32": "int32",
 	"i64": "int64",
 	"i1":  "bool",
 }
+
+// unsignedOf is the unsigned dtype an integer argument also accepts.
+var unsignedOf = map[string]string{"i8": "uint8", "i16": "uint16", "i32": "uint32", "i64": "uint64"}
+
+const exchangeableTypes = "f32, f64, i8, i16, i32, i64, i1"
 
 func exchangeable(t ir.Type) error {
 	tt, ok := tir.AsTensor(t)
@@ -27,7 +38,7 @@ func exchangeable(t ir.Type) error {
 		return fmt.Errorf("type %s is not a !tir.tensor", t)
 	}
 	if _, ok := dtypeOf[tt.Elem.String()]; !ok {
-		return fmt.Errorf("element type %s cannot be exchanged through .npy (supported: f32, f64, i32, i64, i1)", tt.Elem)
+		return fmt.Errorf("element type %s cannot be exchanged through .npy (supported: %s)", tt.Elem, exchangeableTypes)
 	}
 	return nil
 }
@@ -37,7 +48,11 @@ func exchangeable(t ir.Type) error {
 // interpreter from the type).
 func fromNpy(name string, a *npy.Array, pt tir.TensorType) (*interp.Tensor, error) {
 	want := dtypeOf[pt.Elem.String()]
-	if a.Dtype != want {
+	unsigned := unsignedOf[pt.Elem.String()]
+	if a.Dtype != want && (unsigned == "" || a.Dtype != unsigned) {
+		if unsigned != "" {
+			want += " or " + unsigned
+		}
 		return nil, fmt.Errorf("argument '%s' expects %s, got %s", name, want, a.Dtype)
 	}
 	if len(a.Shape) != len(pt.Dims) {
@@ -60,7 +75,12 @@ func fromNpy(name string, a *npy.Array, pt tir.TensorType) (*interp.Tensor, erro
 			}
 		}
 	case a.I64 != nil:
-		t.I64 = a.I64
+		// An unsigned value becomes the signed one of its bits.
+		t.I64 = make([]int64, len(a.I64))
+		w := uint(pt.Elem.(ir.IntegerType).Width)
+		for i, v := range a.I64 {
+			t.I64[i] = v << (64 - w) >> (64 - w)
+		}
 	default:
 		t.F64 = make([]float64, len(a.F64))
 		for i, v := range a.F64 {
@@ -74,7 +94,7 @@ func fromNpy(name string, a *npy.Array, pt tir.TensorType) (*interp.Tensor, erro
 func toNpy(t *interp.Tensor) (*npy.Array, error) {
 	dt, ok := dtypeOf[t.Elem.String()]
 	if !ok {
-		return nil, fmt.Errorf("element type %s cannot be written as .npy (supported: f32, f64, i32, i64, i1)", t.Elem)
+		return nil, fmt.Errorf("element type %s cannot be written as .npy (supported: %s)", t.Elem, exchangeableTypes)
 	}
 	a := &npy.Array{Dtype: dt, Shape: t.Shape()}
 	switch {

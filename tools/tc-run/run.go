@@ -227,10 +227,12 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 	}
 	src := string(data)
 	m, diags := native.Load(file, src)
-	if len(diags) > 0 {
+	if diags.HasErrors() {
 		return nil, "", &diagError{diags: diags, file: file, source: src}
 	}
-	var warnings ir.DiagList
+	// The warnings of a TC import (preconditions checked at run time,
+	// unused bindings) are printed with the verifier's; the run goes on.
+	warnings := diags
 	if err := ir.Verify(m.Op, func(d *ir.Diagnostic) { warnings = append(warnings, d) }); err != nil {
 		var l ir.DiagList
 		if !errors.As(err, &l) {

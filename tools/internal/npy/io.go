@@ -77,15 +77,10 @@ func decode(a *Array, d dtype, raw []byte) {
 		for i := range a.Bool {
 			a.Bool[i] = raw[i] != 0
 		}
-	case "int32":
+	case "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64":
 		a.I64 = make([]int64, n)
 		for i := range a.I64 {
-			a.I64[i] = int64(int32(le.Uint32(raw[4*i:])))
-		}
-	case "int64":
-		a.I64 = make([]int64, n)
-		for i := range a.I64 {
-			a.I64[i] = int64(le.Uint64(raw[8*i:]))
+			a.I64[i] = decodeInt(d, raw[d.size*i:])
 		}
 	case "float16":
 		a.F64 = make([]float64, n)
@@ -103,6 +98,20 @@ func decode(a *Array, d dtype, raw []byte) {
 			a.F64[i] = math.Float64frombits(le.Uint64(raw[8*i:]))
 		}
 	}
+}
+
+// decodeInt reads one little-endian integer of the dtype's width,
+// sign-extended for a signed dtype and zero-extended for an unsigned one.
+func decodeInt(d dtype, b []byte) int64 {
+	var u uint64
+	for k := d.size - 1; k >= 0; k-- {
+		u = u<<8 | uint64(b[k])
+	}
+	if d.kind == 'i' && d.size < 8 {
+		shift := uint(64 - 8*d.size)
+		return int64(u<<shift) >> shift
+	}
+	return int64(u)
 }
 
 // halfToFloat decodes IEEE binary16 bits.
@@ -132,7 +141,7 @@ func halfToFloat(h uint16) float64 {
 func Write(w io.Writer, a *Array) error {
 	d, ok := byName(a.Dtype)
 	if !ok || !d.write {
-		return fmt.Errorf("npy: cannot write dtype %q (supported: bool, int32, int64, float32, float64)", a.Dtype)
+		return fmt.Errorf("npy: cannot write dtype %q (supported: bool, int8..int64, uint8..uint64, float32, float64)", a.Dtype)
 	}
 	if err := a.check(d); err != nil {
 		return err
@@ -175,10 +184,11 @@ func encode(a *Array, d dtype) []byte {
 			if a.Bool[i] {
 				raw[i] = 1
 			}
-		case "int32":
-			le.PutUint32(raw[4*i:], uint32(int32(a.I64[i])))
-		case "int64":
-			le.PutUint64(raw[8*i:], uint64(a.I64[i]))
+		case "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64":
+			u := uint64(a.I64[i])
+			for k := 0; k < d.size; k++ {
+				raw[d.size*i+k] = byte(u >> (8 * k))
+			}
 		case "float32":
 			le.PutUint32(raw[4*i:], math.Float32bits(float32(a.F64[i])))
 		case "float64":

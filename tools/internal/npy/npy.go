@@ -3,19 +3,22 @@
 // so that tools exchange tensors with Python without a conversion step.
 //
 // Only what the toolchain's tensors need is supported: little-endian data
-// in C (row-major) order, with dtypes bool (|b1), int32 (<i4), int64 (<i8),
-// float32 (<f4), float64 (<f8), and float16 (<f2) for reading. Anything
-// else (big-endian data, Fortran order, other dtypes, object arrays) is a
-// clear error rather than a misread.
+// in C (row-major) order, with dtypes bool (|b1), int8 (|i1), uint8 (|u1),
+// int16 (<i2), uint16 (<u2), int32 (<i4), uint32 (<u4), int64 (<i8),
+// uint64 (<u8), float32 (<f4), float64 (<f8), and float16 (<f2) for
+// reading. Anything else (big-endian data, Fortran order, other dtypes,
+// object arrays) is a clear error rather than a misread.
 package npy
 
 import "fmt"
 
 // Array is an n-dimensional array in C order. Dtype is the NumPy name:
-// "bool", "int32", "int64", "float16", "float32" or "float64". Exactly one
-// data slice is used: F64 for float dtypes (values as read; when writing
-// float32 they are converted), I64 for integer dtypes, Bool for bool. Its
-// length is the product of Shape (1 for a 0-d array).
+// "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+// "uint64", "float16", "float32" or "float64". Exactly one data slice is
+// used: F64 for float dtypes (values as read; when writing float32 they
+// are converted), I64 for integer dtypes (a uint64 holds its bits, values
+// above the int64 maximum read as negative), Bool for bool. Its length is
+// the product of Shape (1 for a 0-d array).
 type Array struct {
 	Dtype string
 	Shape []int
@@ -44,8 +47,14 @@ type dtype struct {
 
 var dtypes = []dtype{
 	{"bool", "|b1", 1, 'b', true},
+	{"int8", "|i1", 1, 'i', true},
+	{"uint8", "|u1", 1, 'u', true},
+	{"int16", "<i2", 2, 'i', true},
+	{"uint16", "<u2", 2, 'u', true},
 	{"int32", "<i4", 4, 'i', true},
+	{"uint32", "<u4", 4, 'u', true},
 	{"int64", "<i8", 8, 'i', true},
+	{"uint64", "<u8", 8, 'u', true},
 	{"float16", "<f2", 2, 'f', false},
 	{"float32", "<f4", 4, 'f', true},
 	{"float64", "<f8", 8, 'f', true},
@@ -73,7 +82,7 @@ func byDescr(descr string) (dtype, error) {
 			return dtype{}, fmt.Errorf("big-endian data (dtype '%s') is not supported: convert with arr.astype('<%s')", descr, descr[1:])
 		}
 	}
-	return dtype{}, fmt.Errorf("unsupported dtype '%s' (supported: bool, int32, int64, float16 (read only), float32, float64, little-endian)", descr)
+	return dtype{}, fmt.Errorf("unsupported dtype '%s' (supported: bool, int8..int64, uint8..uint64, float16 (read only), float32, float64, little-endian)", descr)
 }
 
 // check verifies that the data slice matching the dtype has Len elements.
@@ -82,7 +91,7 @@ func (a *Array) check(d dtype) error {
 	switch d.kind {
 	case 'f':
 		got = len(a.F64)
-	case 'i':
+	case 'i', 'u':
 		got = len(a.I64)
 	case 'b':
 		got = len(a.Bool)
@@ -95,12 +104,23 @@ func (a *Array) check(d dtype) error {
 			return fmt.Errorf("npy: negative dimension in shape %v", a.Shape)
 		}
 	}
-	if d.name == "int32" {
+	if (d.kind == 'i' || d.kind == 'u') && d.size < 8 {
+		lo, hi := d.limits()
 		for _, v := range a.I64 {
-			if v != int64(int32(v)) {
-				return fmt.Errorf("npy: value %d does not fit int32", v)
+			if v < lo || v > hi {
+				return fmt.Errorf("npy: value %d does not fit %s", v, d.name)
 			}
 		}
 	}
 	return nil
+}
+
+// limits are the smallest and largest values of an integer dtype narrower
+// than 64 bits.
+func (d dtype) limits() (lo, hi int64) {
+	bits := uint(8 * d.size)
+	if d.kind == 'u' {
+		return 0, 1<<bits - 1
+	}
+	return -1 << (bits - 1), 1<<(bits-1) - 1
 }

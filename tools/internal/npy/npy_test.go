@@ -31,6 +31,12 @@ func TestRoundTrip(t *testing.T) {
 		{Dtype: "bool", Shape: []int{2, 2}, Bool: []bool{true, false, false, true}},
 		{Dtype: "int32", Shape: []int{3}, I64: []int64{-1, math.MaxInt32, math.MinInt32}},
 		{Dtype: "int64", Shape: []int{1, 3}, I64: []int64{math.MinInt64, 0, math.MaxInt64}},
+		{Dtype: "int8", Shape: []int{4}, I64: []int64{-128, -1, 0, 127}},
+		{Dtype: "uint8", Shape: []int{2, 2}, I64: []int64{0, 1, 128, 255}},
+		{Dtype: "int16", Shape: []int{3}, I64: []int64{math.MinInt16, -2, math.MaxInt16}},
+		{Dtype: "uint16", Shape: []int{3}, I64: []int64{0, 40000, math.MaxUint16}},
+		{Dtype: "uint32", Shape: []int{2}, I64: []int64{0, math.MaxUint32}},
+		{Dtype: "uint64", Shape: []int{2}, I64: []int64{0, -1}}, // the bits of 2^64 - 1
 		{Dtype: "float32", Shape: []int{2, 1, 2}, F64: []float64{float64(float32(0.1)), -2.5, math.Inf(1), math.Copysign(0, -1)}},
 		{Dtype: "float64", Shape: []int{}, F64: []float64{math.Pi}},
 		{Dtype: "float64", Shape: []int{0, 4}, F64: []float64{}},
@@ -117,6 +123,23 @@ func TestNumpyFixture(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(a.Shape, []int{2}) || a.F64[1] != 2 {
 		t.Errorf("version 2: %v %v", a, err)
 	}
+	// Narrow integers as NumPy writes them: np.array([-2, 127], np.int8)
+	// and np.array([1, 65535], np.uint16).
+	a, err = Read(bytes.NewReader(numpyFile(1, "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }", []byte{0xfe, 0x7f})))
+	if err != nil || a.Dtype != "int8" || !reflect.DeepEqual(a.I64, []int64{-2, 127}) {
+		t.Errorf("int8: %v %v", a, err)
+	}
+	a, err = Read(bytes.NewReader(numpyFile(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", []byte{0x01, 0x00, 0xff, 0xff})))
+	if err != nil || a.Dtype != "uint16" || !reflect.DeepEqual(a.I64, []int64{1, 65535}) {
+		t.Errorf("uint16: %v %v", a, err)
+	}
+	buf.Reset()
+	if err := Write(&buf, &Array{Dtype: "int8", Shape: []int{2}, I64: []int64{-2, 127}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := numpyFile(1, "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }", []byte{0xfe, 0x7f}); !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("int8 Write differs from NumPy:\n%q\n%q", buf.Bytes(), want)
+	}
 	// float16 (read only).
 	a, err = Read(bytes.NewReader(numpyFile(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", []byte{0x00, 0x3c, 0x00, 0xc0, 0x01, 0x00})))
 	if err != nil || a.Dtype != "float16" || a.F64[0] != 1 || a.F64[1] != -2 || a.F64[2] != math.Ldexp(1, -24) {
@@ -152,6 +175,12 @@ func TestErrors(t *testing.T) {
 	}
 	if err := Write(&buf, &Array{Dtype: "int32", Shape: []int{1}, I64: []int64{1 << 40}}); err == nil || !strings.Contains(err.Error(), "does not fit int32") {
 		t.Errorf("int32 overflow: %v", err)
+	}
+	if err := Write(&buf, &Array{Dtype: "uint8", Shape: []int{2}, I64: []int64{255, 256}}); err == nil || !strings.Contains(err.Error(), "value 256 does not fit uint8") {
+		t.Errorf("uint8 overflow: %v", err)
+	}
+	if err := Write(&buf, &Array{Dtype: "int16", Shape: []int{1}, I64: []int64{-40000}}); err == nil || !strings.Contains(err.Error(), "does not fit int16") {
+		t.Errorf("int16 overflow: %v", err)
 	}
 	if err := Write(&buf, &Array{Dtype: "complex128", Shape: []int{1}}); err == nil || !strings.Contains(err.Error(), "cannot write dtype") {
 		t.Errorf("dtype: %v", err)
