@@ -7,15 +7,21 @@ import (
 
 // Scalar lowering of elementwise tir ops to arith/math, by element type.
 
+// Spec 2.7 fixes what C, LLVM and MLIR leave undefined or open: integer
+// division and remainder by zero give 0 and the most negative value divided
+// by -1 wraps (arith.floordivsi and arith.remsi are undefined there, so the
+// divisor is guarded), float rem is x - y*floor(x/y), and f16/bf16 ops
+// compute in f32 with one rounding (an arith op on f16 is one rounding;
+// composite ops extend to f32 and truncate once).
+
 var floatBinary = map[string]string{
 	"tir.add": "arith.addf", "tir.sub": "arith.subf", "tir.mul": "arith.mulf", "tir.div": "arith.divf",
-	"tir.rem": "arith.remf", "tir.min": "arith.minf", "tir.max": "arith.maxf", "tir.pow": "math.powf",
+	"tir.min": "arith.minf", "tir.max": "arith.maxf", "tir.pow": "math.powf",
 }
 
 var intBinary = map[string]string{
 	"tir.add": "arith.addi", "tir.sub": "arith.subi", "tir.mul": "arith.muli",
-	// tir integer division rounds toward negative infinity (TC, Halide).
-	"tir.div": "arith.floordivsi", "tir.min": "arith.minsi", "tir.max": "arith.maxsi",
+	"tir.min": "arith.minsi", "tir.max": "arith.maxsi",
 	"tir.and": "arith.andi", "tir.or": "arith.ori", "tir.xor": "arith.xori",
 }
 
@@ -52,13 +58,20 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 		return b.value("arith.xori", []*ir.Value{args[0], ones}, elem, nil), nil
 	case "tir.sigmoid":
 		// 1 / (1 + exp(-x))
-		one := b.constant(ir.FloatAttr{Value: 1, Type: elem}, elem)
-		neg := b.value("arith.negf", args, elem, nil)
-		e := b.value("math.exp", []*ir.Value{neg}, elem, nil)
-		den := b.value("arith.addf", []*ir.Value{one, e}, elem, nil)
-		return b.value("arith.divf", []*ir.Value{one, den}, elem, nil), nil
+		return inF32(b, args, elem, func(args []*ir.Value, t ir.Type) *ir.Value {
+			one := b.constant(ir.FloatAttr{Value: 1, Type: t}, t)
+			neg := b.value("arith.negf", args, t, nil)
+			e := b.value("math.exp", []*ir.Value{neg}, t, nil)
+			den := b.value("arith.addf", []*ir.Value{one, e}, t, nil)
+			return b.value("arith.divf", []*ir.Value{one, den}, t, nil)
+		}), nil
 	}
 	if isFloat {
+		if op.Name == "tir.rem" {
+			return inF32(b, args, elem, func(args []*ir.Value, t ir.Type) *ir.Value {
+				return floatRem(b, args[0], args[1], t)
+			}), nil
+		}
 		if name, ok := floatBinary[op.Name]; ok {
 			return b.value(name, args, elem, nil), nil
 		}
@@ -70,8 +83,8 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 			return b.value(name, args, elem, nil), nil
 		}
 		switch op.Name {
-		case "tir.rem":
-			return intRem(b, args[0], args[1], elem), nil
+		case "tir.div", "tir.rem":
+			return intDivRem(b, op.Name == "tir.div", args[0], args[1], elem), nil
 		case "tir.neg":
 			zero := b.constant(ir.IntegerAttr{Value: 0, Type: elem}, elem)
 			return b.value("arith.subi", []*ir.Value{zero, args[0]}, elem, nil), nil
@@ -82,17 +95,105 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 	return nil, ir.Errorf(op.Loc, "convert-tir-to-affine cannot lower '%s' on %s", op.Name, tir.TensorType{Elem: elem})
 }
 
-// intRem is the remainder with the sign of the divisor: C's remainder,
-// corrected by adding the divisor when the signs differ.
+// isHalf reports whether t is one of the 16-bit float types.
+func isHalf(t ir.Type) bool {
+	ft, ok := t.(ir.FloatType)
+	return ok && (ft.Name == "f16" || ft.Name == "bf16")
+}
+
+// inF32 emits a composite float op: on f16 and bf16 the operands are
+// extended to f32, the steps computed in f32, and the result truncated once
+// (spec 2.7); other types compute in their own type.
+func inF32(b builder, args []*ir.Value, elem ir.Type, f func(args []*ir.Value, t ir.Type) *ir.Value) *ir.Value {
+	if !isHalf(elem) {
+		return f(args, elem)
+	}
+	wide := make([]*ir.Value, len(args))
+	for i, a := range args {
+		wide[i] = b.value("arith.extf", []*ir.Value{a}, ir.F32, nil)
+	}
+	return b.value("arith.truncf", []*ir.Value{f(wide, ir.F32)}, elem, nil)
+}
+
+// floatRem is x - y*floor(x/y), the remainder with the sign of the divisor.
+func floatRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
+	q := b.value("arith.divf", []*ir.Value{x, y}, t, nil)
+	f := b.value("math.floor", []*ir.Value{q}, t, nil)
+	p := b.value("arith.mulf", []*ir.Value{y, f}, t, nil)
+	return b.value("arith.subf", []*ir.Value{x, p}, t, nil)
+}
+
+// cmpi builds arith.cmpi with an MLIR predicate number.
+func cmpi(b builder, pred int64, x, y *ir.Value) *ir.Value {
+	return b.value("arith.cmpi", []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: pred, Type: ir.I64}))
+}
+
+// MLIR's cmpi predicate numbers used here.
+const (
+	cmpiNE  = 1
+	cmpiSLT = 2
+	cmpiULE = 7
+)
+
+// constIntValue returns the value of an integer arith.constant.
+func constIntValue(v *ir.Value) (int64, bool) {
+	d := v.DefiningOp()
+	if d == nil || d.Name != "arith.constant" {
+		return 0, false
+	}
+	a, ok := d.Attr("value").(ir.IntegerAttr)
+	return a.Value, ok
+}
+
+// intDivRem is tir.div (floor division) or tir.rem (remainder with the
+// sign of the divisor) with spec 2.7's total semantics: a divisor of 0
+// gives 0, and a divisor of -1 gives -x (wrapping) and 0, which avoids the
+// undefined INT_MIN / -1 of arith.floordivsi and arith.remsi (and the trap
+// of the hardware division). In general the divisor is replaced by 1 where
+// it is 0 or -1 (bad: y + 1 <= 1 unsigned) and the result is then
+// selected: x*y (0 or -x) for div, 0 for rem. Constant divisors are
+// resolved here.
+func intDivRem(b builder, div bool, x, y *ir.Value, t ir.Type) *ir.Value {
+	c := func(v int64) *ir.Value { return b.constant(ir.IntegerAttr{Value: v, Type: t}, t) }
+	if it, ok := t.(ir.IntegerType); ok && it.Width == 1 {
+		// i1 divisors are 0 and -1 only: x div y = x and y, rem is 0.
+		if div {
+			return b.value("arith.andi", []*ir.Value{x, y}, t, nil)
+		}
+		return c(0)
+	}
+	if k, ok := constIntValue(y); ok {
+		switch {
+		case k == 0 || (k == -1 && !div):
+			return c(0)
+		case k == -1:
+			return b.value("arith.subi", []*ir.Value{c(0), x}, t, nil)
+		case div:
+			return b.value("arith.floordivsi", []*ir.Value{x, y}, t, nil)
+		}
+		return intRem(b, x, y, t)
+	}
+	one := c(1)
+	bad := cmpi(b, cmpiULE, b.value("arith.addi", []*ir.Value{y, one}, t, nil), one)
+	safe := b.value("arith.select", []*ir.Value{bad, one, y}, t, nil)
+	if div {
+		q := b.value("arith.floordivsi", []*ir.Value{x, safe}, t, nil)
+		xy := b.value("arith.muli", []*ir.Value{x, y}, t, nil)
+		return b.value("arith.select", []*ir.Value{bad, xy, q}, t, nil)
+	}
+	r := intRem(b, x, safe, t)
+	return b.value("arith.select", []*ir.Value{bad, c(0), r}, t, nil)
+}
+
+// intRem is the remainder with the sign of the divisor for a divisor
+// that is neither 0 nor -1: C's remainder, corrected by adding the divisor
+// when it is non-zero and the signs differ.
 func intRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
 	r := b.value("arith.remsi", []*ir.Value{x, y}, t, nil)
 	zero := b.constant(ir.IntegerAttr{Value: 0, Type: t}, t)
-	pred := func(p int64, a, c *ir.Value) *ir.Value {
-		return b.value("arith.cmpi", []*ir.Value{a, c}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: p, Type: ir.I64}))
-	}
-	nonzero := pred(1, r, zero)
-	rneg := pred(2, r, zero)
-	yneg := pred(2, y, zero)
+	nonzero := cmpi(b, cmpiNE, r, zero)
+	rneg := cmpi(b, cmpiSLT, r, zero)
+	yneg := cmpi(b, cmpiSLT, y, zero)
 	differ := b.value("arith.xori", []*ir.Value{rneg, yneg}, ir.I1, nil)
 	fix := b.value("arith.andi", []*ir.Value{nonzero, differ}, ir.I1, nil)
 	adj := b.value("arith.addi", []*ir.Value{r, y}, t, nil)

@@ -168,8 +168,11 @@ func (fe *fnEmitter) at(b *ll.Block, f func() value.Value) value.Value {
 
 // ---- types ----
 
-// llType converts a scalar or vector IR type (memrefs are not first-class
-// values here; see memref).
+// llType converts a scalar or vector IR type to its LLVM storage type: the
+// element type of memref buffers and descriptors, and of ABI scalars
+// (memrefs are not first-class values here; see memref). f16 is stored as
+// half and bf16 as i16 (llir has no bfloat type); loads and stores access
+// both as i16 patterns, and their values are held in f32 (valueType).
 func llType(t ir.Type) (types.Type, error) {
 	switch t := t.(type) {
 	case ir.IndexType:
@@ -180,6 +183,8 @@ func llType(t ir.Type) (types.Type, error) {
 		switch t.Name {
 		case "f16":
 			return types.Half, nil
+		case "bf16":
+			return types.I16, nil
 		case "f32":
 			return types.Float, nil
 		case "f64":
@@ -196,6 +201,37 @@ func llType(t ir.Type) (types.Type, error) {
 		return types.NewVector(uint64(t.Shape[0]), e), nil
 	}
 	return nil, fmt.Errorf("type %s has no LLVM lowering", t)
+}
+
+// valueType converts a scalar or vector IR type to the LLVM type of its
+// SSA values: the storage type, except that f16 and bf16 values are f32
+// values that are exactly representable in the narrow type. Spec 2.7: each
+// op computes in f32 and rounds to the narrow type once (roundHalf); loads
+// and stores convert the 16-bit patterns with integer operations, so no
+// helper library (__gnu_h2f_ieee, __truncsfbf2) is ever called.
+func valueType(t ir.Type) (types.Type, error) {
+	if halfKind(t) == "" {
+		return llType(t)
+	}
+	if vt, ok := t.(ir.VectorType); ok {
+		if len(vt.Shape) != 1 || vt.Shape[0] <= 0 {
+			return nil, fmt.Errorf("only 1-D vectors of static length are supported, not %s", t)
+		}
+		return types.NewVector(uint64(vt.Shape[0]), types.Float), nil
+	}
+	return types.Float, nil
+}
+
+// halfKind is "f16" or "bf16" when t is that float type or a vector of
+// it, and "" otherwise.
+func halfKind(t ir.Type) string {
+	if vt, ok := t.(ir.VectorType); ok {
+		t = vt.Elem
+	}
+	if ft, ok := t.(ir.FloatType); ok && (ft.Name == "f16" || ft.Name == "bf16") {
+		return ft.Name
+	}
+	return ""
 }
 
 // elemBytes is the storage size of a scalar LLVM type.
@@ -440,12 +476,12 @@ func (fe *fnEmitter) emitOp(op *ir.Operation) error {
 	return ir.Errorf(op.Loc, "tollvm: unsupported operation '%s'", op.Name)
 }
 
-// resultType converts the type of result i of op.
+// resultType converts the type of result i of op to its value type.
 func resultType(op *ir.Operation, i int) (types.Type, error) {
 	if i >= len(op.Results) {
 		return nil, ir.Errorf(op.Loc, "tollvm: '%s' has no result #%d", op.Name, i)
 	}
-	t, err := llType(op.Results[i].Type)
+	t, err := valueType(op.Results[i].Type)
 	if err != nil {
 		return nil, ir.Errorf(op.Loc, "tollvm: '%s': %v", op.Name, err)
 	}

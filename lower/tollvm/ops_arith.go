@@ -2,6 +2,7 @@ package tollvm
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	ll "github.com/llir/llvm/ir"
@@ -154,6 +155,9 @@ func emitFloatBin(fe *fnEmitter, op *ir.Operation) error {
 	}
 	inst := floatBinOps[op.Name](fe.bb(), x, y)
 	setFMF(inst, fastMath(op))
+	if k := halfKind(op.Results[0].Type); k != "" {
+		inst = fe.roundHalf(k, inst)
+	}
 	fe.bind(op.Results[0], inst, "")
 	return nil
 }
@@ -180,8 +184,44 @@ func emitCast(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	fe.bind(op.Results[0], castOps[op.Name](fe.bb(), x, t), "")
+	fe.bind(op.Results[0], fe.cast(op.Name, x, t, halfKind(op.Operands[0].Type), halfKind(op.Results[0].Type)), "")
 	return nil
+}
+
+// cast emits a conversion to the value type t; from and to are the half
+// kinds (f16, bf16 or "") of the operand and the result (spec 2.7).
+func (fe *fnEmitter) cast(name string, x value.Value, t types.Type, from, to string) value.Value {
+	b := fe.cur
+	switch name {
+	case "arith.fptosi", "arith.fptoui":
+		return fe.saturatingFPToI(x, t, name == "arith.fptosi")
+	case "arith.extf":
+		if from != "" && x.Type().Equal(t) {
+			return x // f16 and bf16 values are f32 already
+		}
+	case "arith.truncf":
+		if to == "" {
+			break
+		}
+		if ft, ok := scalarOf(x.Type()).(*types.FloatType); ok && ft.Kind == types.FloatKindDouble {
+			return fe.doubleToHalf(to, x)
+		}
+		return fe.roundHalf(to, x)
+	case "arith.sitofp", "arith.uitofp":
+		if to != "" {
+			return fe.intToHalf(to, x, name == "arith.sitofp")
+		}
+	case "arith.bitcast":
+		switch {
+		case from != "" && to == "":
+			return fe.halfToBits(from, x)
+		case to != "" && from == "":
+			return fe.bitsToHalf(to, x)
+		case from != "" && to != "":
+			return fe.bitsToHalf(to, fe.halfToBits(from, x))
+		}
+	}
+	return castOps[name](b, x, t)
 }
 
 // emitIndexCast converts between index (i64) and iN: sign extension for
@@ -435,7 +475,17 @@ func emitConstant(fe *fnEmitter, op *ir.Operation) error {
 		return ir.Errorf(op.Loc, "tollvm: unsupported arith.constant value %s", a)
 	}
 	cs := make([]constant.Constant, len(elems))
+	kind := halfKind(op.Results[0].Type)
 	for i, e := range elems {
+		if kind != "" {
+			// An f16 or bf16 constant is an f32 value of the narrow type.
+			switch a := e.(type) {
+			case ir.FloatAttr:
+				e = ir.FloatAttr{Value: roundHalfConst(kind, a.Value), Type: a.Type}
+			case ir.IntegerAttr:
+				e = ir.FloatAttr{Value: roundHalfConst(kind, float64(a.Value)), Type: a.Type}
+			}
+		}
 		c, err := scalarConst(st, e)
 		if err != nil {
 			return ir.Errorf(op.Loc, "tollvm: arith.constant: %v", err)
@@ -507,4 +557,254 @@ func floatConst(t *types.FloatType, v float64) constant.Constant {
 		v = float64(float32(v))
 	}
 	return constant.NewFloat(t, v)
+}
+
+// ---- f16 and bf16 (spec 2.7) ----
+//
+// f16 and bf16 values are f32 values exactly representable in the narrow
+// type (valueType). Every op that can produce a value outside it rounds
+// once, to nearest-even, with the integer operations below: they select on
+// every target, where fpext/fptrunc of half call __gnu_h2f_ieee and
+// __gnu_f2h_ieee on x86 (a compiler-rt helper gcc does not ship) and bfloat
+// is not supported at all by LLVM 14's backends. The same code runs on
+// scalars and on vectors.
+
+// shaped is the type with t's shape (scalar or vector) and element e.
+func shaped(t, e types.Type) types.Type {
+	if vt, ok := t.(*types.VectorType); ok {
+		return types.NewVector(vt.Len, e)
+	}
+	return e
+}
+
+// halfBuilder emits the bit manipulations on one shape.
+type halfBuilder struct {
+	b      *blockBuilder
+	ft, it types.Type // float and i32 of the shape
+}
+
+func (fe *fnEmitter) halfOn(t types.Type) halfBuilder {
+	return halfBuilder{b: fe.cur, ft: shaped(t, types.Float), it: shaped(t, types.I32)}
+}
+
+// Constants of the shape, bit casts, and the integer operations with a
+// constant operand that the conversions are made of.
+func (h halfBuilder) i(v int64) constant.Constant { return intConst(h.it, v) }
+func (h halfBuilder) f(v float64) constant.Constant {
+	return splat(h.ft, constant.NewFloat(types.Float, v))
+}
+func (h halfBuilder) bits(x value.Value) value.Value         { return h.b.NewBitCast(x, h.it) }
+func (h halfBuilder) float(x value.Value) value.Value        { return h.b.NewBitCast(x, h.ft) }
+func (h halfBuilder) and(x value.Value, c int64) value.Value { return h.b.NewAnd(x, h.i(c)) }
+func (h halfBuilder) or(x, y value.Value) value.Value        { return h.b.NewOr(x, y) }
+func (h halfBuilder) add(x value.Value, c int64) value.Value { return h.b.NewAdd(x, h.i(c)) }
+func (h halfBuilder) shr(x value.Value, n int64) value.Value { return h.b.NewLShr(x, h.i(n)) }
+func (h halfBuilder) shl(x value.Value, n int64) value.Value { return h.b.NewShl(x, h.i(n)) }
+func (h halfBuilder) ult(x value.Value, c int64) value.Value {
+	return h.b.NewICmp(enum.IPredULT, x, h.i(c))
+}
+func (h halfBuilder) uge(x value.Value, c int64) value.Value {
+	return h.b.NewICmp(enum.IPredUGE, x, h.i(c))
+}
+func (h halfBuilder) sel(c, x, y value.Value) value.Value { return h.b.NewSelect(c, x, y) }
+func (h halfBuilder) isNaN(x value.Value) value.Value     { return h.b.NewFCmp(enum.FPredUNO, x, x) }
+func (h halfBuilder) plusHalf(a value.Value) value.Value  { return h.b.NewFAdd(h.float(a), h.f(0.5)) }
+
+// rne adds the rounding increment of nearest-even for dropping the low
+// `drop` bits of the f32 bit pattern b: half the dropped unit, less one,
+// plus the lowest kept bit. Masking the low bits afterwards rounds; a carry
+// moves into the exponent, up to the infinity pattern.
+func (h halfBuilder) rne(b value.Value, drop int64) value.Value {
+	lsb := h.and(h.shr(b, drop), 1)
+	return h.b.NewAdd(h.add(b, 1<<(drop-1)-1), lsb)
+}
+
+// f16 subnormals: for |x| < 2^-14 (the f32 bits a), plusHalf(a) = 0.5 + |x|
+// has the f16 subnormal quantum 2^-24 as its unit, so the f32 addition
+// rounds |x| to nearest-even on that grid; subtracting 0.5 again is exact,
+// and the bit pattern minus that of 0.5 is the f16 significand.
+
+// roundHalf rounds the f32 value x (scalar or vector) to the nearest kind
+// value, ties to even, keeping it in f32: overflow gives infinity, tiny
+// values the narrow type's subnormals, NaN stays NaN.
+func (fe *fnEmitter) roundHalf(kind string, x value.Value) value.Value {
+	h := fe.halfOn(x.Type())
+	b := h.bits(x)
+	var r value.Value
+	if kind == "bf16" {
+		// bf16 is the high half of f32: the same exponent range, so f32
+		// subnormals round like normals and overflow carries into the
+		// infinity pattern.
+		r = h.and(h.rne(b, 16), -0x10000)
+	} else {
+		a := h.and(b, 0x7fffffff)
+		s := h.and(b, -0x80000000)
+		normal := h.and(h.rne(b, 13), -0x2000)
+		// |x| >= 65520 (halfway past the largest f16, 65504) overflows.
+		big := h.sel(h.uge(a, 0x477ff000), h.or(s, h.i(0x7f800000)), normal)
+		sub := h.or(h.bits(h.b.NewFSub(h.plusHalf(a), h.f(0.5))), s)
+		r = h.sel(h.ult(a, 0x38800000), sub, big)
+	}
+	return h.sel(h.isNaN(x), x, h.float(r))
+}
+
+// halfToBits converts the f32 value x to kind's 16-bit pattern, rounding to
+// nearest-even; every NaN becomes the quiet NaN 0x7e00 (f16) or 0x7fc0
+// (bf16), as the interpreter writes them.
+func (fe *fnEmitter) halfToBits(kind string, x value.Value) value.Value {
+	h := fe.halfOn(x.Type())
+	b := h.bits(x)
+	var r value.Value
+	nan := int64(0x7fc0)
+	if kind == "bf16" {
+		r = h.shr(h.rne(b, 16), 16)
+	} else {
+		nan = 0x7e00
+		a := h.and(b, 0x7fffffff)
+		s := h.and(h.shr(b, 16), 0x8000)
+		// Rebias the exponent (127 - 15) and drop 13 significand bits.
+		normal := h.shr(h.b.NewSub(h.rne(a, 13), h.i(0x38000000)), 13)
+		big := h.sel(h.uge(a, 0x477ff000), h.i(0x7c00), normal)
+		sub := h.b.NewSub(h.bits(h.plusHalf(a)), h.i(0x3f000000))
+		r = h.or(h.sel(h.ult(a, 0x38800000), sub, big), s)
+	}
+	r = h.sel(h.isNaN(x), h.i(nan), r)
+	return h.b.NewTrunc(r, shaped(x.Type(), types.I16))
+}
+
+// bitsToHalf converts kind's 16-bit patterns (i16, scalar or vector) to
+// f32 values, exactly.
+func (fe *fnEmitter) bitsToHalf(kind string, x value.Value) value.Value {
+	h := fe.halfOn(x.Type())
+	w := h.b.NewZExt(x, h.it)
+	if kind == "bf16" {
+		return h.float(h.shl(w, 16))
+	}
+	s := h.shl(h.and(w, 0x8000), 16)
+	em := h.and(w, 0x7fff)
+	// Normal: rebias the exponent by 127 - 15; infinity and NaN: exponent
+	// 0x1f becomes 0xff; subnormal: m * 2^-24 = (0.5 + m * 2^-24) - 0.5.
+	normal := h.add(h.shl(em, 13), 0x38000000)
+	special := h.add(h.shl(em, 13), 0x70000000)
+	sub := h.bits(h.b.NewFSub(h.float(h.or(em, h.i(0x3f000000))), h.f(0.5)))
+	r := h.sel(h.ult(em, 0x400), sub, h.sel(h.uge(em, 0x7c00), special, normal))
+	return h.float(h.or(r, s))
+}
+
+// doubleToHalf rounds f64 values to kind, once: the f64 is first rounded
+// to f32 to odd (the nearest-even f32 moved one unit toward x where it is
+// inexact and even), which keeps enough bits for the second rounding to be
+// the correct one (f32 has at least two more bits than f16 and bf16).
+func (fe *fnEmitter) doubleToHalf(kind string, x value.Value) value.Value {
+	h := fe.halfOn(x.Type())
+	r := h.b.NewFPTrunc(x, h.ft)
+	back := h.b.NewFPExt(r, x.Type())
+	inexact := h.b.NewFCmp(enum.FPredONE, back, x)
+	rb := h.bits(r)
+	even := h.b.NewICmp(enum.IPredEQ, h.and(rb, 1), h.i(0))
+	up := h.b.NewFCmp(enum.FPredOGT, fe.callIntrinsic("llvm.fabs", x.Type(), x), fe.callIntrinsic("llvm.fabs", x.Type(), back))
+	adj := h.sel(up, h.add(rb, 1), h.add(rb, -1))
+	odd := h.sel(h.b.NewAnd(inexact, even), adj, rb)
+	return fe.roundHalf(kind, h.float(odd))
+}
+
+// intToHalf converts integers (scalar or vector) to kind with one
+// rounding. Up to 24 bits the f32 conversion is exact. Wider values are
+// first rounded to 24 bits to odd (truncated, with the lowest bit set when
+// anything nonzero was dropped), which is exact in f32 and rounds to the
+// narrow type correctly.
+func (fe *fnEmitter) intToHalf(kind string, x value.Value, signed bool) value.Value {
+	h := fe.halfOn(x.Type())
+	width := scalarOf(x.Type()).(*types.IntType).BitSize
+	if width <= 24 {
+		var f value.Value
+		if signed && width > 1 {
+			f = h.b.NewSIToFP(x, h.ft)
+		} else {
+			f = h.b.NewUIToFP(x, h.ft)
+		}
+		return fe.roundHalf(kind, f)
+	}
+	t64 := shaped(x.Type(), types.I64)
+	c := func(v int64) constant.Constant { return intConst(t64, v) }
+	var v value.Value = x
+	var neg value.Value
+	switch {
+	case width < 64 && signed:
+		v = h.b.NewSExt(x, t64)
+	case width < 64:
+		v = h.b.NewZExt(x, t64)
+	}
+	a := v
+	if signed {
+		neg = h.b.NewICmp(enum.IPredSLT, v, c(0))
+		a = h.b.NewSelect(neg, h.b.NewSub(c(0), v), v) // |INT64_MIN| = 2^63 unsigned
+	}
+	lz := fe.callIntrinsic("llvm.ctlz", t64, a, constant.False)
+	// Keep the 24 leading bits: shift right by 40 - lz when positive.
+	sh := h.b.NewSelect(h.b.NewICmp(enum.IPredULT, lz, c(40)), h.b.NewSub(c(40), lz), c(0))
+	low := h.b.NewAnd(a, h.b.NewSub(h.b.NewShl(c(1), sh), c(1)))
+	sticky := h.b.NewZExt(h.b.NewICmp(enum.IPredNE, low, c(0)), t64)
+	m := h.b.NewOr(h.b.NewLShr(a, sh), sticky)
+	// m * 2^sh, both exact in f32 (sh <= 40).
+	scale := h.float(h.shl(h.add(h.b.NewTrunc(sh, h.it), 127), 23))
+	var f value.Value = h.b.NewFMul(h.b.NewUIToFP(m, h.ft), scale)
+	if signed {
+		f = h.b.NewSelect(neg, h.b.NewFNeg(f), f)
+	}
+	return fe.roundHalf(kind, f)
+}
+
+// roundHalfConst rounds a constant to kind in Go, like roundHalf (the
+// quantum of x's binade, or of the subnormal range, divides x exactly in
+// float64).
+func roundHalfConst(kind string, x float64) float64 {
+	p, emin, largest := 11, -14, 65504.0
+	if kind == "bf16" {
+		p, emin, largest = 8, -126, math.Ldexp(255, 120)
+	}
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	a := math.Abs(x)
+	_, e := math.Frexp(a)
+	exp := max(e-1, emin)
+	q := math.Ldexp(1, exp-(p-1))
+	r := math.RoundToEven(a/q) * q
+	if r > largest {
+		r = math.Inf(1)
+	}
+	return math.Copysign(r, x)
+}
+
+// saturatingFPToI converts floats to integers of type t (scalar or vector)
+// as spec 2.7 says: toward zero, saturating at t's limits, NaN to 0. (LLVM's
+// fptosi is poison out of range; llvm.fptosi.sat has this meaning, but
+// compares and selects need no intrinsic, and llc emits the same code for
+// both.) The operand is clamped to [lo, below(hi)], hi = 2^(w-1) (signed)
+// or 2^w (unsigned), whose conversion is defined, NaN is replaced by 0, and
+// operands >= hi give the largest value.
+func (fe *fnEmitter) saturatingFPToI(x value.Value, t types.Type, signed bool) value.Value {
+	b := fe.cur
+	ft := scalarOf(x.Type()).(*types.FloatType)
+	w := int(scalarOf(t).(*types.IntType).BitSize)
+	fc := func(v float64) constant.Constant { return splat(x.Type(), floatConst(ft, v)) }
+	lo, hi, top := 0.0, math.Ldexp(1, w), int64(-1)
+	if signed {
+		lo, hi, top = -math.Ldexp(1, w-1), math.Ldexp(1, w-1), int64(uint64(1)<<(w-1)-1)
+	}
+	below := math.Nextafter(hi, 0)
+	if ft.Kind == types.FloatKindFloat {
+		below = float64(math.Nextafter32(float32(hi), 0))
+	}
+	c := b.NewSelect(b.NewFCmp(enum.FPredOLT, x, fc(lo)), fc(lo), x)
+	c = b.NewSelect(b.NewFCmp(enum.FPredOGT, c, fc(below)), fc(below), c)
+	c = b.NewSelect(b.NewFCmp(enum.FPredUNO, x, x), fc(0), c)
+	var r value.Value
+	if signed {
+		r = b.NewFPToSI(c, t)
+	} else {
+		r = b.NewFPToUI(c, t)
+	}
+	return b.NewSelect(b.NewFCmp(enum.FPredOGE, x, fc(hi)), intConst(t, top), r)
 }

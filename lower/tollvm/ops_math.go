@@ -81,8 +81,19 @@ func (fe *fnEmitter) emitMath(op *ir.Operation, spec mathSpec) error {
 	if err != nil {
 		return err
 	}
+	if k := halfKind(op.Results[0].Type); k != "" && !exactOnHalf[op.Name] {
+		// Computed in f32, rounded once (spec 2.7).
+		r = fe.roundHalf(k, r)
+	}
 	fe.bind(op.Results[0], r, "")
 	return nil
+}
+
+// exactOnHalf are the math ops whose result on an f16 or bf16 value is
+// again one: they need no rounding.
+var exactOnHalf = map[string]bool{
+	"math.absf": true, "math.copysign": true, "math.floor": true, "math.ceil": true,
+	"math.round": true, "math.roundeven": true, "math.trunc": true,
 }
 
 // typeSuffix is LLVM's overloaded-intrinsic name mangling of a type.

@@ -127,6 +127,15 @@ func (fe *fnEmitter) vecPtr(p value.Value, vt types.Type) value.Value {
 	return fe.cur.NewBitCast(p, pt)
 }
 
+// halfPtr converts the element pointer of an f16 or bf16 memref (half*,
+// i16*) to a pointer to bt, the i16 or i16-vector pattern accessed.
+func (fe *fnEmitter) halfPtr(p value.Value, bt types.Type) value.Value {
+	if pt, ok := p.Type().(*types.PointerType); ok && pt.ElemType.Equal(bt) {
+		return p
+	}
+	return fe.vecPtr(p, bt)
+}
+
 // emitLoad lowers affine.load, affine.vector_load and memref.load.
 func emitLoad(fe *fnEmitter, op *ir.Operation) error {
 	if len(op.Results) != 1 {
@@ -139,6 +148,15 @@ func emitLoad(fe *fnEmitter, op *ir.Operation) error {
 	rt, err := resultType(op, 0)
 	if err != nil {
 		return err
+	}
+	if k := halfKind(op.Results[0].Type); k != "" {
+		// f16 and bf16 elements are loaded as their 16-bit patterns and
+		// widened to f32 values with integer operations (spec 2.7).
+		bt := shaped(rt, types.I16)
+		ld := fe.cur.NewLoad(bt, fe.halfPtr(p, bt))
+		ld.Align = 2
+		fe.bind(op.Results[0], fe.bitsToHalf(k, fe.setName(ld, mr.name+".bits")), mr.name)
+		return nil
 	}
 	if _, isVec := rt.(*types.VectorType); isVec {
 		p = fe.vecPtr(p, rt)
@@ -164,6 +182,13 @@ func emitStore(fe *fnEmitter, op *ir.Operation) error {
 	mr, p, err := fe.subscripts(op, 1)
 	if err != nil {
 		return err
+	}
+	if k := halfKind(op.Operands[0].Type); k != "" {
+		// An f16 or bf16 value is stored as its 16-bit pattern.
+		bits := fe.halfToBits(k, v)
+		st := fe.cur.NewStore(bits, fe.halfPtr(p, bits.Type()))
+		st.Align = 2
+		return nil
 	}
 	if _, isVec := v.Type().(*types.VectorType); isVec {
 		p = fe.vecPtr(p, v.Type())

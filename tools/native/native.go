@@ -86,7 +86,7 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 	return p, nil
 }
 
-// ctype is the C type of a scalar element type.
+// ctype is the C type of a scalar element type and its size in bytes.
 func ctype(t ir.Type) (string, int, error) {
 	switch t := t.(type) {
 	case ir.FloatType:
@@ -95,6 +95,9 @@ func ctype(t ir.Type) (string, int, error) {
 			return "float", 4, nil
 		case "f64":
 			return "double", 8, nil
+		case "f16", "bf16":
+			// C has no portable 16-bit float: the bits travel as is.
+			return "uint16_t", 2, nil
 		}
 	case ir.IntegerType:
 		switch t.Width {
@@ -215,11 +218,16 @@ func writeTensor(path string, t *interp.Tensor) error {
 		binary.Write(&b, binary.LittleEndian, d.Extent())
 	}
 	for i := 0; i < t.Len(); i++ {
-		switch t.Elem.(type) {
+		switch et := t.Elem.(type) {
 		case ir.FloatType:
-			if size == 4 {
+			switch {
+			case et.Name == "f16":
+				binary.Write(&b, binary.LittleEndian, interp.FloatToHalf(t.F64[i]))
+			case et.Name == "bf16":
+				binary.Write(&b, binary.LittleEndian, interp.FloatToBFloat16(t.F64[i]))
+			case size == 4:
 				binary.Write(&b, binary.LittleEndian, math.Float32bits(float32(t.F64[i])))
-			} else {
+			default:
 				binary.Write(&b, binary.LittleEndian, math.Float64bits(t.F64[i]))
 			}
 		default:
@@ -266,13 +274,22 @@ func readTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, e
 		}
 	}
 	for i := 0; i < t.Len(); i++ {
-		switch elem.(type) {
+		switch et := elem.(type) {
 		case ir.FloatType:
-			if size == 4 {
+			switch {
+			case size == 2:
+				var u uint16
+				binary.Read(r, binary.LittleEndian, &u)
+				if et.Name == "bf16" {
+					t.F64[i] = interp.BFloat16ToFloat(u)
+				} else {
+					t.F64[i] = interp.HalfToFloat(u)
+				}
+			case size == 4:
 				var u uint32
 				binary.Read(r, binary.LittleEndian, &u)
 				t.F64[i] = float64(math.Float32frombits(u))
-			} else {
+			default:
 				var u uint64
 				binary.Read(r, binary.LittleEndian, &u)
 				t.F64[i] = math.Float64frombits(u)

@@ -219,10 +219,12 @@ func TestOutputsAllOrNothing(t *testing.T) {
 
 func TestInterpreterErrorIsRendered(t *testing.T) {
 	// A run-time failure inside the function points at the op.
-	p := filepath.Join(t.TempDir(), "div.tir")
-	os.WriteFile(p, []byte("tir.func @f(%a: !tir.tensor<i32, I[0:4]>) {\n  %z = tir.constant 0 : i32\n  %r = tir.div %a, %z\n  tir.return %r\n}\n"), 0o644)
+	// (Integer division by zero is 0, spec 2.7; zero to a negative power
+	// has no integer value.)
+	p := filepath.Join(t.TempDir(), "pow.tir")
+	os.WriteFile(p, []byte("tir.func @f(%a: !tir.tensor<i32, I[0:4]>) {\n  %z = tir.constant 0 : i32\n  %zs = tir.mul %a, %z\n  %m = tir.constant -1 : i32\n  %r = tir.pow %zs, %m\n  tir.return %r\n}\n"), 0o644)
 	code, _, stderr := runTool(p, "--random", "1", "--interp")
-	if code != 1 || !strings.Contains(stderr, "div.tir:3:3: error: 'tir.div': integer division by zero at (I=0)\n  %r = tir.div %a, %z\n  ^") {
+	if code != 1 || !strings.Contains(stderr, "pow.tir:5:3: error: 'tir.pow': integer zero raised to a negative power at (I=0)\n  %r = tir.pow %zs, %m\n  ^") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }

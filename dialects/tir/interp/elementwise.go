@@ -55,7 +55,9 @@ func masked(mask []bool, i int) bool { return mask != nil && mask[i] }
 // arith is the evaluation of an arithmetic or logic op with n operands, on
 // floats or integers by the result element type. Float operands are
 // rounded to the result type first, which converts a 0-d float constant of
-// another float type (spec 2.2) and is the identity otherwise.
+// another float type (spec 2.2) and is the identity otherwise; results are
+// rounded as floatRounding says (f16 and bf16 compute in f32). Integer
+// results wrap; division and remainder by zero give 0 (spec 2.7).
 func arith(name string, n int) evalFunc {
 	return func(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
 		if len(in) != n {
@@ -74,20 +76,24 @@ func arith(name string, n int) evalFunc {
 		k, _ := kindOf(elem)
 		switch k {
 		case kindFloat:
-			r := func(x float64) float64 { return RoundTo(elem, x) }
+			in := func(x float64) float64 { return RoundTo(elem, x) }
+			final, step := floatRounding(elem)
 			fb, fu := floatBinary[name], floatUnary[name]
 			if (n == 2 && fb == nil) || (n == 1 && fu == nil) {
 				return nil, fmt.Errorf("not defined on %s", elem)
+			}
+			if fs := floatSteppedBinary[name]; fs != nil {
+				fb = func(x, y float64) float64 { return fs(x, y, step) }
 			}
 			for i := range out.F64 {
 				if masked(mask, i) {
 					continue
 				}
-				x := r(a[0].F64[i])
+				x := in(a[0].F64[i])
 				if n == 2 {
-					out.F64[i] = r(fb(x, r(a[1].F64[i])))
+					out.F64[i] = final(fb(x, in(a[1].F64[i])))
 				} else {
-					out.F64[i] = r(fu(x, r))
+					out.F64[i] = final(fu(x, step))
 				}
 			}
 		case kindInt:

@@ -42,13 +42,17 @@ func signed(v int64, w int) int64 {
 	return v
 }
 
-var errDivByZero = errors.New("integer division by zero")
-
-// floorDiv rounds the quotient toward negative infinity (TC, Halide). The
-// most negative value divided by -1 wraps, as in the compiled code.
+// floorDiv rounds the quotient toward negative infinity (TC, Halide).
+// Division by zero gives 0 (Halide's convention, spec 2.7), and the most
+// negative value divided by -1 wraps (two's complement), as in the compiled
+// code; neither is an error. The error result is kept for the uniform
+// signature of intBinary.
 func floorDiv(a, b int64) (int64, error) {
-	if b == 0 {
-		return 0, errDivByZero
+	switch b {
+	case 0:
+		return 0, nil
+	case -1:
+		return -a, nil // wraps for the most negative value
 	}
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {
@@ -58,10 +62,10 @@ func floorDiv(a, b int64) (int64, error) {
 }
 
 // floorRem is the remainder with the sign of the divisor, so that
-// a == floorDiv(a, b)*b + floorRem(a, b).
+// a == floorDiv(a, b)*b + floorRem(a, b); the remainder by zero is 0.
 func floorRem(a, b int64) (int64, error) {
-	if b == 0 {
-		return 0, errDivByZero
+	if b == 0 || b == -1 {
+		return 0, nil
 	}
 	r := a % b
 	if r != 0 && (r < 0) != (b < 0) {
@@ -99,9 +103,8 @@ func ipow(a, b int64) (int64, error) {
 }
 
 // floatToInt converts toward zero (fptosi), saturating at the limits of
-// width w and giving 0 for NaN; the compiled conversion of an out-of-range
-// value is undefined, the interpreter picks the saturating answer. Floats
-// convert to i1 as "not zero".
+// width w and giving 0 for NaN (spec 2.7; the compiled code clamps before
+// its fptosi). Floats convert to i1 as "not zero", NaN as false.
 func floatToInt(x float64, w int) int64 {
 	if w == 1 {
 		if x != 0 && !math.IsNaN(x) {

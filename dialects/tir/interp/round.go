@@ -12,8 +12,11 @@ import (
 // the narrower type (float64 carries more than twice the precision of f32,
 // f16 and bf16 plus two bits, so the double rounding is innocuous): compiled
 // code that performs the same operations in the same order gives
-// bit-identical results. Transcendental functions (exp, sin, pow, ...) are
-// float64 library results rounded once; a compiled libm may differ by an ulp.
+// bit-identical results. f16 and bf16 compute every op in f32 and round the
+// f32 result once (spec 2.7; floatRounding), which for these operations is
+// again the correctly rounded result. Transcendental functions (exp, sin,
+// pow, ...) are float64 library results rounded once; a compiled libm may
+// differ by an ulp.
 
 // RoundTo rounds x to the nearest value of the float type elem, ties to
 // even, with overflow to infinity and gradual underflow, as a conversion to
@@ -104,9 +107,11 @@ func HalfToFloat(h uint16) float64 {
 	return sign * math.Ldexp(1024+frac, exp-25)
 }
 
-// FloatToHalf encodes a value already rounded to f16 (RoundTo(F16, x)) as
-// IEEE binary16 bits.
+// FloatToHalf encodes x as IEEE binary16 bits, rounding to nearest-even
+// first (the identity on a value already rounded to f16); every NaN
+// becomes the quiet NaN 0x7e00, as the compiled code stores it.
 func FloatToHalf(x float64) uint16 {
+	x = RoundTo(ir.F16, x)
 	var sign uint16
 	if math.Signbit(x) {
 		sign = 0x8000
@@ -124,4 +129,19 @@ func FloatToHalf(x float64) uint16 {
 	exp := e - 1
 	frac := math.RoundToEven(math.Ldexp(a, 10-exp)) - 1024
 	return sign | uint16(exp+15)<<10 | uint16(frac)
+}
+
+// BFloat16ToFloat decodes bfloat16 bits: the high half of an IEEE binary32.
+func BFloat16ToFloat(h uint16) float64 {
+	return float64(math.Float32frombits(uint32(h) << 16))
+}
+
+// FloatToBFloat16 encodes x as bfloat16 bits, rounding to nearest-even
+// (the identity on a value already rounded to bf16); every NaN becomes the
+// quiet NaN 0x7fc0, as the compiled code stores it.
+func FloatToBFloat16(x float64) uint16 {
+	if math.IsNaN(x) {
+		return 0x7fc0
+	}
+	return uint16(math.Float32bits(float32(RoundTo(ir.BF16, x))) >> 16)
 }

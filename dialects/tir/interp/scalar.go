@@ -3,13 +3,15 @@ package interp
 import (
 	"fmt"
 	"math"
+
+	"tir/dialects/ir"
 )
 
-// Scalar semantics of the elementwise ops, by element kind. Every float
-// function receives r, the rounding to the element type, and rounds after
-// each step of a composite operation (sigmoid, rsqrt) exactly as the
-// lowering sequences the steps; the caller rounds the final result again
-// (idempotent for one-step functions).
+// Scalar semantics of the elementwise ops, by element kind (spec 2.7).
+// Every float function receives r, the rounding of intermediate steps, and
+// rounds after each step of a composite operation (sigmoid, rsqrt, rem)
+// exactly as the lowering sequences the steps; the caller rounds the final
+// result (see floatRounding).
 
 type floatBinaryFn func(a, b float64) float64
 type intBinaryFn func(a, b int64) (int64, error)
@@ -21,13 +23,48 @@ var floatBinary = map[string]floatBinaryFn{
 	"sub": func(a, b float64) float64 { return a - b },
 	"mul": func(a, b float64) float64 { return a * b },
 	"div": func(a, b float64) float64 { return a / b },
-	// fmod (sign of the dividend), as arith.remf; exact, so no rounding
-	// issue.
-	"rem": math.Mod,
+	// x - y*floor(x/y) in float64 steps; elementwise ops use the stepped
+	// form of floatSteppedBinary.
+	"rem": func(a, b float64) float64 { return floatRem(a, b, func(x float64) float64 { return x }) },
 	// IEEE minimum/maximum: NaN propagates and -0 < +0 (arith.minf).
 	"min": math.Min,
 	"max": math.Max,
 	"pow": math.Pow,
+}
+
+// floatSteppedBinary are the binary ops of several rounded steps.
+var floatSteppedBinary = map[string]func(a, b float64, r func(float64) float64) float64{
+	"rem": floatRem,
+}
+
+// floatRem is x - y*floor(x/y), each step rounded (spec 2.7: the sign of
+// the divisor, like the integer rule). The lowering emits the same four
+// operations in the same order, without contraction into an fma.
+func floatRem(x, y float64, r func(float64) float64) float64 {
+	f := math.Floor(r(x / y))
+	p := r(float64(y * f)) // the conversion forbids fusing into an fma
+	return r(x - p)
+}
+
+// floatRounding gives the rounding of an op's result to the element type
+// and that of the intermediate steps of a composite op. f16 and bf16 are
+// storage and arithmetic types (spec 2.7): each op computes in f32 and the
+// f32 result is rounded to the element type once. Other float types round
+// every step to themselves.
+func floatRounding(elem ir.Type) (final, step func(float64) float64) {
+	if isHalf(elem) {
+		step = func(x float64) float64 { return float64(float32(x)) }
+		final = func(x float64) float64 { return RoundTo(elem, float64(float32(x))) }
+		return final, step
+	}
+	r := func(x float64) float64 { return RoundTo(elem, x) }
+	return r, r
+}
+
+// isHalf reports whether elem is one of the 16-bit float types.
+func isHalf(elem ir.Type) bool {
+	ft, ok := elem.(ir.FloatType)
+	return ok && (ft.Name == "f16" || ft.Name == "bf16")
 }
 
 var intBinary = map[string]intBinaryFn{
