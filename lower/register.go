@@ -24,9 +24,14 @@ func init() {
 		Title:   "ConvertTIRToAffine",
 		Summary: "Lower tir.func to func.func with affine loop nests over memrefs (destination-passing style, fused)",
 		Anchor:  passes.AnchorModule,
-		New: func(passes.Options) passes.Pass {
+		Options: []passes.OptionSpec{
+			{Name: "scan-columns", Type: passes.OptBool, Default: true,
+				Help: "keep a scan read only by later scans of the same column (a forward sweep read by a backward one) in a column-sized buffer; only the outermost loop of such a nest stays parallel (GPU pipelines turn it off)"},
+		},
+		New: func(o passes.Options) passes.Pass {
+			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
-				return tiraffine.Convert(ctx.Module)
+				return tiraffine.ConvertWith(ctx.Module, opts)
 			})
 		},
 	})

@@ -38,11 +38,11 @@ var GPUTargets = []string{"nvptx64"}
 // passes, then the loop nests become kernels (gpu-kernel-outlining), which
 // canonicalize and cse tidy before LLVM emission.
 var GPUOptPipelines = [4]string{
-	0: "builtin.module(tir-inline,convert-tir-to-affine,gpu-kernel-outlining,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+	0: "builtin.module(tir-inline,convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,convert-to-llvm{target=TARGET})",
+	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
 		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
 		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
 }
 

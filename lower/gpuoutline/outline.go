@@ -570,7 +570,7 @@ func checkKernelBody(kfn *ir.Operation) error {
 		}
 		switch op.Name {
 		case "memref.alloc", "memref.alloca", "memref.dealloc":
-			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' cannot run in a kernel: allocate temporaries outside the loop nests", op.Name)
+			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' cannot run in a kernel: allocate temporaries outside the loop nests (convert-tir-to-affine{scan-columns=false} does, for GPU targets)", op.Name)
 		case "cf.assert":
 			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: 'cf.assert' cannot run in a kernel: a check must depend only on sizes and come before the loop nests")
 		}

@@ -144,6 +144,9 @@ func (ev *evaluator) single(v *ir.Value, pt point) (*ir.Value, *ir.Value, error)
 
 func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, error) {
 	if bufs, ok := ev.fl.buffers[v]; ok {
+		if col, ok := ev.fl.columns[v]; ok {
+			t = col
+		}
 		var s scalar
 		for _, mem := range bufs {
 			x, err := ev.load(mem, t, pt)

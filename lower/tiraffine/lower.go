@@ -18,14 +18,31 @@ import (
 	"tir/lower/abi"
 )
 
-// Convert replaces every tir.func of the module by its lowered func.func.
-func Convert(m *ir.Module) error {
+// Options select between lowerings that suit different targets.
+type Options struct {
+	// ScanColumns lets a scan read only by later scans of its column keep
+	// its result in a column-sized buffer (scan.go). The loops inside the
+	// outermost one of such a group are then not parallel, which GPU
+	// targets, mapping every parallel loop to threads, must avoid.
+	ScanColumns bool
+}
+
+// DefaultOptions are the options for CPU targets.
+var DefaultOptions = Options{ScanColumns: true}
+
+// Convert replaces every tir.func of the module by its lowered func.func,
+// with the default options.
+func Convert(m *ir.Module) error { return ConvertWith(m, DefaultOptions) }
+
+// ConvertWith replaces every tir.func of the module by its lowered
+// func.func.
+func ConvertWith(m *ir.Module, opts Options) error {
 	body := m.Body()
 	for i, op := range append([]*ir.Operation(nil), body.Ops...) {
 		if op.Name != "tir.func" {
 			continue
 		}
-		fn, err := lowerFunc(op)
+		fn, err := lowerFunc(op, opts)
 		if err != nil {
 			return err
 		}
@@ -45,10 +62,14 @@ type funcLowering struct {
 	// masks holds, for a materialized value that may be masked, the i1
 	// buffer of its mask (true where an element is masked): masks survive
 	// temporaries.
-	masks  map[*ir.Value]*ir.Value
-	syms   map[string]*ir.Value // size symbol name -> index argument
-	consts map[string]*ir.Value // hoisted constants by printed value and type
-	allocs []*ir.Value          // temporaries to free before returning
+	masks map[*ir.Value]*ir.Value
+	// columns holds, for a scan computed in a column group, the type of
+	// its column buffer (the scanned dimension only): it is read at the
+	// outer point of the nest that computes its readers.
+	columns map[*ir.Value]tir.TensorType
+	syms    map[string]*ir.Value // size symbol name -> index argument
+	consts  map[string]*ir.Value // hoisted constants by printed value and type
+	allocs  []*ir.Value          // temporaries to free before returning
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -65,7 +86,7 @@ func MemRefType(t tir.TensorType) ir.MemRefType {
 	return ir.MemRefType{Shape: shape, Elem: t.Elem}
 }
 
-func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
+func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	ft, ok := tir.FuncType(src)
 	if !ok {
 		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
@@ -146,7 +167,7 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -165,21 +186,23 @@ func lowerFunc(src *ir.Operation) (*ir.Operation, error) {
 		return nil, err
 	}
 	fl.emitChecks(tir.RuntimeChecks(src, nil))
-	// Scans are computed first, in program order, into temporaries — or
-	// straight into the result buffer when the scan is returned as is.
+	// Scans are computed first, into temporaries — or straight into the
+	// result buffer when the scan is returned as is.
 	direct := map[int]bool{}
-	for _, op := range entryBlock.Ops {
-		if op.Name != "tir.scan" {
-			continue
-		}
-		var into *ir.Value
-		for i, v := range ret.Operands {
-			if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into == nil {
-				into = entry.Args[len(ft.Inputs)+i]
-				direct[i] = true
+	into := map[*ir.Operation]*ir.Value{}
+	sweeps := scanGroups(src, entryBlock, opts.ScanColumns)
+	for _, g := range sweeps {
+		for _, op := range g.scans {
+			for i, v := range ret.Operands {
+				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil && !g.column[op] {
+					into[op] = entry.Args[len(ft.Inputs)+i]
+					direct[i] = true
+				}
 			}
 		}
-		if err := fl.materializeScan(op, into); err != nil {
+	}
+	for _, g := range sweeps {
+		if err := fl.materializeScans(g, into); err != nil {
 			return nil, err
 		}
 	}
@@ -289,9 +312,17 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 // the point of the innermost body; bodies[0] is the builder the nest was
 // started in, the last one the innermost body.
 func (fl *funcLowering) loopNest(n *nest, b builder, dims []tir.Dim) (point, []builder, error) {
-	pt := point{}
+	return fl.loopNestFrom(n, b, dims, point{}, 0)
+}
+
+// loopNestFrom continues a nest whose first `depth` loops are open and
+// define pt: it opens one loop per dimension of dims inside b.
+func (fl *funcLowering) loopNestFrom(n *nest, b builder, dims []tir.Dim, pt point, depth int) (point, []builder, error) {
+	pt = pt.with("", sizeexpr.Expr{})
+	delete(pt, "")
 	bodies := []builder{b}
-	for k, d := range dims {
+	for i, d := range dims {
+		k := depth + i
 		lb, lbOps, err := boundMap(d.Lo, true, n)
 		if err != nil {
 			return nil, nil, ir.Errorf(b.loc, "%v", err)
@@ -419,18 +450,24 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 
 // alloc allocates a temporary for a tensor type (freed before returning).
 func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*ir.Value, error) {
+	a := fl.allocIn(fl.entry, t, loc, hint)
+	fl.allocs = append(fl.allocs, a)
+	return a, nil
+}
+
+// allocIn allocates a buffer for a tensor type in the block of b; the
+// caller frees it.
+func (fl *funcLowering) allocIn(b builder, t tir.TensorType, loc ir.Location, hint string) *ir.Value {
 	mt := MemRefType(t)
-	ev := fl.newEvaluator(newNest(fl), fl.entry)
+	ev := fl.newEvaluator(newNest(fl), b)
 	var dyn []*ir.Value
 	for i, d := range t.Dims {
 		if mt.Shape[i] == ir.Dynamic {
 			dyn = append(dyn, ev.index(d.Size()))
 		}
 	}
-	b := fl.entry
 	b.loc = loc
 	a := b.value("memref.alloc", dyn, mt, ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0)))
 	a.NameHint = hint
-	fl.allocs = append(fl.allocs, a)
-	return a, nil
+	return a
 }

@@ -1,47 +1,297 @@
 package tiraffine
 
 import (
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
 
-// materializeScan computes a tir.scan into temporaries (one memref per leaf
-// of the state), or into `into` (a result buffer of the same type) when
-// given: a parallel nest over the other dimensions, then a sequential loop
-// along the scanned dimension carrying the state in iter_args and storing
-// it at every step.
-func (fl *funcLowering) materializeScan(op *ir.Operation, into *ir.Value) error {
+// Scans are computed before everything else, in program order. Scans along
+// the same dimension over the same other dimensions form a column group
+// when one of them is read only by later scans of the group, directly as an
+// input (the tridiagonal pattern: a forward sweep read by a backward
+// substitution). A group is computed in one parallel nest over the other
+// dimensions, with one sequential loop per scan inside it; a scan read only
+// inside its group keeps its result in a buffer the size of one column,
+// allocated once per call, so the sweep runs in cache instead of writing
+// and re-reading a temporary the size of the whole domain.
+
+// scanGroup is a set of scans computed in one nest, in program order.
+type scanGroup struct {
+	scans []*ir.Operation
+	// column marks the scans whose result lives in a column buffer.
+	column map[*ir.Operation]bool
+}
+
+// outerKey identifies a scan's dimension and the domain of its other
+// dimensions: scans with equal keys can share a nest.
+func outerKey(op *ir.Operation) string {
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	dim := tir.DimAttr(op)
-	kd, _ := rt.Dim(dim)
-	b := fl.entry
-	b.loc = op.Loc
-	n := newNest(fl)
-	var bufs []*ir.Value
-	if into != nil && len(leaves(rt.Elem)) == 1 {
-		bufs = []*ir.Value{into}
-	} else {
-		for _, lt := range leaves(rt.Elem) {
-			a, err := fl.alloc(rt.WithElem(lt), op.Loc, "scan")
-			if err != nil {
-				return err
-			}
-			bufs = append(bufs, a)
+	key := dim + "|"
+	for _, d := range rt.Dims {
+		if d.Name != dim {
+			key += d.String() + " "
 		}
 	}
+	return key
+}
+
+// columnOnly reports whether every reader of the scan's result is a later
+// scan with the same key that takes it directly as an input (not as init):
+// each reader then needs, at each of its points, only the column of its
+// own outer point.
+func columnOnly(fn *ir.Operation, op *ir.Operation) bool {
+	users := ir.Users(fn, op.Results[0])
+	if len(users) == 0 {
+		return false
+	}
+	key := outerKey(op)
+	for _, u := range users {
+		if u.Name != "tir.scan" || outerKey(u) != key || u.Operands[0] == op.Results[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// scanGroups partitions the scans of a block into groups, in program order
+// of their last member; without columns, each scan is a group of its own.
+func scanGroups(fn *ir.Operation, body *ir.Block, columns bool) []*scanGroup {
+	groupOf := map[*ir.Operation]*scanGroup{}
+	var order []*scanGroup
+	for _, op := range body.Ops {
+		if op.Name != "tir.scan" {
+			continue
+		}
+		g := groupOf[op]
+		if g == nil {
+			g = &scanGroup{column: map[*ir.Operation]bool{}}
+			groupOf[op] = g
+		}
+		g.scans = append(g.scans, op)
+		if columns && columnOnly(fn, op) {
+			g.column[op] = true
+			for _, u := range ir.Users(fn, op.Results[0]) {
+				if other := groupOf[u]; other != nil && other != g {
+					// Already joined another group through a different
+					// input: merge it into this one (it has no members
+					// yet other than those that precede u).
+					for _, s := range other.scans {
+						groupOf[s] = g
+					}
+					g.scans = append(other.scans, g.scans...)
+					for s := range other.column {
+						g.column[s] = true
+					}
+				}
+				groupOf[u] = g
+			}
+		}
+	}
+	// Emit each group when its last member is reached.
+	seen := map[*scanGroup]bool{}
+	for i := len(body.Ops) - 1; i >= 0; i-- {
+		op := body.Ops[i]
+		if g := groupOf[op]; g != nil && !seen[g] {
+			seen[g] = true
+			order = append(order, g)
+		}
+	}
+	for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
+		order[i], order[j] = order[j], order[i]
+	}
+	for _, g := range order {
+		sortByProgramOrder(g.scans, body)
+	}
+	if !dependenciesFirst(order) {
+		// Grouping would compute a scan before one it reads: fall back
+		// to one group per scan, in program order.
+		order = nil
+		for _, op := range body.Ops {
+			if op.Name == "tir.scan" {
+				order = append(order, &scanGroup{scans: []*ir.Operation{op}, column: map[*ir.Operation]bool{}})
+			}
+		}
+	}
+	return order
+}
+
+// dependenciesFirst reports whether every scan that a group's members read
+// (through any chain of fused ops) belongs to the group or to an earlier
+// one.
+func dependenciesFirst(order []*scanGroup) bool {
+	done := map[*ir.Operation]bool{}
+	for _, g := range order {
+		member := map[*ir.Operation]bool{}
+		for _, s := range g.scans {
+			member[s] = true
+		}
+		for _, s := range g.scans {
+			for _, dep := range scansRead(s) {
+				if !member[dep] && !done[dep] {
+					return false
+				}
+			}
+		}
+		for _, s := range g.scans {
+			done[s] = true
+		}
+	}
+	return true
+}
+
+// scansRead lists the scans whose results op's operands are computed
+// from, looking through every other op.
+func scansRead(op *ir.Operation) []*ir.Operation {
+	var out []*ir.Operation
+	seen := map[*ir.Value]bool{}
+	var walk func(v *ir.Value)
+	walk = func(v *ir.Value) {
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		d := v.DefiningOp()
+		if d == nil {
+			return
+		}
+		if d.Name == "tir.scan" {
+			out = append(out, d)
+			return
+		}
+		d.Walk(func(inner *ir.Operation) bool {
+			for _, o := range inner.Operands {
+				walk(o)
+			}
+			return true
+		})
+	}
+	for _, o := range op.Operands {
+		walk(o)
+	}
+	return out
+}
+
+func sortByProgramOrder(ops []*ir.Operation, body *ir.Block) {
+	pos := map[*ir.Operation]int{}
+	for i, op := range body.Ops {
+		pos[op] = i
+	}
+	for i := 1; i < len(ops); i++ {
+		for j := i; j > 0 && pos[ops[j]] < pos[ops[j-1]]; j-- {
+			ops[j], ops[j-1] = ops[j-1], ops[j]
+		}
+	}
+}
+
+// materializeScans computes a group of scans: each into `into[op]` (a
+// result buffer of the same type) when given, into a column buffer when the
+// group marks it, into whole-domain temporaries otherwise (one memref per
+// leaf of the state). Column buffers are allocated in the body of the
+// outermost loop, so that its iterations stay independent (each has its
+// own columns) and only the loops inside it lose their parallel mark.
+func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*ir.Value) error {
+	first := g.scans[0]
+	rt, _ := tir.AsTensor(first.Results[0].Type)
+	dim := tir.DimAttr(first)
+	b := fl.entry
+	b.loc = first.Loc
 	var outer []tir.Dim
 	for _, d := range rt.Dims {
 		if d.Name != dim {
 			outer = append(outer, d)
 		}
 	}
-	pt, bodies, err := fl.loopNest(n, b, outer)
+	// Whole-domain temporaries are allocated at entry, before the nest.
+	for _, op := range g.scans {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		switch {
+		case g.column[op]:
+		case into[op] != nil && len(leaves(t.Elem)) == 1:
+			fl.buffers[op.Results[0]] = []*ir.Value{into[op]}
+		default:
+			var bufs []*ir.Value
+			for _, lt := range leaves(t.Elem) {
+				a, err := fl.alloc(t.WithElem(lt), op.Loc, "scan")
+				if err != nil {
+					return err
+				}
+				bufs = append(bufs, a)
+			}
+			fl.buffers[op.Results[0]] = bufs
+		}
+	}
+	// Columns live in the outermost loop's body (the entry block of a
+	// one-dimensional scan), allocated before the loops inside it are
+	// opened, so that they dominate them.
+	n := newNest(fl)
+	pt, bodies, err := fl.loopNest(n, b, outer[:min(len(outer), 1)])
 	if err != nil {
 		return err
 	}
-	inner := bodies[len(bodies)-1]
-	ev := fl.newEvaluator(n, inner)
+	home := bodies[len(bodies)-1]
+	var columns []*ir.Value
+	for _, op := range g.scans {
+		if !g.column[op] {
+			continue
+		}
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		kd, _ := t.Dim(dim)
+		col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{kd}}
+		var bufs []*ir.Value
+		for _, lt := range leaves(t.Elem) {
+			a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column")
+			bufs = append(bufs, a)
+			columns = append(columns, a)
+		}
+		fl.columns[op.Results[0]] = col
+		fl.buffers[op.Results[0]] = bufs
+	}
+	if len(outer) > 1 {
+		pt2, inner, err := fl.loopNestFrom(n, home, outer[1:], pt, 1)
+		if err != nil {
+			return err
+		}
+		pt = pt2
+		bodies = append(bodies, inner[1:]...)
+		if len(columns) > 0 {
+			// The loops inside the outermost one share its columns.
+			for _, body := range inner[1:] {
+				loop := body.block.ParentOp()
+				loop.Attrs = loop.Attrs.Without(affine.ParallelAttr)
+			}
+		}
+	}
+	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
+	for _, op := range g.scans {
+		if err := ev.scanAlong(op, pt); err != nil {
+			return err
+		}
+	}
+	if len(bodies) > 1 {
+		for _, a := range columns {
+			home.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+		}
+	} else {
+		fl.allocs = append(fl.allocs, columns...)
+	}
+	closeNest(bodies)
+	return nil
+}
+
+// scanAlong emits the sequential loop of one scan at an outer point,
+// carrying the state in iter_args and storing it at every step into the
+// scan's buffers.
+func (ev *evaluator) scanAlong(op *ir.Operation, pt point) error {
+	fl, n := ev.fl, ev.nest
+	rt, _ := tir.AsTensor(op.Results[0].Type)
+	dim := tir.DimAttr(op)
+	kd, _ := rt.Dim(dim)
+	saved := ev.b.loc
+	ev.b.loc = op.Loc
+	defer func() { ev.b.loc = saved }()
 	init, err := ev.at(op.Operands[0], pt)
 	if err != nil {
 		return err
@@ -87,13 +337,18 @@ func (fl *funcLowering) materializeScan(op *ir.Operation, into *ir.Value) error 
 			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
 		}
 	}
-	subs, _ := subscripts(rt, q)
+	st := rt
+	if col, ok := fl.columns[op.Results[0]]; ok {
+		st = col
+	}
+	subs, err := subscripts(st, q)
+	if err != nil {
+		return ir.Errorf(op.Loc, "%v", err)
+	}
 	m, ops := affineMap(subs, n.lookup)
-	for i, buf := range bufs {
+	for i, buf := range fl.buffers[op.Results[0]] {
 		c.b.store(next[i], buf, m, ops)
 	}
 	body.op("affine.yield", next, nil, nil)
-	closeNest(bodies)
-	fl.buffers[op.Results[0]] = bufs
 	return nil
 }

@@ -3,7 +3,7 @@
 
 func.func @alloc_in_nest(%out: memref<8x4xf32>) {
   affine.for %i = 0 to 8 {
-    // expected-error @+1 {{gpu-kernel-outlining: 'memref.alloc' cannot run in a kernel: allocate temporaries outside the loop nests}}
+    // expected-error @+1 {{gpu-kernel-outlining: 'memref.alloc' cannot run in a kernel: allocate temporaries outside the loop nests (convert-tir-to-affine{scan-columns=false} does, for GPU targets)}}
     %t = memref.alloc() : memref<4xf32>
     affine.for %j = 0 to 4 {
       %x = affine.load %t[%j] : memref<4xf32>
