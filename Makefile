@@ -1,6 +1,7 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
-#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16), only when missing,
+#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16, Debian's python3-numpy
+#                for python/), only when missing,
 #                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
@@ -27,6 +28,7 @@ deps:
 	[ -x /usr/lib/llvm-14/bin/FileCheck ] || missing="$$missing llvm-14-tools"; \
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
+	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

@@ -1,0 +1,536 @@
+"""Tests of the tir Python package: python3 -m unittest discover -s python/tests
+
+Every compiled result is compared with the reference interpreter (tc-run)
+and with the same computation written independently in NumPy. The tools
+come from $TIR_TC_OPT / $TIR_TC_RUN (test/python_test.go sets them to fresh
+builds) or the repository's bin/; the cache is a fresh temporary directory.
+"""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+import warnings
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+import tir  # noqa: E402
+from tir import _sizeexpr  # noqa: E402
+
+EXAMPLES = os.environ.get("TIR_EXAMPLES") or os.path.normpath(os.path.join(REPO, "..", "shared", "examples"))
+KERNELS = os.path.join(HERE, "data", "kernels.tir")
+
+_saved_env = {}
+
+
+def setUpModule():
+    for t in ("tc-opt", "tc-run", "llc", "cc"):
+        try:
+            tir.find_tool(t)
+        except tir.CompileError as e:
+            raise unittest.SkipTest("the tir package needs %s: %s" % (t, e))
+    cache = tempfile.mkdtemp(prefix="tir-test-cache-")
+    _saved_env["TIR_CACHE_DIR"] = os.environ.get("TIR_CACHE_DIR")
+    os.environ["TIR_CACHE_DIR"] = cache
+
+
+def tearDownModule():
+    cache = os.environ.get("TIR_CACHE_DIR")
+    old = _saved_env.get("TIR_CACHE_DIR")
+    if old is None:
+        os.environ.pop("TIR_CACHE_DIR", None)
+    else:
+        os.environ["TIR_CACHE_DIR"] = old
+    if cache and os.path.basename(cache).startswith("tir-test-cache-"):
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def example(name):
+    p = os.path.join(EXAMPLES, name)
+    if not os.path.exists(p):
+        raise unittest.SkipTest("shared example %s not found (set $TIR_EXAMPLES)" % p)
+    return p
+
+
+def lap5(u):
+    """The 5-point Laplacian of u's interior (one point less on each side
+    of the first two axes), written with NumPy slicing."""
+    return (4 * u[1:-1, 1:-1] - u[2:, 1:-1] - u[:-2, 1:-1] - u[1:-1, 2:] - u[1:-1, :-2])
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+class SizeExprTest(unittest.TestCase):
+    """The size expressions of the header's comments (no tools needed)."""
+
+    def test_parse_and_eval(self):
+        env = {"N": 10, "M": 7, "?_x_I": 12}
+        for text, want in [("N", 10), ("N + 2", 12), ("N - W + 1", 4), ("-2*M + N", -4),
+                           ("max(N - 2, 0)", 8), ("min(N, ?_x_I - 1)", 10), ("N floordiv 3", 3),
+                           ("-(N floordiv 3)", -3), ("(N + 1) ceildiv 2", 6), ("N mod 4", 2),
+                           ("3*(M floordiv 2) - 1", 8), ("?_x_I - N floordiv 4", 10)]:
+            e = _sizeexpr.parse(text)
+            self.assertEqual(e.eval(dict(env, W=7)), want, text)
+
+    def test_solve(self):
+        self.assertEqual(_sizeexpr.parse("N + 2").solve("N", 66, {}), 64)
+        self.assertEqual(_sizeexpr.parse("max(N - 2, 0)").solve("N", 8, {}), 10)
+        self.assertEqual(_sizeexpr.parse("2*M").solve("M", 10, {}), 5)
+        self.assertIsNone(_sizeexpr.parse("2*M").solve("M", 9, {}))
+        self.assertIsNone(_sizeexpr.parse("N floordiv 2").solve("N", 9, {}))
+        self.assertEqual(_sizeexpr.parse("N - W + 1").solve("W", 3, {"N": 10}), 8)
+
+    def test_errors(self):
+        for bad in ("N +", "max(N", "N ? 2", ""):
+            with self.assertRaises(ValueError, msg=bad):
+                _sizeexpr.parse(bad)
+
+
+HEADER = """
+/* @names
+ *
+ * Arguments (const: never written):
+ *   int_     f32  I[0:?_int_I]      sizes {?_int_I}
+ *   result   f16  I[-1:N + 1]       sizes {N + 2}
+ *   class_   f32  scalar
+ * Results, on their output domains (names_result_shape gives the sizes):
+ *   result0  f32  I[1:?_int_I - 1]  sizes {max(?_int_I - 2, 0)}
+ *   result1  f32  scalar
+ * Size parameters: N.
+ * f16 elements are uint16_t (IEEE binary16 bits).
+ * ?_int_I is the upper bound of int_'s dimension I: not a parameter, read
+ *   from int_'s descriptor (lower bound + sizes[d]).
+ * Returns 0 on success. Every size above and the unit last strides are
+ * checked before anything is written, and:
+ *   - reduction over I: N and ?_int_I - 1 must be equal
+ * A failure returns a nonzero code that names_error explains.
+ * names is also a C library function: C declares this one as tir_names, whose
+ * asm label (GCC, Clang) names the symbol names, so that the library's
+ * headers can be included too.
+ */
+int32_t tir_names(const tir_desc_f32_1 *int_,
+                  const tir_desc_f16_1 *result,
+                  const float *class_,
+                  tir_desc_f32_1 *result0,
+                  float *result1,
+                  int64_t N)
+    __asm__("names");
+"""
+
+
+class SignatureTest(unittest.TestCase):
+    """Reading the header's comments (no tools needed)."""
+
+    def test_parse_header(self):
+        from tir import _signature
+        (sig,) = _signature.parse_header(HEADER)
+        _signature.apply_ir_names([sig], "tir.func @names(%int: !a, %result: !b, %class: !tir.tensor<f32>) -> (!c, !d) {")
+        self.assertEqual(sig.name, "names")
+        self.assertEqual([(p.name, p.cname, p.elem, p.rank) for p in sig.inputs],
+                         [("int", "int_", "f32", 1), ("result", "result", "f16", 1), ("class", "class_", "f32", 0)])
+        self.assertEqual([(p.name, p.elem, p.rank) for p in sig.results], [("result0", "f32", 1), ("result1", "f32", 0)])
+        self.assertEqual(sig.symbols, ["N"])
+        self.assertEqual(list(sig.unknown), ["?_int_I"])
+        self.assertIs(sig.unknown["?_int_I"][0], sig.inputs[0])
+        d = sig.inputs[1].dims[0]
+        self.assertEqual((d.name, d.lo.eval({}), d.hi.eval({"N": 5}), d.size.eval({"N": 5})), ("I", -1, 6, 7))
+        self.assertEqual(sig.checks, ["reduction over I: N and ?_int_I - 1 must be equal"])
+
+    def test_prototype_must_match(self):
+        from tir import _signature
+        with self.assertRaisesRegex(ValueError, "differ from the comment"):
+            _signature.parse_header(HEADER.replace("int64_t N)", "int64_t M)"))
+
+
+class LaplacianTest(unittest.TestCase):
+    """The shared laplacian examples: compiled = interpreter = NumPy."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = tir.compile(example("laplacian.tir"))
+        cls.sym = tir.compile(example("laplacian_symbolic.tir"))
+
+    def test_static_matches_interp_and_numpy(self):
+        u = rng(1).standard_normal((7, 9, 9)).astype(np.float32)   # I[-1:6] x J[-1:8] x K[0:9]
+        out = self.mod.laplacian(u)
+        self.assertEqual(out.shape, (5, 7, 9))
+        self.assertEqual(out.dtype, np.float32)
+        np.testing.assert_array_equal(out, self.mod.laplacian(u, backend="interp"))
+        np.testing.assert_allclose(out, lap5(u), rtol=1e-6, atol=1e-6)
+
+    def test_positional_and_named(self):
+        u = rng(2).standard_normal((7, 9, 9)).astype(np.float32)
+        a = self.mod.laplacian(u)
+        np.testing.assert_array_equal(a, self.mod.laplacian(inp=u))
+        np.testing.assert_array_equal(a, self.mod["laplacian"](inp=u, backend="interp"))
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'inp' is given twice"):
+            self.mod.laplacian(u, inp=u)
+        with self.assertRaisesRegex(tir.ArgumentError, "missing argument 'inp'"):
+            self.mod.laplacian()
+        with self.assertRaisesRegex(tir.ArgumentError, "no argument or size symbol 'grid'.*arguments: inp"):
+            self.mod.laplacian(grid=u)
+
+    def test_symbol_inference(self):
+        g = rng(3).standard_normal((23, 17))                         # N = 23, M = 17
+        out = self.sym.laplacian(g)
+        self.assertEqual(out.shape, (21, 15))
+        np.testing.assert_array_equal(out, self.sym.laplacian(g, backend="interp"))
+        np.testing.assert_allclose(out, lap5(g), rtol=1e-12, atol=1e-12)
+        self.assertEqual(self.sym.laplacian.result_shapes(N=23, M=17), [(21, 15)])
+
+    def test_explicit_symbol(self):
+        g = rng(4).standard_normal((23, 17))
+        np.testing.assert_array_equal(self.sym.laplacian(g, N=23, M=17), self.sym.laplacian(g))
+        # A symbol that contradicts the array: the compiled code's own check.
+        for backend in ("compiled", "interp"):
+            with self.assertRaises(tir.ArgumentError) as cm:
+                self.sym.laplacian(g, N=24, backend=backend)
+            self.assertEqual((cm.exception.argument, cm.exception.dimension), ("inp", "I"))
+            self.assertIn("expected extent N = 24, got 23", str(cm.exception))
+
+    def test_wrong_shape_names_argument_and_dimension(self):
+        u = np.zeros((7, 9, 8), np.float32)
+        for backend in ("compiled", "interp"):
+            with self.assertRaises(tir.ArgumentError) as cm:
+                self.mod.laplacian(u, backend=backend)
+            e = cm.exception
+            self.assertEqual((e.argument, e.dimension), ("inp", "K"), str(e))
+            self.assertIn("argument 'inp' dimension K: expected extent 9, got 8", str(e))
+
+    def test_dtype_and_rank_refused(self):
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'inp' has dtype float64, @laplacian wants float32"):
+            self.mod.laplacian(np.zeros((7, 9, 9)))
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'inp' has 2 dimensions .* wants 3"):
+            self.mod.laplacian(np.zeros((7, 9), np.float32))
+        with self.assertRaisesRegex(tir.ArgumentError, "expected a NumPy array"):
+            self.mod.laplacian([[0.0]])
+
+    def test_field_on_a_larger_padded_grid(self):
+        # A 5 x 7 interior with a halo of 2 in I and J: the function reads
+        # a halo of 1, the part [1:8, 1:10] of the grid, without a copy.
+        grid = rng(5).standard_normal((9, 11, 9)).astype(np.float32)
+        f = tir.Field(grid, origin=(2, 2, 0))
+        out = self.mod.laplacian(f)
+        np.testing.assert_array_equal(out, self.mod.laplacian(f, backend="interp"))
+        np.testing.assert_allclose(out, lap5(grid[1:-1, 1:-1]), rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(out, self.mod.laplacian(tir.Field(grid, origin={"I": 2, "J": 2})))
+        np.testing.assert_array_equal(out, self.mod.laplacian(tir.Field(grid, start=(-2, -2, 0))))
+        # Too small a halo: the message gives the points needed and held.
+        with self.assertRaises(tir.ArgumentError) as cm:
+            self.mod.laplacian(tir.Field(grid[2:, 2:], origin=(0, 0, 0)))
+        self.assertIn("argument 'inp' dimension I: needs the points [-1:6] (I[-1:6]), the Field covers [0:7]",
+                      str(cm.exception))
+        self.assertEqual(cm.exception.dimension, "I")
+
+    def test_out(self):
+        u = rng(6).standard_normal((7, 9, 9)).astype(np.float32)
+        ref = self.mod.laplacian(u)
+        for backend in ("compiled", "interp"):
+            buf = np.full((5, 7, 9), np.nan, np.float32)
+            self.assertIs(self.mod.laplacian(u, out=buf, backend=backend), buf)
+            np.testing.assert_array_equal(buf, ref)
+            # Into the interior of a padded array (origin 1: I[0:5] is 1:6).
+            padded = np.zeros((7, 9, 9), np.float32)
+            self.mod.laplacian(u, out=tir.Field(padded, origin=(1, 1, 0)), backend=backend)
+            np.testing.assert_array_equal(padded[1:-1, 1:-1], ref)
+            self.assertEqual(np.count_nonzero(padded[0]), 0)
+        with self.assertRaises(tir.ArgumentError) as cm:
+            self.mod.laplacian(u, out=np.empty((5, 6, 9), np.float32))
+        self.assertIn("dimension J: expected extent 7, got 6", str(cm.exception))
+        with self.assertRaisesRegex(tir.ArgumentError, r"result #0 \(out=\) has dtype float64"):
+            self.mod.laplacian(u, out=np.empty((5, 7, 9)))
+        with self.assertRaisesRegex(tir.ArgumentError, "overlaps argument 'inp'"):
+            self.mod.laplacian(u, out=u[1:6, 1:8])
+        ro = np.empty((5, 7, 9), np.float32)
+        ro.flags.writeable = False
+        with self.assertRaisesRegex(tir.ArgumentError, "read-only"):
+            self.mod.laplacian(u, out=ro)
+
+    def test_non_contiguous(self):
+        big = rng(7).standard_normal((7, 9, 18)).astype(np.float32)
+        u = big[:, :, ::2]                                           # last stride 2 elements
+        want = self.mod.laplacian(np.ascontiguousarray(u))
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            out = self.mod.laplacian(u)
+        np.testing.assert_array_equal(out, want)
+        msgs = [str(w.message) for w in ws if issubclass(w.category, tir.CopyWarning)]
+        self.assertEqual(len(msgs), 1, msgs)
+        self.assertIn("argument 'inp' (7, 9, 9): its last dimension is not contiguous", msgs[0])
+        strict = tir.compile(example("laplacian.tir"), copy="never")
+        with self.assertRaisesRegex(tir.ArgumentError, "last dimension is not contiguous"):
+            strict.laplacian(u)
+        # A view with outer strides (the interior of a padded grid) needs no copy.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            strict.laplacian(tir.Field(np.zeros((9, 11, 9), np.float32), origin=(2, 2, 0)))
+        # A result is written in place: a non-contiguous out= is refused.
+        with self.assertRaisesRegex(tir.ArgumentError, r"result #0 \(out=\).*not contiguous"):
+            self.mod.laplacian(np.ascontiguousarray(u), out=np.empty((5, 7, 18), np.float32)[:, :, ::2])
+
+
+class KernelsTest(unittest.TestCase):
+    """python/tests/data/kernels.tir: halos, several results, 0-d tensors,
+    integers, result-only symbols, unknown extents."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = tir.compile(KERNELS)
+
+    def test_field_interior_maps_to_output_domain(self):
+        # lap2d(u: I[-1:N+1] x J[-1:M+1]) -> I[0:N] x J[0:M]: the padded
+        # array's interior is the output domain; N, M come from the Field.
+        N, M = 12, 10
+        u = rng(8).standard_normal((N + 2, M + 2))
+        out = self.mod.lap2d(tir.Field(u, origin=1))
+        self.assertEqual(out.shape, (N, M))
+        np.testing.assert_array_equal(out, self.mod.lap2d(tir.Field(u, origin=1), backend="interp"))
+        np.testing.assert_allclose(out, lap5(u), rtol=1e-12, atol=1e-12)
+        # A plain array is the argument's whole interval: the same here.
+        np.testing.assert_array_equal(out, self.mod.lap2d(u))
+        # A halo of 2 holds more than the argument reads below: the sizes
+        # are not inferred from it, but given they select the right part.
+        g = np.zeros((N + 4, M + 4))
+        g[1:-1, 1:-1] = u
+        with self.assertRaisesRegex(tir.ArgumentError, r"(?s)size symbols N, M cannot be inferred.*Field covering I\[-2:14\]"):
+            self.mod.lap2d(tir.Field(g, origin=2))
+        np.testing.assert_array_equal(out, self.mod.lap2d(tir.Field(g, origin=2), N=N, M=M))
+
+    def test_two_results_and_scalars(self):
+        x, y = rng(9).standard_normal(11), rng(10).standard_normal(11)
+        q, s = self.mod.stats(x, y, 2.5)
+        self.assertEqual((q.shape, s.shape), ((11,), ()))
+        np.testing.assert_allclose(q, x * y * 2.5, rtol=1e-12)
+        np.testing.assert_allclose(s, np.sum(x * y), rtol=1e-12)
+        qi, si = self.mod.stats(x, y, np.float64(2.5), backend="interp")
+        np.testing.assert_array_equal(q, qi)
+        np.testing.assert_allclose(s, si, rtol=1e-12)
+        keep = np.empty(11)
+        r = self.mod.stats(x=x, y=y, k=np.array(2.5), out=(keep, None))
+        self.assertIs(r[0], keep)
+        np.testing.assert_array_equal(keep, q)
+        with self.assertRaisesRegex(tir.ArgumentError, "has 2 results: out= must be a tuple"):
+            self.mod.stats(x, y, 2.5, out=keep)
+
+    def test_integers_and_broadcast(self):
+        a = rng(11).integers(-100, 100, (6, 4)).astype(np.int32)
+        b = np.arange(4, dtype=np.int32)
+        out = self.mod.iadd(a, b)
+        self.assertEqual(out.dtype, np.int32)
+        np.testing.assert_array_equal(out, a + b)
+        np.testing.assert_array_equal(out, self.mod.iadd(a, b, backend="interp"))
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'b' has dtype int64, @iadd wants int32"):
+            self.mod.iadd(a, b.astype(np.int64))
+
+    def test_result_only_symbol(self):
+        a = np.arange(20.0)
+        with self.assertRaisesRegex(tir.ArgumentError, "size symbol M cannot be inferred .*pass M=..."):
+            self.mod.pick(a)
+        out = self.mod.pick(a, M=9)
+        np.testing.assert_array_equal(out, a[1::2][:9])
+        np.testing.assert_array_equal(out, self.mod.pick(a, M=9, backend="interp"))
+        # With out=, its shape gives M.
+        buf = np.empty(5)
+        self.mod.pick(a, out=buf)
+        np.testing.assert_array_equal(buf, a[1:11:2])
+        # A run-time check beyond the extents: ArgumentError when f_error's
+        # message names an argument, else RunError.
+        with self.assertRaisesRegex(tir.TirError, "view precondition"):
+            self.mod.pick(a, M=11)
+        with self.assertRaisesRegex(tir.ArgumentError, "size symbol M must be an integer"):
+            self.mod.pick(a, M=2.0)
+
+    def test_unknown_extent(self):
+        x = rng(12).standard_normal(13).astype(np.float32)
+        out = self.mod.tail(x)
+        self.assertEqual(out.shape, (11,))
+        np.testing.assert_array_equal(out, x[2:] + x[:-2])
+        np.testing.assert_array_equal(out, self.mod.tail(x, backend="interp"))
+
+    def test_signature(self):
+        f = self.mod.lap2d
+        self.assertEqual([p.name for p in f.inputs], ["u"])
+        self.assertEqual(f.symbols, ["N", "M"])
+        self.assertIn("I[-1:N + 1] x J[-1:M + 1]", f.__doc__)
+        self.assertEqual(sorted(self.mod.functions), ["iadd", "lap2d", "pick", "stats", "tail"])
+        with self.assertRaisesRegex(AttributeError, "defines no function 'lap3d'"):
+            self.mod.lap3d
+
+
+class ElementsTest(unittest.TestCase):
+    """f16, i8, i1 (and bf16) elements; a function named like a C library function."""
+
+    def test_f16_i8_i1(self):
+        mod = tir.compile(os.path.join(HERE, "data", "elements.tir"))
+        h = np.array([1.0, 0.1, -2.0, 1000.0, 3e-5], np.float16)
+        b = np.array([1, -2, 100, -100, 127], np.int8)
+        m = np.array([True, False, True, False, False])
+        g, c, q = mod.abs(h, b, m)
+        self.assertEqual((g.dtype, c.dtype, q.dtype), (np.float16, np.int8, np.bool_))
+        np.testing.assert_array_equal(g, h + h)
+        want_c = np.where(m, b, -b).astype(np.int8)
+        np.testing.assert_array_equal(c, want_c)
+        np.testing.assert_array_equal(q, (want_c > 0) ^ m)
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'm' has dtype uint8, @abs wants bool"):
+            mod.abs(h, b, m.astype(np.uint8))
+
+    def test_bf16_bits(self):
+        try:
+            mod = tir.compile(os.path.join(HERE, "data", "bf16.tir"))
+        except tir.CompileError as e:
+            if "bf16" in str(e):
+                self.skipTest("this tc-opt gives bf16 no C interface: %s" % str(e).splitlines()[-1])
+            raise
+        x = np.array([1.0, 2.5, -3.0, 0.375], np.float32)
+        bits = (x.view(np.uint32) >> 16).astype(np.uint16)
+        y = mod.twice(bits)
+        self.assertEqual(y.dtype, np.uint16)
+        np.testing.assert_array_equal((y.astype(np.uint32) << 16).view(np.float32), 2 * x)
+
+
+class TCTest(unittest.TestCase):
+    def test_matmul_tc(self):
+        mod = tir.compile(example("matmul.tc"))
+        A = rng(13).standard_normal((5, 7)).astype(np.float32)
+        B = rng(14).standard_normal((7, 3)).astype(np.float32)
+        C = mod.matmul(A, B)
+        np.testing.assert_allclose(C, A @ B, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(C, mod.matmul(A=A, B=B, backend="interp"), rtol=1e-6, atol=1e-6)
+        with self.assertRaises(tir.ArgumentError) as cm:
+            mod.matmul(A, B[:6])
+        self.assertEqual((cm.exception.argument, cm.exception.dimension), ("B", "B_0"))
+
+
+class BuildTest(unittest.TestCase):
+    """The cache and the tools."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="tir-build-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.log = os.path.join(self.tmp, "tools.log")
+        self.env = {}
+        # Wrappers that log every invocation, then run the real tool.
+        for tool, var in (("tc-opt", "TIR_TC_OPT"), ("llc", "TIR_LLC"), ("cc", "TIR_CC")):
+            real = tir.find_tool(tool)
+            w = os.path.join(self.tmp, tool)
+            with open(w, "w") as f:
+                f.write('#!/bin/sh\necho "%s $*" >> "%s"\nexec "%s" "$@"\n' % (tool, self.log, real))
+            os.chmod(w, os.stat(w).st_mode | stat.S_IEXEC)
+            self.env[var] = w
+        for var, value in self.env.items():
+            self.addCleanup(self._restore, var, os.environ.get(var))
+            os.environ[var] = value
+
+    @staticmethod
+    def _restore(var, old):
+        if old is None:
+            os.environ.pop(var, None)
+        else:
+            os.environ[var] = old
+
+    def calls(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return [l.split()[0] for l in f if l.strip()]
+
+    def test_cache_hit_runs_no_tool(self):
+        cache = os.path.join(self.tmp, "cache")
+        src = os.path.join(self.tmp, "lap.tir")
+        shutil.copy(example("laplacian_symbolic.tir"), src)
+        m1 = tir.compile(src, cache_dir=cache)
+        self.assertFalse(m1.cache_hit)
+        first = self.calls()
+        self.assertEqual(sorted(set(first)), ["cc", "llc", "tc-opt"], first)
+        m2 = tir.compile(src, cache_dir=cache)
+        self.assertTrue(m2.cache_hit)
+        self.assertEqual(self.calls(), first, "a cache hit ran tools")
+        g = rng(15).standard_normal((9, 8))
+        np.testing.assert_array_equal(m2.laplacian(g), m1.laplacian(g))
+        self.assertEqual(m1.so_path, m2.so_path)
+        # Another option: the front end is cached, the native code is not.
+        m3 = tir.compile(src, cache_dir=cache, opt_level=1)
+        self.assertEqual(self.calls()[len(first):], ["tc-opt", "llc", "cc"])
+        self.assertNotEqual(m3.so_path, m1.so_path)
+        np.testing.assert_allclose(m3.laplacian(g), lap5(g), rtol=1e-12, atol=1e-12)
+        # Another source text: everything again.
+        n = len(self.calls())
+        with open(src, "a") as f:
+            f.write("// changed\n")
+        m4 = tir.compile(src, cache_dir=cache)
+        self.assertFalse(m4.cache_hit)
+        self.assertEqual(self.calls()[n:].count("tc-opt"), 3)
+        # A changed tool (here its wrapper) is another key.
+        n = len(self.calls())
+        with open(self.env["TIR_LLC"], "a") as f:
+            f.write("# another version\n")
+        tir.compile(src, cache_dir=cache)
+        self.assertEqual(self.calls()[n:], ["tc-opt", "llc", "cc"])
+
+    def test_interp_backend_builds_nothing_native(self):
+        cache = os.path.join(self.tmp, "cache")
+        mod = tir.compile(example("laplacian.tir"), cache_dir=cache, backend="interp")
+        self.assertEqual(self.calls(), ["tc-opt", "tc-opt"])
+        u = rng(16).standard_normal((7, 9, 9)).astype(np.float32)
+        out = mod.laplacian(u)
+        self.assertEqual(self.calls(), ["tc-opt", "tc-opt"])
+        np.testing.assert_allclose(out, lap5(u), rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(out, mod.laplacian(u, backend="compiled"))
+        self.assertIn("llc", self.calls())
+
+    def test_default_cache_dir(self):
+        old = {k: os.environ.get(k) for k in ("TIR_CACHE_DIR", "XDG_CACHE_HOME")}
+        try:
+            os.environ.pop("TIR_CACHE_DIR", None)
+            os.environ["XDG_CACHE_HOME"] = "/x/cache"
+            self.assertEqual(tir.default_cache_dir(), "/x/cache/tir")
+            os.environ.pop("XDG_CACHE_HOME")
+            self.assertEqual(tir.default_cache_dir(), os.path.join(os.path.expanduser("~"), ".cache", "tir"))
+        finally:
+            for k, v in old.items():
+                self._restore(k, v)
+
+    def test_compile_error_names_the_file(self):
+        src = os.path.join(self.tmp, "bad.tir")
+        with open(src, "w") as f:
+            f.write("tir.func @f(%a: !tir.tensor<f32, I[0:4]>) -> !tir.tensor<f32, I[0:4]> {\n"
+                    "  %b = tir.add %a, %c\n  tir.return %b : !tir.tensor<f32, I[0:4]>\n}\n")
+        with self.assertRaises(tir.CompileError) as cm:
+            tir.compile(src, cache_dir=os.path.join(self.tmp, "cache"))
+        self.assertIn(src + ":2:", str(cm.exception))
+        self.assertIn("undefined value '%c'", str(cm.exception))
+
+    def test_missing_tool(self):
+        os.environ["TIR_LLC"] = os.path.join(self.tmp, "no-such-llc")
+        with self.assertRaisesRegex(tir.CompileError, "TIR_LLC="):
+            tir.compile(example("laplacian.tir"), cache_dir=os.path.join(self.tmp, "cache2"))
+
+
+class TutorialTest(unittest.TestCase):
+    def test_docs_python_md(self):
+        """docs/python.md's first example (at most 5 lines) runs as written
+        from the repository root, and so does the NumPy check after it."""
+        example("laplacian.tir")
+        with open(os.path.join(REPO, "docs", "python.md")) as f:
+            doc = f.read()
+        blocks = [b.partition("```")[0] for b in doc.split("```python\n")[1:3]]
+        self.assertEqual(len(blocks), 2, "docs/python.md should start with two ```python blocks")
+        code = [l for l in blocks[0].splitlines() if l.strip() and not l.lstrip().startswith("#")]
+        self.assertLessEqual(len(code), 5, "the tutorial's first example should take at most 5 lines")
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"), PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, "-c", "".join(blocks)], cwd=REPO, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(p.returncode, 0, p.stdout.decode())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,161 @@
+"""tir: call TIR kernels on NumPy arrays.
+
+    import numpy as np, tir
+    lap = tir.compile("laplacian.tir").laplacian     # tc-opt -O2 | llc | cc -shared, cached
+    u = np.random.rand(66, 66)                         # a 64 x 64 interior and a halo of 1
+    out = lap(tir.Field(u, origin=1))                  # the interior maps to I[0:64]
+    ref = lap(tir.Field(u, origin=1), backend="interp")  # the reference interpreter (tc-run)
+
+Pure Python on ctypes and NumPy; the tools are the repository's bin/tc-opt
+and bin/tc-run, llc (LLVM 14) and gcc, overridable with $TIR_TC_OPT,
+$TIR_TC_RUN, $TIR_LLC and $TIR_CC. See docs/python.md.
+"""
+
+import ctypes
+import os
+
+try:
+    import numpy  # noqa: F401
+except ImportError:
+    raise ImportError("the tir package needs NumPy: `make deps` installs Debian's python3-numpy for "
+                      "/usr/bin/python3 (this is %s)" % __import__("sys").executable) from None
+
+from ._build import Entry, default_cache_dir, find_tool, host_target
+from ._errors import ArgumentError, CompileError, CopyWarning, RunError, TirError
+from ._function import Field, Function
+from ._signature import apply_ir_names, parse_header
+
+__all__ = ["compile", "compile_source", "Module", "Function", "Field", "TirError", "CompileError",
+           "ArgumentError", "RunError", "CopyWarning", "default_cache_dir", "find_tool"]
+
+_COPY = ("warn", "silent", "never")
+
+
+class Module:
+    """A compiled module: one Function per exported tir.func, as attributes
+    (`mod.laplacian`), by name (`mod["laplacian"]`) or in `mod.functions`.
+
+    `cache_hit` is True when neither the front end nor the native build ran
+    a tool; `tools_run` lists the commands that did run."""
+
+    def __init__(self, entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags):
+        self._entry = entry
+        self.name = entry.name
+        self.backend = backend
+        self.copy = copy
+        self.opt_level = opt_level
+        self.target = target
+        self._llc_flags = tuple(llc_flags)
+        self._cflags = tuple(cflags)
+        self.header = header
+        self._lib = None
+        self.so_path = None
+        sigs = parse_header(header)
+        apply_ir_names(sigs, printed)
+        self.functions = {s.name: Function(self, s) for s in sigs}
+
+    @property
+    def cache_dir(self):
+        """The cache entry: the source, module.h, the shared objects."""
+        return self._entry.dir
+
+    @property
+    def tools_run(self):
+        return list(self._entry.tools_run)
+
+    @property
+    def cache_hit(self):
+        return not self._entry.tools_run
+
+    def build(self):
+        """Builds (or finds in the cache) the shared object; returns its path."""
+        if self.target is None:
+            self.target = host_target()
+        if self.so_path is None:
+            self.so_path = self._entry.shared_object(self.opt_level, self.target, self._llc_flags, self._cflags)
+        return self.so_path
+
+    def _load(self):
+        if self._lib is None:
+            self._lib = ctypes.CDLL(self.build())
+        return self._lib
+
+    def _source_file(self):
+        if not os.path.exists(self._entry.source_path):
+            self._entry.front_end()
+        return self._entry.source_path
+
+    def __getattr__(self, name):
+        fns = self.__dict__.get("functions", {})
+        if name in fns:
+            return fns[name]
+        raise AttributeError("%s defines no function '%s' (it defines %s)" % (
+            self.__dict__.get("name", "the module"), name, ", ".join(fns) or "none"))
+
+    def __getitem__(self, name):
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError("%s defines no function '%s' (it defines %s)" % (self.name, name, ", ".join(self.functions)))
+
+    def __iter__(self):
+        return iter(self.functions.values())
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+    def __repr__(self):
+        return "<tir.Module %s: %s>" % (self.name, ", ".join("@" + n for n in self.functions))
+
+
+def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn",
+            target=None, llc_flags=("-O3",), cflags=()):
+    """Compiles a .tir or .tc file into a Module.
+
+    backend: "compiled" (the default: builds the shared object now) or
+      "interp" (calls run the reference interpreter through tc-run; the
+      shared object is built only if a call asks for backend="compiled").
+    opt_level: tc-opt's -O level (0..3).
+    cache_dir: where shared objects are kept (default: $TIR_CACHE_DIR, else
+      $XDG_CACHE_HOME/tir, else ~/.cache/tir). Entries are keyed by the
+      source text, the options and the tools' identities (path and SHA-256).
+    copy: what to do with an input the ABI cannot describe (last dimension
+      not contiguous, negative strides): "warn" (copy with a CopyWarning),
+      "silent" (copy) or "never" (raise ArgumentError).
+    target: tc-opt's --target (x86_64 or aarch64; default: this machine's).
+    llc_flags, cflags: flags for llc (default -O3) and for `cc -shared`.
+    """
+    with open(path) as f:
+        source = f.read()
+    suffix = os.path.splitext(path)[1] or ".tir"
+    return _compile(source, suffix, path, backend, opt_level, cache_dir, copy, target, llc_flags, cflags)
+
+
+def compile_source(source, *, suffix=".tir", name=None, backend="compiled", opt_level=2, cache_dir=None,
+                   copy="warn", target=None, llc_flags=("-O3",), cflags=()):
+    """compile() for source text: suffix ".tir" or ".tc" says its language."""
+    return _compile(source, suffix, name or "<source>" + suffix, backend, opt_level, cache_dir, copy,
+                    target, llc_flags, cflags)
+
+
+def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, llc_flags, cflags):
+    if backend not in ("compiled", "interp"):
+        raise ValueError("backend must be 'compiled' or 'interp', got %r" % (backend,))
+    if copy not in _COPY:
+        raise ValueError("copy must be one of %s, got %r" % (_COPY, copy))
+    if opt_level not in (0, 1, 2, 3):
+        raise ValueError("opt_level must be 0, 1, 2 or 3, got %r" % (opt_level,))
+    if suffix not in (".tir", ".tc", ".mlir"):
+        raise ValueError("%s: expected a .tir or .tc file" % name)
+    if target is None:
+        target = host_target() if backend == "compiled" else None
+    elif target not in ("x86_64", "aarch64"):
+        raise ValueError("target must be 'x86_64' or 'aarch64', got %r" % (target,))
+    entry = Entry(source, suffix, name, cache_dir or default_cache_dir())
+    header, printed = entry.front_end()
+    mod = Module(entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags)
+    if not mod.functions:
+        raise CompileError("%s defines no function with a C interface" % name)
+    if backend == "compiled":
+        mod.build()
+    return mod

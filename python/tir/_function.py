@@ -1,0 +1,578 @@
+"""Calling a compiled function (or the interpreter) on NumPy arrays."""
+
+import ctypes
+import os
+import subprocess
+import tempfile
+import threading
+import warnings
+
+import numpy as np
+
+from ._errors import ArgumentError, CopyWarning, RunError
+from . import _build
+
+_BACKENDS = ("compiled", "interp")
+
+
+def _bf16_to_f32(bits):
+    """bfloat16 bits (uint16) to the float32 values they are."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def _f32_to_bf16(x):
+    """float32 values that are bfloat16s (tc-run writes them exactly) to their bits."""
+    return (np.ascontiguousarray(x, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+class Field:
+    """A NumPy array placed on the integer lattice of a tir tensor.
+
+    Index `origin[d]` of dimension d holds point 0, so the array covers the
+    points `[-origin[d] : shape[d] - origin[d]]`. `start` gives the same
+    as the first point instead (`start = -origin`). Both take one integer
+    for every dimension, a sequence, or a dict by dimension name (missing
+    names are 0):
+
+        grid = np.zeros((N + 2, M + 2))      # N x M interior, a halo of 1
+        Field(grid, origin=1)                # grid[1, 1] is point (0, 0)
+        Field(grid, origin={"I": 1, "J": 1}) # the same, by dimension name
+        Field(grid, start=(-1, -1))          # the same, as the intervals' starts
+
+    A function passes the compiled code (or the interpreter) the part of
+    the Field its argument's intervals ask for, without copying: a padded
+    array whose interior is I[0:N] serves an argument of type I[-1:N+1]
+    (or any narrower one). Size symbols are inferred from a Field whose
+    lower bound is the argument's; when the Field holds more points than
+    the argument reads below, pass them explicitly. Results can be written
+    into a Field too (`out=Field(...)`).
+    """
+
+    def __init__(self, array, origin=None, start=None):
+        if not isinstance(array, np.ndarray):
+            raise TypeError("Field: expected a NumPy array, got %s" % type(array).__name__)
+        if origin is not None and start is not None:
+            raise TypeError("Field: give origin or start, not both")
+        self.array = array
+        if start is not None:
+            self._origin, self._negate = start, True
+        else:
+            self._origin, self._negate = (0 if origin is None else origin), False
+
+    def origin(self, dims=None):
+        """The origin as a tuple (dims: the dimension names, for a dict)."""
+        o = self._origin
+        nd = self.array.ndim
+        if isinstance(o, dict):
+            if dims is None:
+                raise TypeError("Field: an origin by dimension name needs the dimension names")
+            unknown = set(o) - set(dims)
+            if unknown:
+                raise ArgumentError("Field origin names dimensions %s, the argument has %s"
+                                    % (sorted(unknown), list(dims)))
+            t = tuple(int(o.get(d, 0)) for d in dims)
+        elif isinstance(o, (int, np.integer)):
+            t = (int(o),) * nd
+        else:
+            t = tuple(int(x) for x in o)
+            if len(t) != nd:
+                raise ArgumentError("Field origin %r has %d entries for a %d-dimensional array" % (o, len(t), nd))
+        if self._negate:
+            t = tuple(-x for x in t)
+        return t
+
+    def intervals(self, dims=None):
+        """The points covered, [(lo, hi)] per dimension."""
+        return [(-o, n - o) for o, n in zip(self.origin(dims), self.array.shape)]
+
+    def __repr__(self):
+        try:
+            iv = " x ".join("[%d:%d]" % p for p in self.intervals())
+        except TypeError:
+            iv = "origin %r" % (self._origin,)
+        return "Field(%s %s on %s)" % (self.array.dtype, self.array.shape, iv)
+
+
+_desc_classes = {}
+
+
+def _desc_class(rank):
+    """MLIR's strided memref descriptor of a rank (pointers as void *)."""
+    if rank not in _desc_classes:
+        class Desc(ctypes.Structure):
+            _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                        ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
+                        ("strides", ctypes.c_int64 * rank)]
+        Desc.__name__ = "tir_desc_%d" % rank
+        _desc_classes[rank] = Desc
+    return _desc_classes[rank]
+
+
+def _descriptor(a):
+    d = _desc_class(a.ndim)()
+    d.allocated = d.aligned = a.ctypes.data
+    d.offset = 0
+    d.sizes[:] = list(a.shape)
+    strides = [s // a.itemsize for s in a.strides]
+    # The stride of a dimension of extent 1 is never used; the ABI wants
+    # the last one to be 1.
+    for i, n in enumerate(a.shape):
+        if n <= 1:
+            strides[i] = 1 if i == a.ndim - 1 else strides[i]
+    d.strides[:] = strides
+    return d
+
+
+def _layout_problem(a):
+    """Why the ABI cannot describe a's memory as it is, or None."""
+    if a.ndim == 0:
+        return None if a.flags.aligned else "it is misaligned"
+    if a.size == 0:
+        return None
+    if not a.flags.aligned:
+        return "it is misaligned"
+    for s, n in zip(a.strides, a.shape):
+        if n > 1 and (s < 0 or s % a.itemsize):
+            return "its strides %s are negative or not whole elements" % (a.strides,)
+    if a.shape[-1] > 1 and a.strides[-1] != a.itemsize:
+        return ("its last dimension is not contiguous (stride %d bytes for %d-byte elements)"
+                % (a.strides[-1], a.itemsize))
+    return None
+
+
+class _Call:
+    """The arguments of one call, bound and checked."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.arrays = {}   # input index -> np.ndarray (the exact points)
+        self.env = {}      # symbol and unknown-extent values
+
+
+class Function:
+    """An exported function of a compiled module, called on NumPy arrays:
+
+        f(a, b, N=64, out=None, backend=None)
+
+    Inputs come by position or by name; size symbols are inferred from the
+    arrays' shapes where the types determine them, or given by name. A
+    result is allocated (shape from the ABI's f_result_shape) unless `out`
+    gives it (an array or a Field; a tuple of them for several results,
+    None for one to allocate), in which case `out` is returned. One result
+    is returned as an array, several as a tuple. `backend="interp"` runs
+    the reference interpreter through tc-run instead of the compiled code.
+    """
+
+    def __init__(self, module, sig):
+        self.module = module
+        self.signature = sig
+        self.name = sig.name
+        self._lib_fn = None
+        self._names = {}
+        for p in sig.inputs:
+            self._names.setdefault(p.name, ("arg", p.index))
+            self._names.setdefault(p.cname, ("arg", p.index))
+        for i, s in enumerate(sig.symbols):
+            self._names.setdefault(sig.symbol_names[i], ("sym", s))
+            self._names.setdefault(s, ("sym", s))
+        for v in sig.unknown:
+            self._names.setdefault(v, ("sym", v))
+        self.__doc__ = self._doc()
+
+    # -- description -----------------------------------------------------
+
+    def _doc(self):
+        sig = self.signature
+        lines = ["@%s, compiled from %s (tir.Function)." % (sig.name, self.module.name), "", "Arguments:"]
+        for p in sig.inputs:
+            lines.append("  %-8s %-4s %-8s %s" % (p.name, p.elem, p.dtype, p.domain()))
+        lines.append("Results:")
+        for p in sig.results:
+            lines.append("  %-8s %-4s %-8s %s" % (p.name, p.elem, p.dtype, p.domain()))
+        if sig.symbols:
+            lines.append("Size symbols: %s" % ", ".join(sig.symbol_names))
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return "<tir.Function %r>" % (self.signature,)
+
+    @property
+    def inputs(self):
+        return list(self.signature.inputs)
+
+    @property
+    def results(self):
+        return list(self.signature.results)
+
+    @property
+    def symbols(self):
+        return list(self.signature.symbol_names)
+
+    # -- binding ---------------------------------------------------------
+
+    def _error(self, msg, **kw):
+        return ArgumentError("@%s: %s" % (self.name, msg), **kw)
+
+    def _bind(self, args, kwargs):
+        sig = self.signature
+        if len(args) > len(sig.inputs):
+            raise self._error("takes %d arguments (%s), got %d" % (
+                len(sig.inputs), ", ".join(p.name for p in sig.inputs), len(args)))
+        given = dict(enumerate(args))
+        syms = {}
+        for k, v in kwargs.items():
+            what = self._names.get(k)
+            if what is None:
+                raise self._error("no argument or size symbol '%s' (arguments: %s; size symbols: %s)" % (
+                    k, ", ".join(p.name for p in sig.inputs) or "none",
+                    ", ".join(sig.symbol_names) or "none"))
+            kind, x = what
+            if kind == "arg":
+                if x in given:
+                    raise self._error("argument '%s' is given twice" % sig.inputs[x].name, argument=sig.inputs[x].name)
+                given[x] = v
+            else:
+                if x in syms:
+                    raise self._error("size symbol %s is given twice" % k)
+                if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                    raise self._error("size symbol %s must be an integer, got %r" % (k, v))
+                syms[x] = int(v)
+        for p in sig.inputs:
+            if p.index not in given:
+                raise self._error("missing argument '%s' (%s %s)" % (p.name, p.elem, p.domain()), argument=p.name)
+        return [given[p.index] for p in sig.inputs], syms
+
+    def _array(self, p, v, is_out):
+        """(array, origin or None) for a parameter; checks dtype and rank."""
+        origin = None
+        what = p.what() if not is_out else "%s (out=)" % p.what()
+        if isinstance(v, Field):
+            origin = v.origin([d.name for d in p.dims]) if v.array.ndim == p.rank else None
+            a = v.array
+        elif isinstance(v, np.ndarray):
+            a = v
+        elif p.rank == 0 and not is_out and isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
+            if p.elem == "bf16" or (isinstance(v, float) and np.dtype(p.dtype).kind in "biu"):
+                raise self._error("%s is %s: pass a 0-d array of %s, not the Python %s %r" % (
+                    what, p.elem, p.dtype, type(v).__name__, v), argument=p.name)
+            a = np.array(v, dtype=p.dtype)
+        elif isinstance(v, np.generic) and not is_out and p.rank == 0:
+            a = np.asarray(v)
+        else:
+            raise self._error("%s: expected a NumPy array (or a tir.Field), got %s" % (what, type(v).__name__),
+                              argument=p.name if p.is_input else None)
+        want = np.dtype(p.dtype)
+        if a.dtype != want:
+            raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with .astype(np.%s)" % (
+                what, a.dtype, self.name, want, p.elem, want.name), argument=p.name if p.is_input else None)
+        if a.ndim != p.rank:
+            raise self._error("%s has %d dimension%s %s, @%s wants %d (%s)" % (
+                what, a.ndim, "" if a.ndim == 1 else "s", a.shape, self.name, p.rank, p.domain()),
+                argument=p.name if p.is_input else None)
+        if is_out and not a.flags.writeable:
+            raise self._error("%s is read-only" % what)
+        return a, origin
+
+    def _infer(self, inputs, outs, syms):
+        """Solves the size symbols (and unknown extents) from the shapes."""
+        env = dict(syms)
+        skipped = []
+        pending = []
+        for group in (inputs, outs):
+            eqs = []
+            for p, a, origin in group:
+                for d, dim in enumerate(p.dims):
+                    n = a.shape[d]
+                    if origin is None:
+                        eqs.append(("eq", dim.size, n, None))
+                    else:
+                        eqs.append(("field", dim, -origin[d], n - origin[d], p))
+            pending.extend(eqs)
+            progress = True
+            while progress:
+                progress = False
+                rest = []
+                for eq in pending:
+                    if eq[0] == "field":
+                        _, dim, lo, hi, p = eq
+                        free = [v for v in dim.lo.vars() if v not in env]
+                        if not free:
+                            if dim.lo.eval(env) == lo:
+                                rest.append(("eq", dim.hi, hi, None))
+                                progress = True
+                            else:
+                                skipped.append((p, dim, lo, hi))
+                            continue
+                        if len(free) == 1:
+                            x = dim.lo.solve(free[0], lo, env)
+                            if x is not None:
+                                env[free[0]] = x
+                                rest.append(("eq", dim.hi, hi, None))
+                                progress = True
+                                continue
+                        rest.append(eq)
+                        continue
+                    _, expr, n, _ = eq
+                    free = [v for v in expr.vars() if v not in env]
+                    if not free:
+                        continue
+                    if len(free) == 1:
+                        x = expr.solve(free[0], n, env)
+                        if x is not None:
+                            env[free[0]] = x
+                            progress = True
+                            continue
+                    rest.append(eq)
+                pending = rest
+        missing = [s for s in self.signature.symbols if s not in env]
+        if missing:
+            names = [self.signature.symbol_names[self.signature.symbols.index(s)] for s in missing]
+            msg = "size symbol%s %s cannot be inferred from the arguments' shapes: pass %s" % (
+                "s" if len(names) > 1 else "", ", ".join(names), ", ".join("%s=..." % n for n in names))
+            for p, dim, lo, hi in skipped:
+                msg += ("\n  (%s is a Field covering %s[%d:%d], whose lower bound is not the argument's %r,"
+                        " so it does not determine the sizes)" % (p.what(), dim.name, lo, hi, dim))
+            raise self._error(msg)
+        return env
+
+    def _place(self, p, a, origin, env, is_out):
+        """The view of a Field holding exactly the parameter's points."""
+        if origin is None:
+            return a
+        what = p.what() if not is_out else "%s (out=)" % p.what()
+        index = []
+        for d, dim in enumerate(p.dims):
+            try:
+                lo, hi = dim.lo.eval(env), dim.hi.eval(env)
+            except KeyError as e:
+                raise self._error("%s dimension %s: the interval %r depends on %s, which nothing determines"
+                                  % (what, dim.name, dim, e.args[0]), argument=p.name, dimension=dim.name)
+            hi = max(hi, lo)
+            start, stop = lo + origin[d], hi + origin[d]
+            if start < 0 or stop > a.shape[d]:
+                raise self._error("%s dimension %s: needs the points [%d:%d] (%r), the Field covers [%d:%d]" % (
+                    what, dim.name, lo, hi, dim, -origin[d], a.shape[d] - origin[d]),
+                    argument=p.name, dimension=dim.name)
+            index.append(slice(start, stop))
+        return a[tuple(index)]
+
+    def _prepare(self, args, kwargs, out):
+        sig = self.signature
+        values, syms = self._bind(args, kwargs)
+        inputs = []
+        for p, v in zip(sig.inputs, values):
+            a, origin = self._array(p, v, False)
+            inputs.append((p, a, origin))
+        outs_given = self._outs(out)
+        outs = []
+        for p, v in zip(sig.results, outs_given):
+            if v is not None:
+                a, origin = self._array(p, v, True)
+                outs.append((p, a, origin))
+        env = self._infer(inputs, outs, syms)
+        arrays = []
+        for p, a, origin in inputs:
+            view = self._place(p, a, origin, env, False)
+            problem = _layout_problem(view)
+            if problem:
+                policy = self.module.copy
+                msg = "@%s: %s %s: %s" % (self.name, p.what(), view.shape, problem)
+                if policy == "never":
+                    raise ArgumentError(msg + "; pass a C-contiguous array (np.ascontiguousarray)", argument=p.name)
+                if policy == "warn":
+                    warnings.warn(CopyWarning(msg + "; passing a C-contiguous copy (np.ascontiguousarray avoids it,"
+                                              " copy='silent' hides this warning)"), stacklevel=3)
+                view = np.array(view, order="C", copy=True)  # ascontiguousarray makes 0-d arrays 1-d
+            arrays.append(view)
+        out_views = [None] * len(sig.results)
+        for p, a, origin in outs:
+            view = self._place(p, a, origin, env, True)
+            problem = _layout_problem(view)
+            if problem:
+                raise self._error("%s (out=) %s: %s; the results are written in place, so pass an array"
+                                  " whose last dimension is contiguous" % (p.what(), view.shape, problem))
+            for q, x in zip(sig.inputs, arrays):
+                if x.size and view.size and np.may_share_memory(view, x):
+                    raise self._error("%s (out=) overlaps argument '%s': results must not overlap inputs"
+                                      % (p.what(), q.name))
+            out_views[p.index] = view
+        return arrays, env, out_views, outs_given
+
+    def _outs(self, out):
+        n = len(self.signature.results)
+        if out is None:
+            return [None] * n
+        if isinstance(out, (tuple, list)):
+            if len(out) != n:
+                raise self._error("out= has %d entries for %d result%s" % (len(out), n, "" if n == 1 else "s"))
+            return list(out)
+        if n != 1:
+            raise self._error("has %d results: out= must be a tuple of %d (None for those to allocate)" % (n, n))
+        return [out]
+
+    # -- running ---------------------------------------------------------
+
+    def __call__(self, *args, out=None, backend=None, **kwargs):
+        backend = backend or self.module.backend
+        if backend not in _BACKENDS:
+            raise ValueError("backend must be one of %s, got %r" % (_BACKENDS, backend))
+        arrays, env, out_views, outs_given = self._prepare(args, kwargs, out)
+        if backend == "interp":
+            results = self._run_interp(arrays, env)
+            for i, (r, v) in enumerate(zip(results, out_views)):
+                if v is not None:
+                    if v.shape != r.shape:
+                        p = self.signature.results[i]
+                        raise self._error("%s (out=) has shape %s, the interpreter computed %s on %s" % (
+                            p.what(), v.shape, r.shape, p.domain()))
+                    v[...] = r
+        else:
+            results = self._run_compiled(arrays, env, out_views)
+        final = [results[i] if g is None else g for i, g in enumerate(outs_given)]
+        return final[0] if len(final) == 1 else tuple(final)
+
+    def result_shapes(self, **symbols):
+        """The shapes of the results for these size symbols (f_result_shape)."""
+        env = {}
+        for k, v in symbols.items():
+            what = self._names.get(k)
+            if what is None or what[0] != "sym":
+                raise self._error("no size symbol '%s'" % k)
+            env[what[1]] = int(v)
+        return self._shapes(env, self.module.backend == "compiled")
+
+    def _shapes(self, env, use_abi):
+        sig = self.signature
+        total = sum(p.rank for p in sig.results)
+        flat = None
+        if use_abi:
+            fn = self._lib()
+            missing = [s for s in sig.symbols if s not in env]
+            if missing:
+                raise self._error("missing size symbols: %s" % ", ".join(missing))
+            sizes = (ctypes.c_int64 * max(total, 1))()
+            fn.result_shape(*([env[s] for s in sig.symbols] + [sizes]))
+            flat = list(sizes)[:total]
+        shapes, k = [], 0
+        for p in sig.results:
+            shape = []
+            for dim in p.dims:
+                n = flat[k] if flat is not None else -1
+                if n < 0:
+                    # f_result_shape writes -1 for a size that depends on an
+                    # unknown extent: the header's expression gives it.
+                    try:
+                        n = max(dim.size.eval(env), 0)
+                    except KeyError as e:
+                        raise self._error("%s dimension %s: its size %s depends on %s, which nothing determines"
+                                          % (p.what(), dim.name, dim.size, e.args[0]))
+                shape.append(n)
+                k += 1
+            shapes.append(tuple(shape))
+        return shapes
+
+    def _lib(self):
+        if self._lib_fn is None:
+            self._lib_fn = _LibFunction(self.module._load(), self.signature)
+        return self._lib_fn
+
+    def _run_compiled(self, arrays, env, out_views):
+        sig = self.signature
+        fn = self._lib()
+        shapes = None
+        results = []
+        for p, v in zip(sig.results, out_views):
+            if v is None:
+                if shapes is None:
+                    shapes = self._shapes(env, True)
+                v = np.empty(shapes[p.index], dtype=p.dtype)
+            results.append(v)
+        params = []
+        for a in arrays + results:
+            params.append(a.ctypes.data if a.ndim == 0 else ctypes.byref(_descriptor(a)))
+        params.extend(env[s] for s in sig.symbols)
+        rc = fn.call(params)
+        if rc != 0:
+            msg = fn.error(rc)
+            if "argument '" not in msg:
+                raise RunError("@%s: %s" % (self.name, msg))
+            e = ArgumentError("@%s: %s" % (self.name, msg))
+            for p in sig.results:
+                # The ABI calls a result descriptor an argument too.
+                if e.argument == p.cname and all(q.name != p.cname for q in sig.inputs):
+                    e = ArgumentError("@%s: %s (the out= array of %s)" % (self.name, msg, p.what()),
+                                      argument=e.argument, dimension=e.dimension)
+            raise e
+        return results
+
+    def _run_interp(self, arrays, env):
+        sig = self.signature
+        tc_run = _build.find_tool("tc-run")
+        src = self.module._source_file()
+        with tempfile.TemporaryDirectory(prefix="tir-interp-") as tmp:
+            cmd = [tc_run, src, "--entry", self.name, "--interp"]
+            for p, a in zip(sig.inputs, arrays):
+                path = os.path.join(tmp, "arg%d.npy" % p.index)
+                # np.save writes an F-contiguous array in Fortran order,
+                # which tc-run does not read.
+                if p.elem == "bf16":
+                    a = _bf16_to_f32(a)  # tc-run exchanges bf16 as float32
+                np.save(path, a if a.flags.c_contiguous else np.array(a, order="C"))
+                cmd += ["--arg", "%s=%s" % (p.name, path)]
+            for s, tn in zip(sig.symbols, sig.symbol_names):
+                cmd += ["--arg", "%s=%d" % (tn, env[s])]
+            outs = [os.path.join(tmp, "result%d.npy" % i) for i in range(len(sig.results))]
+            for o in outs:
+                cmd += ["--out", o]
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if p.returncode != 0:
+                err = p.stderr.decode(errors="replace").strip().replace(src, self.module.name)
+                lines = [l for l in err.splitlines() if l.strip()]
+                msg = lines[-1] if lines else "exit %d" % p.returncode
+                for prefix in ("tc-run: error: ", "tc-run: "):
+                    if msg.startswith(prefix):
+                        msg = msg[len(prefix):]
+                cls = ArgumentError if "argument '" in msg else RunError
+                if cls is RunError and len(lines) > 1:
+                    msg = err
+                raise cls("@%s (interpreter): %s" % (self.name, msg))
+            results = []
+            for rp, o in zip(sig.results, outs):
+                r = np.load(o)
+                if rp.elem == "bf16":
+                    r = _f32_to_bf16(r)
+                elif r.dtype != np.dtype(rp.dtype):
+                    r = r.astype(rp.dtype)
+                results.append(r)
+        return results
+
+
+class _LibFunction:
+    """The three C functions of one exported function, with their ctypes
+    signatures."""
+
+    _lock = threading.Lock()
+
+    def __init__(self, lib, sig):
+        tensor = [ctypes.c_void_p if p.rank == 0 else ctypes.POINTER(_desc_class(p.rank))
+                  for p in sig.inputs + sig.results]
+        self.fn = getattr(lib, sig.name)
+        self.fn.argtypes = tensor + [ctypes.c_int64] * len(sig.symbols)
+        self.fn.restype = ctypes.c_int32
+        self.err = getattr(lib, sig.name + "_error")
+        self.err.argtypes = [ctypes.c_int32]
+        self.err.restype = ctypes.c_char_p
+        self.result_shape = getattr(lib, sig.name + "_result_shape")
+        self.result_shape.argtypes = [ctypes.c_int64] * len(sig.symbols) + [ctypes.POINTER(ctypes.c_int64)]
+        self.result_shape.restype = ctypes.c_int32
+
+    def call(self, params):
+        return self.fn(*params)
+
+    def error(self, code):
+        # The message buffer is shared by the module's functions: read it
+        # under a lock (two failing threads at once could still interleave
+        # between the call and this read).
+        with self._lock:
+            m = self.err(code)
+        return m.decode(errors="replace") if m else "error code %d" % code

@@ -1,0 +1,81 @@
+package test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// numpyPython returns a python3 that can import NumPy: $TIR_PYTHON, the
+// python3 on PATH, then Debian's /usr/bin/python3 (where `make deps`
+// installs python3-numpy; a pyenv python3 earlier on PATH may lack it).
+func numpyPython() (string, []string) {
+	var tried []string
+	var cands []string
+	if p := os.Getenv("TIR_PYTHON"); p != "" {
+		cands = append(cands, p)
+	}
+	if p, err := exec.LookPath("python3"); err == nil {
+		cands = append(cands, p)
+	}
+	cands = append(cands, "/usr/bin/python3")
+	for _, c := range cands {
+		tried = append(tried, c)
+		if exec.Command(c, "-c", "import numpy").Run() == nil {
+			return c, tried
+		}
+	}
+	return "", tried
+}
+
+// TestPython runs the tests of the Python package (python/tests, with
+// python3 -m unittest) against tc-opt and tc-run built from this tree.
+// They compare the compiled functions with the interpreter and with NumPy.
+func TestPython(t *testing.T) {
+	needToolchain(t)
+	py, tried := numpyPython()
+	if py == "" {
+		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
+	}
+	bin := t.TempDir()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if out, err := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "tir/tools/tc-opt", "tir/tools/tc-run").CombinedOutput(); err != nil {
+		t.Fatalf("building tc-opt and tc-run: %v\n%s", err, out)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, "-B", "-m", "unittest", "discover", "-v", "-s", filepath.Join(root, "python", "tests"), "-t", filepath.Join(root, "python", "tests"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"TIR_TC_OPT="+filepath.Join(bin, "tc-opt"),
+		"TIR_TC_RUN="+filepath.Join(bin, "tc-run"),
+		"TIR_CACHE_DIR="+t.TempDir(),
+		"PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s -m unittest: %v\n%s", py, err, out)
+	}
+	ran := regexp.MustCompile(`Ran (\d+) tests?`).FindStringSubmatch(string(out))
+	if ran == nil || ran[1] == "0" {
+		t.Fatalf("the Python tests ran nothing:\n%s", out)
+	}
+	var skipped []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "skipped") {
+			skipped = append(skipped, strings.TrimSpace(l))
+		}
+	}
+	t.Logf("%s Python tests passed (%s)", ran[1], py)
+	for _, s := range skipped {
+		t.Log(s)
+	}
+}
