@@ -1,6 +1,7 @@
 package test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -230,24 +231,40 @@ func TestEndToEndExtentCheck(t *testing.T) {
 
 // TestEndToEndRuntimeChecks runs a function whose view precondition does
 // not hold for the given sizes: the compiled code must refuse before
-// writing, with the message the interpreter gives too.
+// writing, with the message the interpreter gives too, word for word:
+// the argument, the dimension, the expected and the actual extents, with
+// their values (spec 5.1).
 func TestEndToEndRuntimeChecks(t *testing.T) {
 	needToolchain(t)
-	fn, prog := compileExample(t, filepath.Join("testdata", "e2e", "symbolic_checks.tir"))
-	const want = "view precondition failed: X = 2*i + 1 takes [1:2*M], outside the operand's [0:N]"
-	syms := map[string]int64{"N": 20, "M": 11}
-	args := randomArgs(t, fn, syms, 1)
-	if _, _, err := prog.Run(args, syms, 1); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("compiled: got %v, want %q", err, want)
+	path := filepath.Join("testdata", "e2e", "symbolic_checks.tir")
+	fn, prog := compileExample(t, path)
+	// The GPU build's host wrapper (run with the driver emulator) checks
+	// before any launch, with the same messages.
+	_, gm := compileGPU(t, path)
+	gpu, err := native.BuildGPU(gm, fn, t.TempDir(), native.GPUOptions{Emulate: true})
+	if err != nil {
+		t.Fatalf("GPU build: %v", err)
 	}
-	if _, err := interp.Run(fn, args, syms); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("interpreter: got %v, want %q", err, want)
-	}
-	// assume_shape with N = 18 fails its check (N must be 20).
-	syms = map[string]int64{"N": 18, "M": 8}
-	args = randomArgs(t, fn, syms, 1)
-	const want2 = "assume_shape: dimension X is [0:N], not [0:20]"
-	if _, _, err := prog.Run(args, syms, 1); err == nil || !strings.Contains(err.Error(), want2) {
-		t.Errorf("compiled: got %v, want %q", err, want2)
+	for _, c := range []struct {
+		syms map[string]int64
+		want string
+	}{
+		{map[string]int64{"N": 20, "M": 11}, "view precondition failed: argument 'a' dimension X: X = 2*i + 1 takes [1:2*M] = [1:22], outside its [0:N] = [0:20]"},
+		// assume_shape with N = 18 fails its check (N must be 20).
+		{map[string]int64{"N": 18, "M": 8}, "assume_shape: argument 'a' dimension X: expected extent 20, got 18"},
+	} {
+		args := randomArgs(t, fn, c.syms, 1)
+		_, _, cerr := prog.Run(args, c.syms, 1)
+		_, ierr := interp.Run(fn, args, c.syms)
+		var d *ir.Diagnostic
+		if ierr == nil || !errors.As(ierr, &d) || d.Msg != c.want {
+			t.Errorf("%v: interpreter: got %v, want %q", c.syms, ierr, c.want)
+		}
+		if cerr == nil || cerr.Error() != c.want {
+			t.Errorf("%v: compiled: got %v, want %q", c.syms, cerr, c.want)
+		}
+		if _, _, gerr := gpu.Run(args, c.syms, 1); gerr == nil || gerr.Error() != c.want {
+			t.Errorf("%v: GPU build (emulated): got %v, want %q", c.syms, gerr, c.want)
+		}
 	}
 }

@@ -15,7 +15,7 @@ func init() {
 	ir.Register(&ir.OpDef{
 		Name:        "cf.assert",
 		Summary:     "check a run-time condition; the compiled function fails with the message when it is false",
-		Syntax:      `cf.assert %ok, "message"`,
+		Syntax:      `cf.assert %ok, "message" {attributes}?`,
 		NumOperands: 1, NumResults: 0, NumRegions: 0,
 		Parse: func(p *ir.OpParser, st *ir.OpState) error {
 			v, err := p.Operand()
@@ -30,7 +30,13 @@ func init() {
 				return p.Errorf("expected the message string")
 			}
 			st.Operands = []*ir.Value{v}
-			st.Attrs = st.Attrs.With("msg", ir.StringAttr(it.Text))
+			// Other attributes follow as MLIR's attr-dict (the tir
+			// lowering's tir.format and tir.values).
+			extra, err := p.OptionalTrailingAttrDict()
+			if err != nil {
+				return err
+			}
+			st.Attrs = append(st.Attrs, extra...).With("msg", ir.StringAttr(it.Text))
 			return p.ExpectEnd()
 		},
 		Print: func(p ir.OpPrinter, op *ir.Operation) {
@@ -38,6 +44,10 @@ func init() {
 			p.Value(op.Operands[0])
 			msg, _ := op.Attr("msg").(ir.StringAttr)
 			p.Write(", " + msg.String())
+			if extra := op.Attrs.Without("msg"); len(extra) > 0 {
+				p.Write(" ")
+				p.Attr(extra)
+			}
 		},
 		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {

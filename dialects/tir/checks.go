@@ -18,7 +18,137 @@ type RuntimeCheck struct {
 	// NonNeg lists affine expressions of the size symbols that must all be
 	// >= 0.
 	NonNeg []sizeexpr.Expr
-	Msg    string
+	// Msg is the message without run-time values (for a warning, or when
+	// the values are not known).
+	Msg string
+	// Texts and Values give the message of a failure with the run-time
+	// values (spec 5.1: the argument, the dimension, the expected and the
+	// actual extents): Texts[0], Values[0], Texts[1], ..., Texts[n], each
+	// value an expression of the size symbols printed as a decimal
+	// integer. Texts is nil when the message has no values (then it is
+	// Msg).
+	Texts  []string
+	Values []sizeexpr.Expr
+}
+
+// Message is the failure message with the values of the symbols env gives
+// (the interpreter's; compiled code prints the same with Format).
+func (c RuntimeCheck) Message(env func(sizeexpr.Var) (int64, bool)) string {
+	if c.Texts == nil {
+		return c.Msg
+	}
+	var b strings.Builder
+	for i, t := range c.Texts {
+		b.WriteString(t)
+		if i < len(c.Values) {
+			v, err := c.Values[i].Eval(env)
+			if err != nil {
+				return c.Msg
+			}
+			fmt.Fprintf(&b, "%d", v)
+		}
+	}
+	return b.String()
+}
+
+// Format is the message as a printf format whose conversions (verb, for
+// example "%lld") take the values in order; '%' in the text is escaped.
+func (c RuntimeCheck) Format(verb string) string {
+	if c.Texts == nil {
+		return strings.ReplaceAll(c.Msg, "%", "%%")
+	}
+	parts := make([]string, len(c.Texts))
+	for i, t := range c.Texts {
+		parts[i] = strings.ReplaceAll(t, "%", "%%")
+	}
+	return strings.Join(parts, verb)
+}
+
+// message builds a RuntimeCheck's texts and values along with its static
+// form.
+type message struct {
+	static, cur strings.Builder
+	texts       []string
+	values      []sizeexpr.Expr
+}
+
+func (m *message) text(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	m.static.WriteString(s)
+	m.cur.WriteString(s)
+}
+
+// value writes e's run-time value (never below zero when clamp is set: an
+// extent, spec 2.6's empty inverted interval); static is what the message
+// without values says instead.
+func (m *message) value(e sizeexpr.Expr, clamp bool, static string) {
+	m.static.WriteString(static)
+	if clamp {
+		e = sizeexpr.Max(e, sizeexpr.Const(0))
+	}
+	if c, ok := e.Const(); ok {
+		fmt.Fprintf(&m.cur, "%d", c)
+		return
+	}
+	m.texts = append(m.texts, m.cur.String())
+	m.cur.Reset()
+	m.values = append(m.values, e)
+}
+
+// expr writes e, followed by " = value" when e is not a constant.
+func (m *message) expr(e sizeexpr.Expr, clamp bool) {
+	m.text("%s", e)
+	if _, ok := e.Const(); !ok {
+		m.cur.WriteString(" = ")
+		m.value(e, clamp, "")
+	}
+}
+
+// interval writes [lo:hi], followed by " = [v:w]" when it is symbolic.
+func (m *message) interval(iv sizeexpr.Interval) {
+	m.text("%s", iv)
+	_, lc := iv.Lo.Const()
+	_, hc := iv.Hi.Const()
+	if lc && hc {
+		return
+	}
+	m.cur.WriteString(" = [")
+	m.value(iv.Lo, false, "")
+	m.cur.WriteString(":")
+	m.value(iv.Hi, false, "")
+	m.cur.WriteString("]")
+}
+
+func (m *message) check(loc ir.Location, conds []sizeexpr.Expr) RuntimeCheck {
+	c := RuntimeCheck{Loc: loc, NonNeg: conds, Msg: m.static.String()}
+	if len(m.values) > 0 {
+		c.Texts, c.Values = append(m.texts, m.cur.String()), m.values
+	}
+	return c
+}
+
+// valueName names the value a check is about for its message: an argument
+// of the function ("argument 'inp'"), also through tir.assume_shape (which
+// only restates its operand's type), else the value's name.
+func valueName(fn *ir.Operation, v *ir.Value) string {
+	for {
+		d := v.DefiningOp()
+		if d == nil || d.Name != "tir.assume_shape" || len(d.Operands) == 0 {
+			break
+		}
+		v = d.Operands[0]
+	}
+	if v.DefiningOp() == nil {
+		for _, a := range fn.Regions[0].Entry().Args {
+			if a == v {
+				return fmt.Sprintf("argument '%s'", a.NameHint)
+			}
+		}
+	}
+	if v.NameHint != "" {
+		return fmt.Sprintf("value '%s'", v.NameHint)
+	}
+	return "the operand"
 }
 
 // topArgs returns the arguments when e is exactly min(...) or max(...).
@@ -80,6 +210,16 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 			out = append(out, RuntimeCheck{Loc: loc, NonNeg: conds, Msg: msg})
 		}
 	}
+	// addMsg is add for a message with run-time values.
+	addMsg := func(loc ir.Location, conds []sizeexpr.Expr, ok bool, m *message) {
+		c := m.check(loc, conds)
+		if !ok && warn != nil {
+			warn(ir.Warningf(loc, "%s cannot be checked at run time (the condition is not affine)", c.Msg))
+		}
+		if len(conds) > 0 {
+			out = append(out, c)
+		}
+	}
 	fn.Walk(func(op *ir.Operation) bool {
 		switch op.Name {
 		case "tir.return":
@@ -115,8 +255,15 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 					continue
 				}
 				if in, decided := xd.Contains(img); !in && !decided {
+					// view precondition failed: argument 'a' dimension X:
+					// X = 2*i + 1 takes [1:2*M] = [1:22], outside its [0:N] = [0:20]
 					c, cok := inside(img, xd.Interval)
-					add(op.Loc, c, cok, "view precondition failed: %s = %s takes %s, outside the operand's %s", d, m.Exprs[i], img, xd.Interval)
+					var msg message
+					msg.text("view precondition failed: %s dimension %s: %s = %s takes ", valueName(fn, op.Operands[0]), d, d, m.Exprs[i])
+					msg.interval(img)
+					msg.text(", outside its ")
+					msg.interval(xd.Interval)
+					addMsg(op.Loc, c, cok, &msg)
 				}
 			}
 		case "tir.subset":
@@ -137,7 +284,26 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 				if !sizeexpr.ProveEQ(xd.Lo, d.Lo) || !sizeexpr.ProveEQ(xd.Hi, d.Hi) {
 					a, aok := inside(xd.Interval, d.Interval)
 					b, bok := inside(d.Interval, xd.Interval)
-					add(op.Loc, append(a, b...), aok && bok, "assume_shape: dimension %s is %s, not %s", d.Name, xd.Interval, d.Interval)
+					var msg message
+					msg.text("assume_shape: %s dimension %s: expected ", valueName(fn, op.Operands[0]), d.Name)
+					if sizeexpr.ProveEQ(xd.Lo, d.Lo) {
+						// assume_shape: argument 'a' dimension X: expected extent 20, got 18
+						msg.text("extent ")
+						msg.expr(d.Extent(), true)
+						msg.text(", got ")
+						msg.value(xd.Extent(), true, xd.Extent().String())
+					} else {
+						// ... expected [1:N + 1] = [1:13], got [0:12]
+						msg.interval(d.Interval)
+						msg.text(", got ")
+						msg.cur.WriteString("[")
+						msg.value(xd.Lo, false, "")
+						msg.cur.WriteString(":")
+						msg.value(xd.Hi, false, "")
+						msg.cur.WriteString("]")
+						msg.static.WriteString(xd.Interval.String())
+					}
+					addMsg(op.Loc, append(a, b...), aok && bok, &msg)
 				}
 			}
 		case "tir.reduce":

@@ -2,6 +2,7 @@ package tir
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"tir/dialects/ir"
@@ -113,12 +114,27 @@ func scalarConstant(it *ir.Item, neg bool, t ir.Type) (ir.Attribute, error) {
 	case ir.IntegerType:
 		switch it.Kind {
 		case ir.ItemInt:
-			v := it.Int
+			// The parser keeps the literal's 64 bits (Int is its uint64
+			// value, wrapped): check the magnitude before negating it.
+			u := uint64(it.Int)
+			v := int64(u)
 			if neg {
 				v = -v
 			}
-			if tt.Width == 1 && v != 0 && v != 1 {
+			if tt.Width == 1 && (neg || u > 1) {
 				return nil, ir.Errorf(it.Loc, "i1 constant must be 0, 1, true or false")
+			}
+			if negMax, posMax := intRange(tt.Width); neg && u > negMax || !neg && u > posMax {
+				sign := ""
+				if neg {
+					sign = "-"
+				}
+				return nil, ir.Errorf(it.Loc, "integer literal %s%s does not fit in %s (-%d to %d)", sign, it.Text, t, negMax, posMax)
+			}
+			if w := tt.Width; w > 1 && w < 64 {
+				// The value is the signed reading (255 : i8 is -1), as
+				// for i64, whose literals above 2^63 - 1 wrap in int64.
+				v = v << (64 - w) >> (64 - w)
 			}
 			return ir.IntegerAttr{Value: v, Type: t}, nil
 		case ir.ItemBool:
@@ -131,6 +147,18 @@ func scalarConstant(it *ir.Item, neg bool, t ir.Type) (ir.Attribute, error) {
 		return nil, ir.Errorf(it.Loc, "'%s' is not a scalar element type", t)
 	}
 	return nil, ir.Errorf(it.Loc, "expected a literal of type %s", t)
+}
+
+// intRange is the range of a literal of an iN constant, MLIR's rule for
+// signless integers: the signed or the unsigned reading of N bits, from
+// -2^(N-1) to 2^N - 1, given as the largest magnitudes of a negative and
+// of a positive literal. A literal of i8 may be 255 (the bits of -1), not
+// 300: a literal that does not fit is an error, never a silent wrap.
+func intRange(w int) (negMax, posMax uint64) {
+	if w >= 64 {
+		return 1 << 63, math.MaxUint64
+	}
+	return uint64(1) << (w - 1), uint64(1)<<w - 1
 }
 
 // constantText prints a constant's value without its type: `4.0`, `(0.0, 1)`.
@@ -161,6 +189,14 @@ func constantElemType(a ir.Attribute) (ir.Type, error) {
 	case ir.FloatAttr:
 		return a.Type, nil
 	case ir.IntegerAttr:
+		// The generic form's `value = 300 : i8` is checked here, as the
+		// custom form's literal is by scalarConstant.
+		if it, ok := a.Type.(ir.IntegerType); ok && it.Width < 64 {
+			negMax, posMax := intRange(it.Width)
+			if a.Value < -int64(negMax) || a.Value > int64(posMax) {
+				return nil, fmt.Errorf("integer value %d does not fit in %s (-%d to %d)", a.Value, it, negMax, posMax)
+			}
+		}
 		return a.Type, nil
 	case ir.BoolAttr:
 		return ir.I1, nil

@@ -482,8 +482,10 @@ func printScan(p ir.OpPrinter, op *ir.Operation) {
 }
 
 // scanResultType: the broadcast of the inputs (including the scanned
-// dimension, or the named interval when no input has it) and init; the
-// element type is the state's.
+// dimension, or the named interval when no input has it), then init; the
+// element type is the state's. The inputs come first so that the result's
+// dimension order (its storage order) is the inputs', as for a reduction:
+// an init that varies along an input's dimension does not move it ahead.
 func scanResultType(op *ir.Operation) (TensorType, error) {
 	if len(op.Operands) == 0 {
 		return TensorType{}, ir.Errorf(op.Loc, "'tir.scan' needs an init value")
@@ -496,8 +498,8 @@ func scanResultType(op *ir.Operation) (TensorType, error) {
 	if init.Find(dim) >= 0 {
 		return TensorType{}, ir.Errorf(op.Loc, "the init of a scan along %s cannot vary along %s", dim, dim)
 	}
-	ts := []TensorType{init}
-	srcs := []*ir.Value{op.Operands[0]}
+	var ts []TensorType
+	var srcs []*ir.Value
 	has := false
 	for _, v := range op.Operands[1:] {
 		t, err := tensorOf(op, v, "operand")
@@ -517,6 +519,8 @@ func scanResultType(op *ir.Operation) (TensorType, error) {
 	} else if !has {
 		return TensorType{}, ir.Errorf(op.Loc, "scan along %s without an interval: no operand has %s; write 'along %s[lo:hi]'", dim, dim, dim)
 	}
+	ts = append(ts, init)
+	srcs = append(srcs, op.Operands[0])
 	dims, err := broadcastTypes(op, ts, srcs)
 	if err != nil {
 		return TensorType{}, err

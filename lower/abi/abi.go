@@ -8,6 +8,7 @@ package abi
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tir/dialects/ir"
@@ -23,7 +24,10 @@ import (
 //	                  one AffineMapAttr per argument (unit or an empty map for
 //	                  non-memrefs) giving the expected extent of each
 //	                  dimension; symbol s_i is the i-th of the function's
-//	                  trailing index arguments
+//	                  trailing index arguments; an entry with a min or
+//	                  max (which affine_map cannot spell) is an array of
+//	                  one string per dimension, ["s0", "min(s0, s1) - 1"]
+//	                  (ExtentsAttr)
 //	tir.num_results = 1 : i64                      the last k memref arguments are results
 const (
 	AttrArgNames   = "tir.arg_names"
@@ -114,7 +118,15 @@ func Read(op *ir.Operation, name string, inputs []ir.Type) (*Signature, error) {
 		}
 		var em *ir.AffineMap
 		if extents != nil {
-			if m, ok := extents[i].(ir.AffineMapAttr); ok {
+			entry := extents[i]
+			if texts, ok := entry.(ir.ArrayAttr); ok && len(texts) > 0 {
+				m, err := extentsFromText(texts)
+				if err != nil {
+					return nil, ir.Errorf(op.Loc, "%s entry of argument '%s': %v", AttrExtents, a.Name, err)
+				}
+				entry = ir.AffineMapAttr{Map: m}
+			}
+			if m, ok := entry.(ir.AffineMapAttr); ok {
 				em = &m.Map
 				if em.NumDims != 0 || len(em.Results) != len(mt.Shape) || em.NumSyms > len(sig.SymArgs) {
 					return nil, ir.Errorf(op.Loc, "%s entry %s of argument '%s' must have no dims, at most %d symbols and %d results", AttrExtents, m, a.Name, len(sig.SymArgs), len(mt.Shape))
@@ -157,6 +169,53 @@ func Read(op *ir.Operation, name string, inputs []ir.Type) (*Signature, error) {
 		return nil, ir.Errorf(op.Loc, "%s = %d but the function has %d memref arguments", AttrNumResults, sig.NumResults, nmem)
 	}
 	return sig, nil
+}
+
+// ExtentsAttr is the tir.extents entry of a memref argument whose
+// dimensions have the extents of m (over symbols only): the map itself, or,
+// when a result has a min or max, which MLIR's affine maps cannot express
+// (mlir-opt would reject the attribute), one string per dimension.
+func ExtentsAttr(m ir.AffineMap) ir.Attribute {
+	affine := true
+	for _, r := range m.Results {
+		affine = affine && r.IsAffine()
+	}
+	if affine {
+		return ir.AffineMapAttr{Map: m}
+	}
+	texts := ir.ArrayAttr{}
+	for _, r := range m.Results {
+		texts = append(texts, ir.StringAttr(r.String()))
+	}
+	return texts
+}
+
+// extentsFromText reads ExtentsAttr's string form back as a map over the
+// symbols s0, s1, ...
+func extentsFromText(texts ir.ArrayAttr) (ir.AffineMap, error) {
+	m := ir.AffineMap{}
+	for _, t := range texts {
+		s, ok := t.(ir.StringAttr)
+		if !ok {
+			return ir.AffineMap{}, fmt.Errorf("expected strings, found %s", t)
+		}
+		e, err := sizeexpr.Parse(string(s), func(name string) (sizeexpr.Expr, bool) {
+			if !strings.HasPrefix(name, "s") {
+				return sizeexpr.Expr{}, false
+			}
+			i, err := strconv.Atoi(name[1:])
+			if err != nil || i < 0 {
+				return sizeexpr.Expr{}, false
+			}
+			m.NumSyms = max(m.NumSyms, i+1)
+			return ir.MapSym(i), true
+		})
+		if err != nil {
+			return ir.AffineMap{}, err
+		}
+		m.Results = append(m.Results, e)
+	}
+	return m, nil
 }
 
 // ExprText prints an extent expression with the symbols named after their

@@ -2,11 +2,13 @@ package tiraffine
 
 import (
 	"fmt"
+	"strings"
 
 	"tir/dialects/cf"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
+	"tir/lower/abi"
 )
 
 // Run-time checks at function entry, before any loop: every condition is
@@ -65,7 +67,20 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 		size := fl.entry.value("memref.dim", []*ir.Value{args[p.arg], fl.indexConst(int64(p.dim))}, ir.Index, nil)
 		want := ev.index(p.d.Extent())
 		ok := fl.entry.value("arith.cmpi", []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 0, Type: ir.I64}))
-		fl.entry.block.Append(cf.NewAssert(fl.src.Loc, ok, fmt.Sprintf("argument '%s' dimension %s: expected extent %s", names[p.arg], p.d.Name, p.d.Extent())))
+		// The interpreter's message: "argument 'y' dimension I: expected
+		// extent ?_x_I = 5, got 4".
+		what := fmt.Sprintf("argument '%s' dimension %s: expected extent %s", names[p.arg], p.d.Name, p.d.Extent())
+		a := cf.NewAssert(fl.src.Loc, ok, what)
+		if vals, vok := fl.abiValues([]sizeexpr.Expr{sizeexpr.Max(p.d.Extent(), sizeexpr.Const(0))}); vok {
+			j := p.dim
+			for _, t := range all[:p.arg] {
+				tt, _ := tir.AsTensor(t)
+				j += len(tt.Dims)
+			}
+			a.Attrs = a.Attrs.With(abi.AttrAssertFormat, ir.StringAttr(strings.ReplaceAll(what, "%", "%%")+" = %lld, got %lld")).
+				With(abi.AttrAssertValues, abi.AssertValuesAttr(append(vals, ir.MapDim(j))))
+		}
+		fl.entry.block.Append(a)
 	}
 	return nil
 }
@@ -102,6 +117,55 @@ func (fl *funcLowering) emitChecks(checks []tir.RuntimeCheck) {
 				ok = b.value("arith.andi", []*ir.Value{ok, ge}, ir.I1, nil)
 			}
 		}
-		b.block.Append(cf.NewAssert(c.Loc, ok, c.Msg))
+		a := cf.NewAssert(c.Loc, ok, c.Msg)
+		if c.Texts != nil {
+			if vals, ok := fl.abiValues(c.Values); ok {
+				a.Attrs = a.Attrs.With(abi.AttrAssertFormat, ir.StringAttr(c.Format("%lld"))).
+					With(abi.AttrAssertValues, abi.AssertValuesAttr(vals))
+			}
+		}
+		b.block.Append(a)
 	}
+}
+
+// abiValues expresses a check's values as the ABI reads them (abi.
+// AttrAssertValues): size symbols as the function's trailing index
+// arguments, an unknown extent as the size of the dimension that declares
+// it plus that dimension's lower bound. ok is false when some variable is
+// neither.
+func (fl *funcLowering) abiValues(values []sizeexpr.Expr) ([]sizeexpr.Expr, bool) {
+	ft, _ := tir.FuncType(fl.src)
+	syms := map[string]sizeexpr.Expr{}
+	for i, s := range tir.Symbols(fl.src) {
+		syms[s.Name] = ir.MapSym(i)
+	}
+	ok := true
+	subst := func(e sizeexpr.Expr, repl map[string]sizeexpr.Expr) sizeexpr.Expr {
+		return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+			r, found := repl[v.Name]
+			ok = ok && found
+			return r, found
+		})
+	}
+	repl := map[string]sizeexpr.Expr{}
+	for k, v := range syms {
+		repl[k] = v
+	}
+	j := 0
+	for _, t := range append(append([]ir.Type(nil), ft.Inputs...), ft.Results...) {
+		tt, _ := tir.AsTensor(t)
+		for _, d := range tt.Dims {
+			if v, isVar := d.Hi.AsVar(); isVar && tir.IsUnknownExtent(v) {
+				if _, seen := repl[v.Name]; !seen {
+					repl[v.Name] = sizeexpr.Add(ir.MapDim(j), subst(d.Lo, syms))
+				}
+			}
+			j++
+		}
+	}
+	var out []sizeexpr.Expr
+	for _, e := range values {
+		out = append(out, subst(e, repl))
+	}
+	return out, ok
 }

@@ -193,6 +193,7 @@ func (ev *evaluator) load(mem *ir.Value, t tir.TensorType, pt point) (*ir.Value,
 	if err != nil {
 		return nil, err
 	}
+	subs = ev.fl.affinizeAll(subs)
 	if ev.affine(subs) {
 		m, ops := affineMap(subs, ev.nest.lookup)
 		return ev.b.load(mem, m, ops), nil

@@ -70,6 +70,11 @@ type funcLowering struct {
 	syms    map[string]*ir.Value // size symbol name -> index argument
 	consts  map[string]*ir.Value // hoisted constants by printed value and type
 	allocs  []*ir.Value          // temporaries to free before returning
+	// hoisted holds the symbols-only expressions computed at entry so
+	// that subscripts stay affine (hoist.go), by printed expression;
+	// hoistAfter is the entry op they follow (nil: the leading constants).
+	hoisted    map[string]hoisted
+	hoistAfter *ir.Operation
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -130,7 +135,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 			// Checked in the body against the descriptors (bindUnknown).
 			extents = append(extents, ir.UnitAttr{})
 		} else {
-			extents = append(extents, ir.AffineMapAttr{Map: symMap(ext)})
+			extents = append(extents, abi.ExtentsAttr(symMap(ext)))
 		}
 		return nil
 	}
@@ -167,7 +172,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -186,6 +191,9 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		return nil, err
 	}
 	fl.emitChecks(tir.RuntimeChecks(src, nil))
+	if ops := entry.Ops; len(ops) > 0 {
+		fl.hoistAfter = ops[len(ops)-1]
+	}
 	// Scans are computed first, into temporaries — or straight into the
 	// result buffer when the scan is returned as is.
 	direct := map[int]bool{}
@@ -256,6 +264,9 @@ func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
 	if v.Kind == sizeexpr.DimVar {
 		return n.ivs[v.Name]
 	}
+	if h, ok := n.fl.hoisted[v.Name]; ok {
+		return h.val
+	}
 	return n.fl.syms[v.Name]
 }
 
@@ -282,7 +293,6 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 	inner := bodies[len(bodies)-1]
 	ev := fl.newEvaluator(n, inner)
 	subs, _ := subscripts(outT, pt)
-	m, ops := affineMap(subs, n.lookup)
 	for _, o := range outs {
 		val, err := ev.at(o.v, pt)
 		if err != nil {
@@ -295,13 +305,13 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 		if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
 			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
 		}
-		inner.store(x, o.out, m, ops)
+		ev.storeAt(x, o.out, subs)
 		if o.mask != nil {
 			masked := val.mask
 			if masked == nil {
 				masked = ev.falseConst()
 			}
-			inner.store(masked, o.mask, m, ops)
+			ev.storeAt(masked, o.mask, subs)
 		}
 	}
 	closeNest(bodies)
@@ -374,7 +384,11 @@ func boundMap(e sizeexpr.Expr, lower bool, n *nest) (ir.AffineMap, []*ir.Value, 
 			parts = a.Args()
 		}
 	}
-	for _, p := range parts {
+	for i, p := range parts {
+		// A symbols-only min or max inside a bound (max(A, B) + 1) is
+		// computed at entry.
+		p = n.fl.affinize(p)
+		parts[i] = p
 		if !p.IsAffine() {
 			which := "upper"
 			if lower {

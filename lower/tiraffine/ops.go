@@ -166,7 +166,9 @@ func convert(ev *evaluator, x *ir.Value, to ir.Type) (*ir.Value, error) {
 	if it, ok := to.(ir.IntegerType); ok && it.Width == 1 {
 		zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: from}, from)
 		if ir.IsFloat(from) {
-			return b.value("arith.cmpf", []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 13, Type: ir.I64})), nil
+			// Not zero, and NaN is false (spec 2.7: NaN converts to 0):
+			// ordered and not equal, cmpf one (6), not une (13).
+			return b.value("arith.cmpf", []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 6, Type: ir.I64})), nil
 		}
 		return b.value("arith.cmpi", []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 1, Type: ir.I64})), nil
 	}

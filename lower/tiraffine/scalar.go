@@ -90,6 +90,8 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 			return b.value("arith.subi", []*ir.Value{zero, args[0]}, elem, nil), nil
 		case "tir.abs":
 			return b.value("math.absi", args, elem, nil), nil
+		case "tir.pow":
+			return intPow(b, args[0], args[1], elem), nil
 		}
 	}
 	return nil, ir.Errorf(op.Loc, "convert-tir-to-affine cannot lower '%s' on %s", op.Name, tir.TensorType{Elem: elem})
@@ -130,6 +132,7 @@ func cmpi(b builder, pred int64, x, y *ir.Value) *ir.Value {
 
 // MLIR's cmpi predicate numbers used here.
 const (
+	cmpiEQ  = 0
 	cmpiNE  = 1
 	cmpiSLT = 2
 	cmpiULE = 7

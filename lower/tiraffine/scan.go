@@ -345,9 +345,8 @@ func (ev *evaluator) scanAlong(op *ir.Operation, pt point) error {
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
-	m, ops := affineMap(subs, n.lookup)
 	for i, buf := range fl.buffers[op.Results[0]] {
-		c.b.store(next[i], buf, m, ops)
+		c.storeAt(next[i], buf, subs)
 	}
 	body.op("affine.yield", next, nil, nil)
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
 	"tir/lower/abi"
 )
 
@@ -199,6 +200,9 @@ type check struct {
 	format string
 	args   []value.Value
 	static string // the message f_error returns without run-time values
+	// values are those of a cf.assert's format (abi.AttrAssertValues),
+	// computed by the wrapper when the body fails with code.
+	values []sizeexpr.Expr
 }
 
 // emitWrapper emits the public `i32 @f(...)`: it loads every descriptor
@@ -319,6 +323,15 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		fails = append(fails, fail)
 	}
 	rc := fe.cur.NewCall(body, callArgs...)
+	var sizes []value.Value // the dimensions d0, d1, ... of abi.AttrAssertValues
+	for _, f := range desc {
+		if f != nil {
+			sizes = append(sizes, f.sizes...)
+		}
+	}
+	if err := fe.formatAsserts(rc, affineEnv{dims: sizes, syms: syms}, bufPtr, errCode); err != nil {
+		return nil, nil, nil, err
+	}
 	fe.cur.NewRet(rc)
 	for _, f := range fails {
 		fe.place(f)

@@ -52,7 +52,28 @@ func TestErrors(t *testing.T) {
     %0 = "memref.alloc"(%arg0) {operand_segment_sizes = array<i32: 1, 0>} : (index) -> memref<?xf32>
     "memref.dealloc"(%0) : (memref<?xf32>) -> ()
     "func.return"() : () -> ()
-  }) {function_type = (index) -> (), sym_name = "free"} : () -> ()`, "", "function name @free is used twice"},
+  }) {function_type = (index) -> (), sym_name = "free"} : () -> ()`, "", "in.mlir:1:1: error: tollvm: function @free clashes with free, a C function the compiled module calls"},
+		// llc turns llvm.exp.f32 into a call of expf, for vectors too.
+		{"libm clash", `"func.func"() ({
+  ^bb0(%arg0: memref<8xf32>):
+    "affine.for"() ({
+    ^bb0(%i: index):
+      %x = "affine.load"(%arg0, %i) {map = affine_map<(d0) -> (d0)>} : (memref<8xf32>, index) -> f32
+      %e = "math.exp"(%x) : (f32) -> f32
+      "affine.store"(%e, %arg0, %i) {map = affine_map<(d0) -> (d0)>} : (f32, memref<8xf32>, index) -> ()
+      "affine.yield"() : () -> ()
+    }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (8)>} : () -> ()
+    "func.return"() : () -> ()
+  }) {function_type = (memref<8xf32>) -> (), sym_name = "expf"} : () -> ()`, "", "tollvm: function @expf clashes with expf, the libm function llc calls for llvm.exp"},
+		// A function named like another's ABI helper.
+		{"helper clash", `"func.func"() ({
+  ^bb0(%arg0: index):
+    "func.return"() : () -> ()
+  }) {function_type = (index) -> (), sym_name = "g"} : () -> ()
+  "func.func"() ({
+  ^bb0(%arg0: index):
+    "func.return"() : () -> ()
+  }) {function_type = (index) -> (), sym_name = "g_error"} : () -> ()`, "", "function name @g_error is used twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := parseMLIR(t, "in.mlir", tc.src)
@@ -125,4 +146,16 @@ func TestOddNames(t *testing.T) {
 	dir := t.TempDir()
 	path := emitFile(t, m, Options{}, dir, "odd")
 	run(t, dir, llc, "-O3", "-o", filepath.Join(dir, "odd.s"), path)
+}
+
+// TestLibcallName: the C function llc may call for a math intrinsic.
+func TestLibcallName(t *testing.T) {
+	for in, want := range map[string]string{
+		"llvm.exp.f32": "expf", "llvm.exp.v8f32": "expf", "llvm.pow.f64": "pow", "llvm.floor.v4f64": "floor",
+		"llvm.round.f32": "roundf", "llvm.sqrt.f32": "", "llvm.fabs.f64": "", "llvm.abs.i32": "", "tanhf": "",
+	} {
+		if got := libcallName(in); got != want {
+			t.Errorf("libcallName(%s) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -510,7 +510,13 @@ func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
 	}
 	msg, _ := op.Attr("msg").(ir.StringAttr)
 	code := abi.AssertCodeBase + len(fe.me.asserts) + 1
-	fe.me.asserts = append(fe.me.asserts, check{code: code, static: string(msg)})
+	// A message with run-time values is formatted by the wrapper when
+	// the body returns the code (formatAsserts).
+	format, values, _, err := abi.AssertFormat(op)
+	if err != nil {
+		return err
+	}
+	fe.me.asserts = append(fe.me.asserts, check{code: code, static: string(msg), format: format, values: values})
 	next := fe.place(fe.newBlock("assert.ok"))
 	fail := fe.place(fe.newBlock("assert.fail"))
 	fe.cur.NewCondBr(ok, next, fail)

@@ -81,7 +81,7 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	if tgt.Kernels && kernels == 0 && len(m.Body().Ops) > 0 && !isContainer(m) {
 		return "", fmt.Errorf("tollvm: target %s emits GPU kernels, and the module has none: run gpu-kernel-outlining before convert-to-llvm", tgt.Name)
 	}
-	if err := checkNameClashes(me.mod); err != nil {
+	if err := checkNameClashes(m, me.mod); err != nil {
 		return "", err
 	}
 	if err := checkTerminators(me.mod); err != nil {
@@ -160,9 +160,14 @@ func (me *moduleEmitter) globalName(base string) string {
 }
 
 // checkNameClashes reports a function whose name is also that of another
-// function: a func.func named like a C function the lowering calls (free,
-// snprintf, tanhf) or like another function's helpers (f_error).
-func checkNameClashes(mod *ll.Module) error {
+// function: a func.func named like a C function the module calls (free,
+// snprintf, tanhf, or expf, which llc calls for llvm.exp.f32; see
+// libcalls.go), located at the func.func, or like another function's
+// helpers (f_error).
+func checkNameClashes(m *ir.Module, mod *ll.Module) error {
+	if err := checkLibraryClashes(m, mod); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, f := range mod.Funcs {
 		if seen[f.Name()] {

@@ -170,7 +170,7 @@ func (in *interp) op(o *ir.Operation) {
 			return
 		}
 		copy(b.data[off:off+lanes], in.vals[val].f)
-	case "memref.alloc":
+	case "memref.alloc", "memref.alloca":
 		mt := o.Results[0].Type.(ir.MemRefType)
 		shape := append([]int64(nil), mt.Shape...)
 		k, n := 0, int64(1)

@@ -480,7 +480,9 @@ func (v *vectorizer) nonEmptySet(loop *ir.Operation) (*ir.Operation, bool) {
 
 // broadcast makes a vector of N copies of the scalar x: N stores into a
 // scratch buffer and one vector load (emit places each op). The buffer is
-// allocated once around the outermost loop nest holding loop.
+// a memref.alloca before the outermost loop nest holding loop: a stack
+// slot, so a vectorized function calls no allocator (an alloc here would
+// cost an aligned_alloc and a free on every call).
 func (v *vectorizer) broadcast(loop *ir.Operation, x *ir.Value, t ir.VectorType, emit func(*ir.Operation)) *ir.Value {
 	nest := loop
 	for nest.ParentOp() != nil && nest.ParentOp() != v.fn {
@@ -489,11 +491,9 @@ func (v *vectorizer) broadcast(loop *ir.Operation, x *ir.Value, t ir.VectorType,
 	key := scratchKey{nest, t.Elem.String()}
 	buf, ok := v.scratch[key]
 	if !ok {
-		alloc := memref.NewAlloc(loop.Loc, ir.MemRefType{Shape: []int64{v.width}, Elem: t.Elem}, nil)
+		alloc := memref.NewAlloca(loop.Loc, ir.MemRefType{Shape: []int64{v.width}, Elem: t.Elem}, nil)
 		alloc.Results[0].NameHint = "splat"
 		v.rw.InsertBefore(nest, alloc)
-		b := nest.ParentBlock()
-		b.InsertAt(b.IndexOf(nest)+1, memref.NewDealloc(loop.Loc, alloc.Results[0]))
 		buf = alloc.Results[0]
 		v.scratch[key] = buf
 	}

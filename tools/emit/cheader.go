@@ -277,12 +277,20 @@ func (s *cSig) write(b *strings.Builder) {
 	} else {
 		b.WriteString(".\n")
 	}
-	fmt.Fprintf(b, " * A failure returns a nonzero code that %s_error explains.\n */\n", s.name)
+	fmt.Fprintf(b, " * A failure returns a nonzero code that %s_error explains.\n", s.name)
+	if id := CFuncIdent(s.name); id != s.name {
+		fmt.Fprintf(b, " * %s is also a C library function: declared here as %s, whose asm\n * label (GCC, Clang) names the symbol %s, so the library's headers can\n * be included too. Linked in, it replaces the library's %s.\n", s.name, id, s.name, s.name)
+	}
+	b.WriteString(" */\n")
 	var decls []string
 	for _, p := range s.params {
 		decls = append(decls, p.decl())
 	}
-	b.WriteString(prototype("int32_t "+s.name+"(", decls))
+	proto := prototype("int32_t "+CFuncIdent(s.name)+"(", decls)
+	if label := CAsmLabel(s.name); label != "" {
+		proto = strings.TrimSuffix(proto, ";\n") + "\n    " + strings.TrimSpace(label) + ";\n"
+	}
+	b.WriteString(proto)
 	fmt.Fprintf(b, "\n/* %s_error(code): the message of a return code (\"success\" for 0).\n * For the last failure it names the argument, dimension, expected and\n * actual size; the buffer is shared: read it before the next call. */\n", s.name)
 	fmt.Fprintf(b, "const char *%s_error(int32_t code);\n\n", s.name)
 	total := 0

@@ -15,8 +15,10 @@ type cElem struct {
 }
 
 // cElemOf maps a tir element type to C. Only what the LLVM lowering
-// (tollvm.llType) can store in memory crosses the ABI: bf16 and tuples do
-// not, so a header for them would declare a function that cannot be built.
+// (tollvm.llType) can store in memory crosses the ABI: tuples do not, so a
+// header for them would declare a function that cannot be built. f16 and
+// bf16 travel as their raw 16 bits (uint16_t): C has no portable type for
+// either.
 func cElemOf(t ir.Type) (cElem, error) {
 	switch t := t.(type) {
 	case ir.FloatType:
@@ -28,6 +30,10 @@ func cElemOf(t ir.Type) (cElem, error) {
 		case "f16":
 			// C has no portable half type; the bits travel as is.
 			return cElem{ctype: "uint16_t", suffix: "f16", note: "IEEE binary16 bits"}, nil
+		case "bf16":
+			// The high half of an IEEE binary32: (uint32_t)bits << 16 is
+			// the float.
+			return cElem{ctype: "uint16_t", suffix: "bf16", note: "bfloat16 bits, the high 16 bits of a float"}, nil
 		}
 	case ir.IntegerType:
 		switch t.Width {
@@ -38,7 +44,7 @@ func cElemOf(t ir.Type) (cElem, error) {
 			return cElem{ctype: fmt.Sprintf("int%d_t", t.Width), suffix: fmt.Sprintf("i%d", t.Width)}, nil
 		}
 	}
-	return cElem{}, fmt.Errorf("element type %s cannot cross the C ABI of compiled functions (f16, f32, f64, i1, i8, i16, i32 and i64 can)", t)
+	return cElem{}, fmt.Errorf("element type %s cannot cross the C ABI of compiled functions (f16, bf16, f32, f64, i1, i8, i16, i32 and i64 can)", t)
 }
 
 // cReserved are the C and C++ keywords and the <stdint.h> type names a
@@ -106,4 +112,80 @@ func (n *cNamer) name(s string) string {
 	}
 	n.used[id] = true
 	return id
+}
+
+// cLibrary holds the functions of the C standard library (C11: <math.h>
+// with its f and l variants, <stdlib.h>, <stdio.h>, <string.h>, <ctype.h>,
+// <time.h>, <signal.h>, <setjmp.h>, <locale.h>, <fenv.h>, <inttypes.h>)
+// and of the POSIX headers generated C includes (<dlfcn.h>, <pthread.h>),
+// plus main. A compiled function may have such a name (TC allows `def abs`),
+// but C that includes those headers cannot declare it as such: generated
+// C declares it under another identifier with an asm label giving the
+// real symbol (CFuncIdent, CAsmLabel).
+var cLibrary = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`
+		acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh
+		exp exp2 expm1 frexp ilogb ldexp log log10 log1p log2 logb modf
+		scalbn scalbln cbrt fabs hypot pow sqrt erf erfc lgamma tgamma ceil
+		floor nearbyint rint lrint llrint round lround llround trunc fmod
+		remainder remquo copysign nan nextafter nexttoward fdim fmax fmin fma
+		roundeven exp10 pow10 sincos gamma j0 j1 jn y0 y1 yn significand
+		drem finite isinf isnan`) {
+		cLibrary[w], cLibrary[w+"f"], cLibrary[w+"l"] = true, true, true
+	}
+	for _, w := range strings.Fields(`
+		main
+		abs labs llabs div ldiv lldiv atof atoi atol atoll strtod strtof strtold
+		strtol strtoll strtoul strtoull rand srand calloc malloc realloc free
+		aligned_alloc posix_memalign memalign valloc abort atexit at_quick_exit exit
+		_Exit quick_exit getenv system bsearch qsort mblen mbtowc wctomb
+		mbstowcs wcstombs
+		remove rename tmpfile tmpnam fclose fflush fopen freopen setbuf setvbuf
+		fprintf fscanf printf scanf snprintf sprintf sscanf vfprintf vfscanf
+		vprintf vscanf vsnprintf vsprintf vsscanf fgetc fgets fputc fputs getc
+		getchar gets putc putchar puts ungetc fread fwrite fgetpos fseek
+		fsetpos ftell rewind clearerr feof ferror perror fileno popen pclose
+		memcpy memmove memset memcmp memchr strcpy strncpy strcat strncat
+		strcmp strncmp strcoll strxfrm strchr strrchr strspn strcspn strpbrk
+		strstr strtok strerror strlen strdup strndup strnlen bzero bcopy
+		isalnum isalpha isblank iscntrl isdigit isgraph islower isprint
+		ispunct isspace isupper isxdigit tolower toupper
+		clock difftime mktime time asctime ctime gmtime localtime strftime
+		timespec_get clock_gettime nanosleep sleep usleep
+		signal raise setjmp longjmp setlocale localeconv
+		feclearexcept fegetexceptflag feraiseexcept fesetexceptflag
+		fetestexcept fegetround fesetround fegetenv feholdexcept fesetenv
+		feupdateenv imaxabs imaxdiv strtoimax strtoumax
+		dlopen dlsym dlclose dlerror
+		pthread_once pthread_create pthread_join pthread_mutex_lock
+		pthread_mutex_unlock pthread_self
+		open close read write`) {
+		cLibrary[w] = true
+	}
+}
+
+// CLibraryName reports whether name is also a function of the C library
+// (cLibrary).
+func CLibraryName(name string) bool { return cLibrary[name] }
+
+// CFuncIdent is the C identifier generated C uses for the compiled function
+// name: the name itself, or tir_<name> for a C library name, declared with
+// CAsmLabel so that the symbol is still name.
+func CFuncIdent(name string) string {
+	if cLibrary[name] {
+		return "tir_" + name
+	}
+	return name
+}
+
+// CAsmLabel is what follows a declaration of CFuncIdent(name): an asm
+// label naming the symbol (GCC and Clang; ELF targets, whose C symbols
+// have no prefix) when the identifier differs from it, else "".
+func CAsmLabel(name string) string {
+	if CFuncIdent(name) == name {
+		return ""
+	}
+	return " __asm__(\"" + name + "\")"
 }

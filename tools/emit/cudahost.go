@@ -44,6 +44,19 @@ type CUDAHostOptions struct {
 	Source string
 }
 
+// hostCalls are the C library functions the host wrapper calls, or that
+// gcc may call for it (memcpy and memset for structure copies, puts for a
+// printf): a function of one of these names cannot be defined there.
+var hostCalls = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`atoi calloc dlerror dlopen dlsym fclose fopen fread free fseek
+		ftell fputs fwrite getenv malloc memcmp memcpy memmove memset pthread_once puts putchar
+		snprintf strlen vsnprintf abort`) {
+		hostCalls[w] = true
+	}
+}
+
 // CUDAHost prints C source for the host side of an outlined module: for
 // every function, `int32_t f(...)` with the signature of the CPU build
 // (spec 5.1; descriptors hold device pointers), which makes the same entry
@@ -63,6 +76,9 @@ func CUDAHost(m *ir.Module, opts CUDAHostOptions) (string, error) {
 	for _, h := range hfs {
 		if !isCIdent(h.sig.Name) {
 			return "", ir.Errorf(h.fn.Loc, "@%s is not a C identifier: C cannot define it (rename the function)", h.sig.Name)
+		}
+		if hostCalls[h.sig.Name] {
+			return "", ir.Errorf(h.fn.Loc, "@%s: the CUDA host wrapper calls the C library's %s, which a function of this name would replace (rename the function)", h.sig.Name, h.sig.Name)
 		}
 		fw, err := w.function(h, len(kernelNames))
 		if err != nil {
@@ -394,10 +410,16 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 	b := &f.b
 	fmt.Fprintf(b, "/* @%s */\nstatic char %s_errbuf[%d];\nstatic int32_t %s_errcode;\n\n", name, name, abi.ErrBufSize, name)
 	checks := h.sig.EntryChecks()
-	if len(checks) > 0 {
+	if len(checks) > 0 || hasFormattedAssert(h.ops) {
 		fmt.Fprintf(b, "static int32_t %s_fail(int32_t code, const char *fmt, ...) {\n  va_list ap;\n  va_start(ap, fmt);\n  vsnprintf(%s_errbuf, sizeof %s_errbuf, fmt, ap);\n  va_end(ap);\n  %s_errcode = code;\n  return code;\n}\n\n", name, name, name, name)
 	}
-	fmt.Fprintf(b, "int32_t %s(%s) {\n", name, strings.Join(protos, ", "))
+	if label := CAsmLabel(name); label != "" {
+		// A C library name (abs, exp): the headers above declare it
+		// otherwise, so the definition has an identifier of its own and
+		// the symbol is given by an asm label.
+		fmt.Fprintf(b, "int32_t %s(%s)%s;\n", CFuncIdent(name), strings.Join(protos, ", "), label)
+	}
+	fmt.Fprintf(b, "int32_t %s(%s) {\n", CFuncIdent(name), strings.Join(protos, ", "))
 	// The entry checks of the CPU build, in its order.
 	for _, c := range checks {
 		p := f.params[c.Arg.Index]
@@ -563,7 +585,11 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 	case op.Name == "cf.assert":
 		f.asserts++
 		code := abi.AssertCodeBase + f.asserts
-		fmt.Fprintf(b, "  if (!(%s)) { rc = %d; goto done; }\n", operands[0], code)
+		fail, err := f.assertFail(op, code)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "  if (!(%s)) { %s }\n", operands[0], fail)
 	case op.Name == "memref.alloc":
 		if err := f.init(b); err != nil {
 			return err
@@ -776,6 +802,10 @@ func (f *funcWriter) errorFunc(checks []abi.EntryCheck) {
 		if op.Name == "cf.assert" {
 			n++
 			msg, _ := op.Attr("msg").(ir.StringAttr)
+			if _, _, formatted, _ := abi.AssertFormat(op); formatted {
+				fmt.Fprintf(b, "  case %d:\n    return %s_errcode == %d ? %s_errbuf : %s;\n", abi.AssertCodeBase+n, name, abi.AssertCodeBase+n, name, cString(string(msg)))
+				continue
+			}
 			fmt.Fprintf(b, "  case %d:\n    return %s;\n", abi.AssertCodeBase+n, cString(string(msg)))
 		}
 	}

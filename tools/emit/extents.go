@@ -28,6 +28,13 @@ type Read struct {
 	// (the analysis does not look into callees; inline them first with
 	// --tir-inline). Empty for a static bound.
 	Unbounded string
+	// Frame is the output dimension these points move with: reading the
+	// output on [a:b] along Frame reads [a + lo : b + hi] here, for fixed
+	// offsets lo and hi. It is the dimension's own name along shifts and
+	// elementwise ops, and the output index a view maps it from (a TC
+	// access A(i + k) reads A's dimension A_0 along i). Empty when unknown
+	// or when readers disagree.
+	Frame string
 }
 
 // box is what is read of a value: one Read per dimension name.
@@ -35,6 +42,9 @@ type box map[string]Read
 
 func unionRead(a, b Read) Read {
 	r := Read{Interval: sizeexpr.Span(sizeexpr.Min(a.Interval.Lo, b.Interval.Lo), sizeexpr.Max(a.Interval.Hi, b.Interval.Hi))}
+	if a.Frame == b.Frame {
+		r.Frame = a.Frame
+	}
 	// A data-dependent read is reported as such whatever else reads the
 	// dimension; "gather" wins over "call" because it cannot be fixed.
 	switch {
@@ -175,7 +185,7 @@ func (a *analysis) through(op *ir.Operation, r tir.Read, rb box) {
 			rb[r.Along] = Read{Interval: iv}
 		} else {
 			rb = rb.clone()
-			rb[r.Along] = Read{Interval: r.Within, Unbounded: along.Unbounded}
+			rb[r.Along] = Read{Interval: r.Within, Unbounded: along.Unbounded, Frame: along.Frame}
 		}
 	}
 	over := tir.TensorType{}
@@ -193,7 +203,7 @@ func (a *analysis) through(op *ir.Operation, r tir.Read, rb box) {
 		if off, ok := r.Offset(d.Name); ok {
 			if rd, has := rb[d.Name]; has {
 				// y(i) = x(i + off): reading y on [a:b] reads x on [a+off:b+off].
-				b[d.Name] = Read{Interval: rd.Interval.Translate(off), Unbounded: rd.Unbounded}
+				b[d.Name] = Read{Interval: rd.Interval.Translate(off), Unbounded: rd.Unbounded, Frame: rd.Frame}
 				continue
 			}
 		}
@@ -212,9 +222,31 @@ func (a *analysis) through(op *ir.Operation, r tir.Read, rb box) {
 			b[d.Name] = Read{Interval: d.Interval, Unbounded: reason}
 			continue
 		}
-		b[d.Name] = Read{Interval: img}
+		b[d.Name] = Read{Interval: img, Frame: frameOf(e, rb)}
 	}
 	a.need(v, b)
+}
+
+// frameOf is the frame of a coordinate computed as e from the result's
+// coordinates: that of the one variable of e that has a frame, when it
+// appears with coefficient 1 (i + k with k reduced follows i); none when
+// several have one, or one is scaled (2*i) or under a division.
+func frameOf(e sizeexpr.Expr, rb box) string {
+	frame := ""
+	terms, _ := e.Terms()
+	for _, t := range terms {
+		for _, w := range t.Atom.Expr().Vars() {
+			f := rb[w.Name].Frame
+			if w.Kind != sizeexpr.DimVar || f == "" {
+				continue
+			}
+			if frame != "" || t.Coef != 1 || t.Atom.Op() != sizeexpr.OpVar {
+				return ""
+			}
+			frame = f
+		}
+	}
+	return frame
 }
 
 // reduce: each input is read at the result's points times the whole
@@ -256,9 +288,9 @@ func (a *analysis) scan(op *ir.Operation, rb box) {
 	case r.Unbounded != "":
 		along = Read{Interval: full, Unbounded: r.Unbounded}
 	case tir.ScanDirection(op) == "backward":
-		along = Read{Interval: sizeexpr.Span(r.Interval.Lo, full.Hi)}
+		along = Read{Interval: sizeexpr.Span(r.Interval.Lo, full.Hi), Frame: r.Frame}
 	default:
-		along = Read{Interval: sizeexpr.Span(full.Lo, r.Interval.Hi)}
+		along = Read{Interval: sizeexpr.Span(full.Lo, r.Interval.Hi), Frame: r.Frame}
 	}
 	state := rb.without(dim)
 	argReads := a.body(op, state)
@@ -335,11 +367,16 @@ func boxCovers(a, b box) bool {
 type DimExtent struct {
 	Name string
 	Read
-	// InOutput is false when no result has the dimension (a reduced or
-	// local dimension): it is not decomposed, Read.Interval is all there is.
+	// InOutput is false when the dimension does not move with a dimension
+	// of the output domain (a reduced or local dimension): it is not
+	// decomposed, Read.Interval is all there is.
 	InOutput bool
-	// Output is the output domain's interval along the dimension: the
-	// union (bounding box) over the results that have it.
+	// Along is the output dimension the halo is measured against: Name
+	// itself, or the output index it is read at when the names differ
+	// (Read.Frame; TC arguments, renaming views).
+	Along string
+	// Output is the output domain's interval along Along: the union
+	// (bounding box) over the results that have it.
 	Output sizeexpr.Interval
 	// Below and Above are Read.Lo - Output.Lo and Read.Hi - Output.Hi:
 	// -1 and +1 for a stencil that reads one ghost point on each side.
@@ -381,7 +418,12 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 	fe := &FuncExtents{Name: sig.name}
 	index := map[string]int{}
 	for i, v := range ret.Operands {
-		a.need(v, fullBox(sig.outs[i], ""))
+		out := fullBox(sig.outs[i], "")
+		for name, r := range out {
+			r.Frame = name
+			out[name] = r
+		}
+		a.need(v, out)
 		for _, d := range sig.outs[i].Dims {
 			if k, ok := index[d.Name]; ok {
 				o := fe.Output[k]
@@ -400,12 +442,21 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 		if read {
 			for _, d := range t.Dims {
 				de := DimExtent{Name: d.Name, Read: rb[d.Name]}
-				if k, ok := index[d.Name]; ok {
-					de.InOutput = true
-					de.Output = fe.Output[k].Interval
-					de.Below = sizeexpr.Sub(de.Interval.Lo, de.Output.Lo)
-					de.Above = sizeexpr.Sub(de.Interval.Hi, de.Output.Hi)
+				along := de.Frame
+				if along == "" {
+					along = d.Name
 				}
+				if k, ok := index[along]; ok {
+					de.InOutput = true
+					de.Along = along
+					de.Output = fe.Output[k].Interval
+					de.Below = sizeexpr.Simplify(sizeexpr.Sub(de.Interval.Lo, de.Output.Lo))
+					de.Above = sizeexpr.Simplify(sizeexpr.Sub(de.Interval.Hi, de.Output.Hi))
+				}
+				// Printed expressions are simplified (no -N + max(N, 1)),
+				// after the offsets above, where the output's own bounds
+				// cancel exactly.
+				de.Interval = sizeexpr.Span(sizeexpr.Simplify(de.Interval.Lo), sizeexpr.Simplify(de.Interval.Hi))
 				ae.Dims = append(ae.Dims, de)
 			}
 		}
@@ -497,6 +548,8 @@ func (ae ArgExtents) haloEntries() []string {
 			parts[i] = d.Name + ": unbounded (" + d.Unbounded + ")"
 		case !d.InOutput:
 			parts[i] = d.Name + ": " + d.Interval.String()
+		case d.Along != d.Name:
+			parts[i] = d.Name + " (" + d.Along + "): " + signedOffset(d.Below, false) + " " + signedOffset(d.Above, true)
 		default:
 			parts[i] = d.Name + ": " + signedOffset(d.Below, false) + " " + signedOffset(d.Above, true)
 		}
@@ -513,9 +566,12 @@ func (ae ArgExtents) readsText() string {
 	return strings.Join(parts, " ")
 }
 
-// signedOffset prints an offset with its sign: -1, +2, +(N - 1), -M. A
-// zero lower offset prints "0" and a zero upper one "+0", so that a
-// column reads "0 +0" like "-1 +1".
+// signedOffset prints an offset with its sign: -1, +2, +(N - 1), -M,
+// -max(N - 1, 0). A zero lower offset prints "0" and a zero upper one "+0",
+// so that a column reads "0 +0" like "-1 +1". An offset that is not
+// provably non-negative and starts with a negative term prints negated:
+// -(KH - 1) rather than +(-KH + 1). Parentheses enclose a sum of several
+// terms.
 func signedOffset(e sizeexpr.Expr, upper bool) string {
 	if c, ok := e.Const(); ok {
 		if c == 0 && !upper {
@@ -524,11 +580,13 @@ func signedOffset(e sizeexpr.Expr, upper bool) string {
 		return fmt.Sprintf("%+d", c)
 	}
 	sign, mag := "+", e
-	if sizeexpr.ProveLE(e, sizeexpr.Const(0)) {
-		sign, mag = "-", sizeexpr.Neg(e)
+	terms, c := e.Terms()
+	if sizeexpr.ProveLE(e, sizeexpr.Const(0)) || !sizeexpr.ProveGE(e, sizeexpr.Const(0)) && len(terms) > 0 && terms[0].Coef < 0 {
+		sign, mag = "-", sizeexpr.Simplify(sizeexpr.Neg(e))
+		terms, c = mag.Terms()
 	}
 	s := mag.String()
-	if strings.ContainsAny(s, " ") {
+	if len(terms) > 1 || c != 0 {
 		s = "(" + s + ")"
 	}
 	return sign + s

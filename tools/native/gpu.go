@@ -106,6 +106,14 @@ func BuildGPU(m *ir.Module, fn *ir.Operation, dir string, opts GPUOptions) (*Pro
 		}
 		p.Env = []string{"TIR_CUDA_DRIVER=" + lib}
 	}
+	// The wrapper must compile cleanly as users compile it.
+	hostObj := filepath.Join(dir, "host.o")
+	if err := run("gcc", "-O2", "-Wall", "-Werror", "-c", "-o", hostObj, hostPath); err != nil {
+		return nil, err
+	}
+	if err := p.hideLibraryName(hostObj); err != nil {
+		return nil, err
+	}
 	src, err := p.driver()
 	if err != nil {
 		return nil, err
@@ -115,11 +123,6 @@ func BuildGPU(m *ir.Module, fn *ir.Operation, dir string, opts GPUOptions) (*Pro
 		return nil, err
 	}
 	p.Exe = filepath.Join(dir, "run")
-	// The wrapper must compile cleanly as users compile it.
-	hostObj := filepath.Join(dir, "host.o")
-	if err := run("gcc", "-O2", "-Wall", "-Werror", "-c", "-o", hostObj, hostPath); err != nil {
-		return nil, err
-	}
 	if err := run("gcc", "-O2", "-o", p.Exe, driverPath, hostObj, "-ldl", "-lpthread", "-lm"); err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/tools/emit"
 )
 
 // Tool finds an LLVM 14 tool: NAME-14 on PATH, /usr/lib/llvm-14/bin/NAME,
@@ -49,6 +50,9 @@ type Program struct {
 	// driver library to use).
 	gpu bool
 	Env []string
+	// symbol is the function's symbol in the built object when it was
+	// renamed there (hideLibraryName), else "".
+	symbol string
 }
 
 // Build compiles the LLVM IR of a module that defines fn's lowering into
@@ -71,6 +75,9 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 	if out, err := exec.Command(llc, "-O3", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("llc: %v\n%s", err, out)
 	}
+	if err := p.hideLibraryName(obj); err != nil {
+		return nil, err
+	}
 	src, err := p.driver()
 	if err != nil {
 		return nil, err
@@ -84,6 +91,28 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 		return nil, fmt.Errorf("gcc: %v\n%s", err, out)
 	}
 	return p, nil
+}
+
+// hideLibraryName renames, in the object that defines the function, a
+// symbol that is also a C library function (malloc, exit, fopen, abs): in
+// an executable, the definition would replace the library's for the whole
+// process, the driver's own calls included. The driver calls the renamed
+// symbol; f_error and f_result_shape keep their names. (The compiled
+// module never calls a function of the same name: tollvm rejects that.)
+func (p *Program) hideLibraryName(obj string) error {
+	name := ir.SymbolName(p.fn)
+	if !emit.CLibraryName(name) {
+		return nil
+	}
+	objcopy, err := Tool("llvm-objcopy")
+	if err != nil {
+		return err
+	}
+	p.symbol = "tir_entry_" + name
+	if out, err := exec.Command(objcopy, "--redefine-sym", name+"="+p.symbol, obj).CombinedOutput(); err != nil {
+		return fmt.Errorf("llvm-objcopy: %v\n%s", err, out)
+	}
+	return nil
 }
 
 // ctype is the C type of a scalar element type and its size in bytes.
@@ -348,10 +377,17 @@ func (p *Program) driver() (string, error) {
 	for _, r := range rs {
 		fmt.Fprintf(&b, "typedef struct { void *allocated, *aligned; int64_t offset, sizes[%d], strides[%d]; } desc%d;\n", r, r, r)
 	}
+	// The function is declared by its symbol (asm labels), under C
+	// identifiers of the driver's own: its name may be a C library
+	// function's (abs, exp, malloc), which <stdlib.h> declares otherwise.
 	symParams := strings.Repeat(", int64_t", len(p.syms))
-	fmt.Fprintf(&b, "extern int32_t %s(%s%s);\n", name, strings.Join(params, ", "), symParams)
-	fmt.Fprintf(&b, "extern const char *%s_error(int32_t);\n", name)
-	fmt.Fprintf(&b, "extern int32_t %s_result_shape(%sint64_t *);\n\n", name, strings.Repeat("int64_t, ", len(p.syms)))
+	sym := name
+	if p.symbol != "" {
+		sym = p.symbol
+	}
+	fmt.Fprintf(&b, "extern int32_t tir_fn(%s%s) __asm__(%q);\n", strings.Join(params, ", "), symParams, sym)
+	fmt.Fprintf(&b, "extern const char *tir_fn_error(int32_t) __asm__(%q);\n", name+"_error")
+	fmt.Fprintf(&b, "extern int32_t tir_fn_result_shape(%sint64_t *) __asm__(%q);\n\n", strings.Repeat("int64_t, ", len(p.syms)), name+"_result_shape")
 	b.WriteString(`static void die(const char *m) { fprintf(stderr, "%s\n", m); exit(3); }
 static void *read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
   char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -405,7 +441,7 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 	fmt.Fprintf(&b, "  int64_t osz[%d], rsz[%d];\n", totalOut+1, totalOut+1)
 	fmt.Fprintf(&b, "  { char path[4096]; snprintf(path, sizeof path, \"%%s/outshape.bin\", dir); FILE *f = fopen(path, \"rb\");\n")
 	fmt.Fprintf(&b, "    if (!f || fread(osz, 8, %d, f) != %d) die(\"bad result shape file\"); fclose(f); }\n", totalOut, totalOut)
-	fmt.Fprintf(&b, "  if (%s_result_shape(%s) == 0)\n", name, strings.Join(append(append([]string(nil), symArgs...), "rsz"), ", "))
+	fmt.Fprintf(&b, "  if (tir_fn_result_shape(%s) == 0)\n", strings.Join(append(append([]string(nil), symArgs...), "rsz"), ", "))
 	fmt.Fprintf(&b, "    for (int k = 0; k < %d; k++) if (rsz[k] != osz[k]) die(\"%s_result_shape disagrees with the result types\");\n", totalOut, name)
 	var callArgs []string
 	off := 0
@@ -438,12 +474,12 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 		fmt.Fprintf(&b, "  strides(%d, %s.sizes, %s.strides);\n", r, v, v)
 		callArgs = append(callArgs, "&"+v)
 	}
-	call := fmt.Sprintf("%s(%s)", name, strings.Join(append(callArgs, symArgs...), ", "))
+	call := fmt.Sprintf("tir_fn(%s)", strings.Join(append(callArgs, symArgs...), ", "))
 	b.WriteString("  int64_t *ns = malloc(sizeof(int64_t) * (size_t)reps);\n")
 	b.WriteString("  for (int rep = 0; rep < reps; rep++) {\n    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);\n")
 	fmt.Fprintf(&b, "    int32_t rc = %s;\n", call)
 	b.WriteString("    clock_gettime(CLOCK_MONOTONIC, &t1);\n")
-	fmt.Fprintf(&b, "    if (rc != 0) die(%s_error(rc));\n", name)
+	fmt.Fprintf(&b, "    if (rc != 0) die(tir_fn_error(rc));\n")
 	b.WriteString("    ns[rep] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);\n  }\n")
 	traffic := "0"
 	for i, t := range all {

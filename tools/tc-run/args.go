@@ -18,8 +18,8 @@ import (
 // argument tensors, in signature order, and the size symbol values.
 //
 // NAME=VALUE binds a tensor argument when NAME is a parameter of the
-// function (VALUE is a .npy path) and a size symbol otherwise (VALUE must
-// be an integer). Symbols not given are inferred from the extents of the
+// function (VALUE is a .npy path, or a number for a 0-d parameter) and a
+// size symbol otherwise (VALUE must be an integer). Symbols not given are inferred from the extents of the
 // arguments read from files; --random then generates the arguments still
 // missing, which needs their extents, hence every symbol they use.
 func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor, map[string]int64, error) {
@@ -49,14 +49,17 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 	for _, f := range flags {
 		name, value, ok := strings.Cut(f, "=")
 		if !ok || name == "" || value == "" {
-			return nil, nil, usagef("--arg %s: expected NAME=FILE.npy or SYMBOL=INT", f)
+			return nil, nil, usagef("--arg %s: expected NAME=FILE.npy, NAME=NUMBER (a 0-d argument) or SYMBOL=INT", f)
 		}
 		if i, isParam := param[name]; isParam {
 			if _, dup := given[name]; dup {
 				return nil, nil, usagef("argument '%s' is bound twice", name)
 			}
 			pt, _ := tir.AsTensor(ft.Inputs[i])
-			t, err := loadArg(name, value, pt)
+			t, isNumber, err := scalarArg(name, value, pt)
+			if !isNumber && err == nil {
+				t, err = loadArg(name, value, pt)
+			}
 			if err != nil {
 				return nil, nil, err
 			}
@@ -126,6 +129,64 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// scalarArg binds a 0-d parameter from a number: a float parameter from
+// any number (rounded to its type), an integer one from an integer that
+// fits its width (as a signed or an unsigned value, like the .npy rule), an
+// i1 from 0, 1, true or false. isNumber is false when value is to be read
+// as a .npy file instead: for a parameter with dimensions, and for a value
+// that names an existing file or ends in .npy; any other value that is not
+// a number of the parameter's kind is an error.
+func scalarArg(name, value string, pt tir.TensorType) (t *interp.Tensor, isNumber bool, err error) {
+	if len(pt.Dims) > 0 {
+		return nil, false, nil
+	}
+	if _, statErr := os.Stat(value); statErr == nil || strings.HasSuffix(value, ".npy") {
+		return nil, false, nil
+	}
+	t, err = interp.NewTensor(pt.Elem, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("argument '%s': %v", name, err)
+	}
+	f, ferr := strconv.ParseFloat(value, 64)
+	switch e := pt.Elem.(type) {
+	case ir.FloatType:
+		if ferr != nil {
+			return nil, false, usagef("argument '%s' is a 0-d %s tensor: pass a number (--arg %s=0.5) or a .npy file, not '%s'", name, e, name, value)
+		}
+		t.F64[0] = interp.RoundTo(e, f)
+	case ir.IntegerType:
+		v, ierr := strconv.ParseInt(value, 10, 64)
+		if e.Width == 1 {
+			switch {
+			case value == "true" || ierr == nil && v == 1:
+				v = 1
+			case value == "false" || ierr == nil && v == 0:
+				v = 0
+			default:
+				return nil, false, usagef("argument '%s' is a 0-d i1 tensor: pass 0, 1, true or false (or a .npy file), not '%s'", name, value)
+			}
+			t.I64[0] = v
+			return t, true, nil
+		}
+		if ierr != nil {
+			if ferr == nil {
+				return nil, false, usagef("argument '%s' is a 0-d %s tensor: pass an integer, not '%s'", name, e, value)
+			}
+			return nil, false, usagef("argument '%s' is a 0-d %s tensor: pass an integer (--arg %s=3) or a .npy file, not '%s'", name, e, name, value)
+		}
+		if w := uint(e.Width); w < 64 {
+			if v < -1<<(w-1) || v > 1<<w-1 {
+				return nil, false, usagef("argument '%s' is a 0-d %s tensor: %s does not fit %d bits", name, e, value, w)
+			}
+			v = v << (64 - w) >> (64 - w)
+		}
+		t.I64[0] = v
+	default:
+		return nil, false, usagef("argument '%s' is a 0-d %s tensor: only float and integer scalars can be given as numbers; pass a .npy file", name, pt.Elem)
+	}
+	return t, true, nil
 }
 
 // loadArg reads a .npy file for a parameter and checks its dtype and rank

@@ -60,13 +60,10 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 		if err != nil {
 			return nil, err
 		}
-		if d.Mismatch == 0 {
-			fmt.Fprintf(stdout, "check: compiled code matches the interpreter on all %d elements (largest difference 0)\n", d.Compared)
-		} else {
-			fmt.Fprintf(stdout, "check: %d of %d elements differ; largest difference %.3g (relative %.3g) at %s\n", d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where)
-			if d.MaxRel > 1e-5 {
-				return nil, fmt.Errorf("compiled code disagrees with the interpreter")
-			}
+		line, ok := checkLine(d)
+		fmt.Fprintln(stdout, line)
+		if !ok {
+			return nil, fmt.Errorf("compiled code disagrees with the interpreter beyond the tolerance (a relative difference of %g)", checkTolerance)
 		}
 	}
 	if o.bench > 0 {
@@ -84,6 +81,26 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 		}
 	}
 	return got, nil
+}
+
+// checkTolerance is the largest relative difference |got - want| / |want|
+// between compiled code and the interpreter that --check accepts (math
+// functions of the C library and of Go may differ in the last bit).
+const checkTolerance = 1e-5
+
+// checkLine is what --check prints, and whether the difference is within
+// checkTolerance.
+func checkLine(d native.Diff) (line string, ok bool) {
+	if d.Mismatch == 0 {
+		return fmt.Sprintf("check: compiled code matches the interpreter on all %d elements (largest difference 0)", d.Compared), true
+	}
+	ok = d.MaxRel <= checkTolerance // false for NaN
+	verdict := "within"
+	if !ok {
+		verdict = "beyond"
+	}
+	return fmt.Sprintf("check: %d of %d elements differ; largest difference %.3g (relative %.3g) at %s: %s the tolerance (relative %g)",
+		d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where, verdict, checkTolerance), ok
 }
 
 // compileModule is native.CompileModule, except that the warnings of the

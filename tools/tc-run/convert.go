@@ -16,21 +16,25 @@ import (
 // its width, whose values are read as the two's complement bits they are
 // (200 as a uint8 is the i8 -56, which tir's uint8 arithmetic wraps back),
 // and results are written signed (view them with arr.view(np.uint8)).
-// Other element types (f16, bf16, tuples) have no .npy exchange yet.
+// f16 is NumPy's float16. bf16 has no NumPy dtype: it is exchanged as
+// float32, read with one rounding to nearest-even bf16 and written exactly
+// (every bf16 is a float32). Tuples have no .npy exchange.
 var dtypeOf = map[string]string{
-	"f32": "float32",
-	"f64": "float64",
-	"i8":  "int8",
-	"i16": "int16",
-	"i32": "int32",
-	"i64": "int64",
-	"i1":  "bool",
+	"f16":  "float16",
+	"bf16": "float32",
+	"f32":  "float32",
+	"f64":  "float64",
+	"i8":   "int8",
+	"i16":  "int16",
+	"i32":  "int32",
+	"i64":  "int64",
+	"i1":   "bool",
 }
 
 // unsignedOf is the unsigned dtype an integer argument also accepts.
 var unsignedOf = map[string]string{"i8": "uint8", "i16": "uint16", "i32": "uint32", "i64": "uint64"}
 
-const exchangeableTypes = "f32, f64, i8, i16, i32, i64, i1"
+const exchangeableTypes = "f16, bf16 (as float32), f32, f64, i8, i16, i32, i64, i1"
 
 func exchangeable(t ir.Type) error {
 	tt, ok := tir.AsTensor(t)

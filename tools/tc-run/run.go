@@ -75,7 +75,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		Name:      "tc-run",
 		Usage:     "run a tir function on NumPy .npy inputs",
 		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] [--interp | --check | --bench N]",
-		Description: "--arg binds a tensor argument to a .npy file, or a size symbol to an integer. " +
+		Description: "--arg binds a tensor argument to a .npy file (a 0-d one also to a number), or a size symbol to an integer. " +
 			"--random SEED generates every tensor argument not bound by --arg (floats uniform in [-1, 1), " +
 			"integers in [-8, 8), i1 random). --out names the result files in order. " +
 			"--interp runs the reference interpreter.",
@@ -125,7 +125,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 func flagSet() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "entry", Usage: "the function to run (default: the only tir.func of the file)"},
-		&cli.StringSliceFlag{Name: "arg", Usage: "NAME=FILE.npy binds a tensor argument, NAME=INT a size symbol"},
+		&cli.StringSliceFlag{Name: "arg", Usage: "NAME=FILE.npy binds a tensor argument, NAME=NUMBER a 0-d argument, NAME=INT a size symbol"},
 		&cli.StringSliceFlag{Name: "out", Usage: "write the next result to this .npy file"},
 		&cli.BoolFlag{Name: "interp", Usage: "run the reference interpreter"},
 		&cli.Int64Flag{Name: "random", Usage: "generate unbound tensor arguments from this seed"},

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"errors"
 	"math"
 
 	"tir/dialects/ir"
@@ -74,13 +73,13 @@ func floorRem(a, b int64) (int64, error) {
 	return r, nil
 }
 
-// ipow is a**b with wrapping multiplication. A negative exponent follows
-// MLIR's math.ipowi: 1 and -1 give ±1, other bases 0, and 0 is an error.
+// ipow is a**b with wrapping multiplication. A negative exponent gives the
+// integer part of 1 / a**-b: 1 and -1 give ±1, every other base 0 — zero
+// included, as a division by zero gives 0 (spec 2.7's rule for div; see
+// docs/decisions.md). The lowering (tiraffine intPow) computes the same.
 func ipow(a, b int64) (int64, error) {
 	if b < 0 {
 		switch a {
-		case 0:
-			return 0, errors.New("integer zero raised to a negative power")
 		case 1:
 			return 1, nil
 		case -1:

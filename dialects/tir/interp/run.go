@@ -73,12 +73,13 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 	}
 	// The run-time checks of the compiled code hold here too, with the
 	// same messages.
+	lookup := func(x sizeexpr.Var) (int64, bool) { n, ok := env[x.Name]; return n, ok }
 	for _, c := range tir.RuntimeChecks(fn, nil) {
 		for _, e := range c.NonNeg {
-			v, err := e.Eval(func(x sizeexpr.Var) (int64, bool) { n, ok := env[x.Name]; return n, ok })
+			v, err := e.Eval(lookup)
 			// An unbound symbol is reported where it is needed.
 			if err == nil && v < 0 {
-				return nil, ir.Errorf(c.Loc, "%s", c.Msg)
+				return nil, ir.Errorf(c.Loc, "%s", c.Message(lookup))
 			}
 		}
 	}

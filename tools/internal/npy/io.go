@@ -134,14 +134,50 @@ func halfToFloat(h uint16) float64 {
 	return sign * math.Ldexp(1024+frac, exp-25)
 }
 
+// floatToHalf encodes x as IEEE binary16 bits, rounding to nearest, ties
+// to even, with overflow to infinity and gradual underflow (NumPy's
+// astype(np.float16)).
+func floatToHalf(x float64) uint16 {
+	var sign uint16
+	if math.Signbit(x) {
+		sign = 0x8000
+	}
+	a := math.Abs(x)
+	switch {
+	case math.IsNaN(x):
+		return 0x7e00
+	case math.IsInf(x, 0):
+		return sign | 0x7c00
+	case a == 0:
+		return sign
+	}
+	_, e := math.Frexp(a) // a in [2^(e-1), 2^e)
+	exp := max(e-1, -14)
+	// The quantum of a's binade (or of the subnormals) divides a exactly
+	// in float64, so RoundToEven of the scaled value rounds correctly.
+	q := math.Ldexp(1, exp-10)
+	m := math.RoundToEven(a / q) // 11 significant bits, or 2^11 after a carry
+	if m >= 2048 {
+		m /= 2
+		exp++
+	}
+	if exp > 15 {
+		return sign | 0x7c00
+	}
+	if m < 1024 {
+		return sign | uint16(m) // subnormal
+	}
+	return sign | uint16(exp+15)<<10 | uint16(m-1024)
+}
+
 // Write encodes a as a .npy file: version 1.0, or 2.0 when the header does
 // not fit in 64 KiB. The header is padded with spaces so the data starts
-// at a multiple of 64 bytes, as NumPy does. float32 data is rounded from
-// F64 to the nearest float32.
+// at a multiple of 64 bytes, as NumPy does. float32 and float16 data is
+// rounded from F64 to the nearest value of the dtype (ties to even).
 func Write(w io.Writer, a *Array) error {
 	d, ok := byName(a.Dtype)
 	if !ok || !d.write {
-		return fmt.Errorf("npy: cannot write dtype %q (supported: bool, int8..int64, uint8..uint64, float32, float64)", a.Dtype)
+		return fmt.Errorf("npy: cannot write dtype %q (supported: bool, int8..int64, uint8..uint64, float16, float32, float64)", a.Dtype)
 	}
 	if err := a.check(d); err != nil {
 		return err
@@ -189,6 +225,8 @@ func encode(a *Array, d dtype) []byte {
 			for k := 0; k < d.size; k++ {
 				raw[d.size*i+k] = byte(u >> (8 * k))
 			}
+		case "float16":
+			le.PutUint16(raw[2*i:], floatToHalf(a.F64[i]))
 		case "float32":
 			le.PutUint32(raw[4*i:], math.Float32bits(float32(a.F64[i])))
 		case "float64":

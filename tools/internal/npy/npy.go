@@ -5,9 +5,9 @@
 // Only what the toolchain's tensors need is supported: little-endian data
 // in C (row-major) order, with dtypes bool (|b1), int8 (|i1), uint8 (|u1),
 // int16 (<i2), uint16 (<u2), int32 (<i4), uint32 (<u4), int64 (<i8),
-// uint64 (<u8), float32 (<f4), float64 (<f8), and float16 (<f2) for
-// reading. Anything else (big-endian data, Fortran order, other dtypes,
-// object arrays) is a clear error rather than a misread.
+// uint64 (<u8), float16 (<f2), float32 (<f4) and float64 (<f8). Anything
+// else (big-endian data, Fortran order, other dtypes, object arrays) is a
+// clear error rather than a misread.
 package npy
 
 import "fmt"
@@ -55,7 +55,7 @@ var dtypes = []dtype{
 	{"uint32", "<u4", 4, 'u', true},
 	{"int64", "<i8", 8, 'i', true},
 	{"uint64", "<u8", 8, 'u', true},
-	{"float16", "<f2", 2, 'f', false},
+	{"float16", "<f2", 2, 'f', true},
 	{"float32", "<f4", 4, 'f', true},
 	{"float64", "<f8", 8, 'f', true},
 }
@@ -82,7 +82,7 @@ func byDescr(descr string) (dtype, error) {
 			return dtype{}, fmt.Errorf("big-endian data (dtype '%s') is not supported: convert with arr.astype('<%s')", descr, descr[1:])
 		}
 	}
-	return dtype{}, fmt.Errorf("unsupported dtype '%s' (supported: bool, int8..int64, uint8..uint64, float16 (read only), float32, float64, little-endian)", descr)
+	return dtype{}, fmt.Errorf("unsupported dtype '%s' (supported: bool, int8..int64, uint8..uint64, float16, float32, float64, little-endian)", descr)
 }
 
 // check verifies that the data slice matching the dtype has Len elements.

@@ -140,7 +140,7 @@ func TestNumpyFixture(t *testing.T) {
 	if want := numpyFile(1, "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }", []byte{0xfe, 0x7f}); !bytes.Equal(buf.Bytes(), want) {
 		t.Errorf("int8 Write differs from NumPy:\n%q\n%q", buf.Bytes(), want)
 	}
-	// float16 (read only).
+	// float16.
 	a, err = Read(bytes.NewReader(numpyFile(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", []byte{0x00, 0x3c, 0x00, 0xc0, 0x01, 0x00})))
 	if err != nil || a.Dtype != "float16" || a.F64[0] != 1 || a.F64[1] != -2 || a.F64[2] != math.Ldexp(1, -24) {
 		t.Errorf("float16: %v %v", a, err)
@@ -205,5 +205,50 @@ func TestLongHeaderUsesVersion2(t *testing.T) {
 	a, err := Read(&buf)
 	if err != nil || len(a.Shape) != 30000 || a.I64[0] != 7 {
 		t.Errorf("read back: %v", err)
+	}
+}
+
+// float16 is written as NumPy's astype(np.float16) would: every half
+// value round-trips bit for bit, and other values round to nearest, ties
+// to even, overflowing to infinity.
+func TestFloat16Write(t *testing.T) {
+	for h := 0; h < 1<<16; h++ {
+		x := halfToFloat(uint16(h))
+		got := floatToHalf(x)
+		if math.IsNaN(x) {
+			if got&0x7c00 != 0x7c00 || got&0x3ff == 0 {
+				t.Errorf("NaN %#04x written as %#04x", h, got)
+			}
+			continue
+		}
+		if got != uint16(h) {
+			t.Errorf("%v (%#04x) written as %#04x", x, h, got)
+		}
+	}
+	for _, c := range []struct {
+		x    float64
+		want uint16
+	}{
+		{1 + math.Ldexp(1, -11), 0x3c00},                      // a tie: to even (1)
+		{1 + 3*math.Ldexp(1, -11), 0x3c02},                    // a tie: to even (1 + 2^-9)
+		{1 + math.Ldexp(1, -11) + math.Ldexp(1, -30), 0x3c01}, // above the tie
+		{65504, 0x7bff},
+		{65520, 0x7c00}, // halfway to 2^16 rounds to infinity
+		{-1e9, 0xfc00},
+		{math.Ldexp(1, -25), 0x0000},      // a tie with 0
+		{math.Ldexp(3, -26), 0x0001},      // above it: the smallest subnormal
+		{math.Ldexp(1023.5, -24), 0x0400}, // carries into the smallest normal
+		{math.Copysign(0, -1), 0x8000},
+	} {
+		if got := floatToHalf(c.x); got != c.want {
+			t.Errorf("floatToHalf(%v) = %#04x, want %#04x", c.x, got, c.want)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, &Array{Dtype: "float16", Shape: []int{3}, F64: []float64{1, -2, math.Ldexp(1, -24)}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := numpyFile(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", []byte{0x00, 0x3c, 0x00, 0xc0, 0x01, 0x00}); !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("float16 Write differs from NumPy:\n%q\n%q", buf.Bytes(), want)
 	}
 }
