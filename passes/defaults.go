@@ -22,10 +22,10 @@ const TargetPlaceholder = "TARGET"
 // registered), e.g. "affine-loop-fusion?".
 var OptPipelines = [4]string{
 	0: "builtin.module(tir-inline,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse,convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse," +
 		"func.func(affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET}),convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine," +
+	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse," +
 		"func.func(affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2}),convert-to-llvm{target=TARGET})",
 }
 

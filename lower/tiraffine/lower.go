@@ -67,9 +67,12 @@ type funcLowering struct {
 	// its column buffer (the scanned dimension only): it is read at the
 	// outer point of the nest that computes its readers.
 	columns map[*ir.Value]tir.TensorType
-	syms    map[string]*ir.Value // size symbol name -> index argument
-	consts  map[string]*ir.Value // hoisted constants by printed value and type
-	allocs  []*ir.Value          // temporaries to free before returning
+	// padded marks the temporaries allocated with at least one element
+	// (allocIn).
+	padded map[*ir.Value]bool
+	syms   map[string]*ir.Value // size symbol name -> index argument
+	consts map[string]*ir.Value // hoisted constants by printed value and type
+	allocs []*ir.Value          // temporaries to free before returning
 	// hoisted holds the symbols-only expressions computed at entry so
 	// that subscripts stay affine (hoist.go), by printed expression;
 	// hoistAfter is the entry op they follow (nil: the leading constants).
@@ -172,7 +175,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -292,6 +295,13 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 	}
 	inner := bodies[len(bodies)-1]
 	ev := fl.newEvaluator(n, inner)
+	var vs []*ir.Value
+	for _, o := range outs {
+		vs = append(vs, o.v)
+	}
+	if err := ev.fuseSiblingReductions(vs, pt); err != nil {
+		return err
+	}
 	subs, _ := subscripts(outT, pt)
 	for _, o := range outs {
 		val, err := ev.at(o.v, pt)
@@ -447,15 +457,16 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 			}
 		}
 		dom = t
-		buf, err := fl.alloc(t, op.Loc, "tmp")
-		if err != nil {
-			return err
+		pad := gathered(fl.src, v)
+		if pad {
+			fl.padded[v] = true
 		}
+		buf := fl.allocIn(fl.entry, t, op.Loc, "tmp", pad)
+		fl.allocs = append(fl.allocs, buf)
 		o := output{v: v, out: buf}
 		if tir.MayBeMasked(v) {
-			if o.mask, err = fl.alloc(t.WithElem(ir.I1), op.Loc, "tmp_mask"); err != nil {
-				return err
-			}
+			o.mask = fl.allocIn(fl.entry, t.WithElem(ir.I1), op.Loc, "tmp_mask", pad)
+			fl.allocs = append(fl.allocs, o.mask)
 		}
 		group = append(group, o)
 	}
@@ -464,20 +475,57 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 
 // alloc allocates a temporary for a tensor type (freed before returning).
 func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*ir.Value, error) {
-	a := fl.allocIn(fl.entry, t, loc, hint)
+	a := fl.allocIn(fl.entry, t, loc, hint, false)
 	fl.allocs = append(fl.allocs, a)
 	return a, nil
 }
 
+// gathered reports whether some gather of fn reads v through a table.
+func gathered(fn *ir.Operation, v *ir.Value) bool {
+	for _, u := range ir.Users(fn, v) {
+		acc, _ := tir.AccessOf(u)
+		for _, r := range acc {
+			if r.Gathered != "" && u.Operands[r.Operand] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownsNonEmpty reports whether v lives in a buffer this lowering
+// allocated with at least one element in every dimension (allocIn), so
+// that a read clamped to the lower corner stays inside it even when v is
+// empty.
+func (fl *funcLowering) ownsNonEmpty(v *ir.Value) bool {
+	if !fl.padded[v] {
+		return false
+	}
+	t, _ := tir.AsTensor(v.Type)
+	for _, n := range MemRefType(t).Shape {
+		if n == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // allocIn allocates a buffer for a tensor type in the block of b; the
-// caller frees it.
-func (fl *funcLowering) allocIn(b builder, t tir.TensorType, loc ir.Location, hint string) *ir.Value {
+// caller frees it. A padded buffer has at least one element in every
+// dynamic dimension: a gather from a temporary that happens to be empty
+// then reads (and masks) an element that exists, without a branch per
+// read (ownsNonEmpty).
+func (fl *funcLowering) allocIn(b builder, t tir.TensorType, loc ir.Location, hint string, pad bool) *ir.Value {
 	mt := MemRefType(t)
 	ev := fl.newEvaluator(newNest(fl), b)
 	var dyn []*ir.Value
 	for i, d := range t.Dims {
 		if mt.Shape[i] == ir.Dynamic {
-			dyn = append(dyn, ev.index(d.Size()))
+			size := d.Size()
+			if pad {
+				size = sizeexpr.Max(size, sizeexpr.Const(1))
+			}
+			dyn = append(dyn, ev.index(size))
 		}
 	}
 	b.loc = loc

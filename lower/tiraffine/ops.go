@@ -314,7 +314,7 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 	q[r.Gathered] = sizeexpr.Dim(name, 1000+len(ev.nest.ivs))
 	masked := b.value("arith.xori", []*ir.Value{inRange, ev.trueConst()}, ir.I1, nil)
 	var s scalar
-	if sizeexpr.ProveGE(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(1)) {
+	if sizeexpr.ProveGE(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(1)) || ev.fl.ownsNonEmpty(x) {
 		s, err = ev.at(x, q)
 	} else {
 		nonEmpty := pred(2, lo, hi)

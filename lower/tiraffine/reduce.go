@@ -45,14 +45,31 @@ var combiner = map[string][2]string{ // kind -> float op, integer op
 }
 
 func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
+	inits, body, err := ev.reduction(op, t, pt)
+	if err != nil {
+		return scalar{}, err
+	}
+	res, err := ev.reduceLoops(tir.ReduceDims(op), 0, op, pt, inits, body)
+	if err != nil {
+		return scalar{}, err
+	}
+	return scalar{parts: res}, nil
+}
+
+// reduceBody computes the accumulators of one iteration of a reduction
+// at point q (the result's point and the reduced coordinates) from acc.
+type reduceBody func(c *evaluator, q point, acc []*ir.Value) ([]*ir.Value, error)
+
+// reduction returns the initial accumulators of a reduction at pt and its
+// loop body.
+func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]*ir.Value, reduceBody, error) {
 	ins, init := tir.ReduceOperands(op)
-	dims := tir.ReduceDims(op)
 	types := leaves(t.Elem)
 	var inits []*ir.Value
 	if init != nil {
 		s, err := ev.at(init, pt)
 		if err != nil {
-			return scalar{}, err
+			return nil, nil, err
 		}
 		for i, p := range s.parts {
 			if !ir.TypeEqual(p.Type, types[i]) {
@@ -102,11 +119,153 @@ func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (s
 		}
 		return next, nil
 	}
-	res, err := ev.reduceLoops(dims, 0, op, pt, inits, body)
-	if err != nil {
-		return scalar{}, err
+	return inits, body, nil
+}
+
+// fuseSiblingReductions computes, before anything else at point pt, the
+// reductions that the values vs read at pt (through elementwise ops) when
+// several run over the same reduced dimensions and intervals and none
+// reads another: one loop nest carries all their accumulators, so what
+// their bodies share (neighbor-table loads, masks, weights) is computed
+// once per iteration. Their results go to the memo cache, where the
+// evaluation of vs finds them.
+func (ev *evaluator) fuseSiblingReductions(vs []*ir.Value, pt point) error {
+	var order []string
+	groups := map[string][]*ir.Operation{}
+	seen := map[*ir.Value]bool{}
+	var walk func(v *ir.Value)
+	walk = func(v *ir.Value) {
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		if _, ok := ev.fl.buffers[v]; ok {
+			return
+		}
+		op := v.DefiningOp()
+		switch {
+		case op == nil:
+		case op.Name == "tir.reduce":
+			key := ""
+			for _, d := range tir.ReduceDims(op) {
+				key += d + tir.ReducedInterval(op, d).String() + " "
+			}
+			if _, ok := groups[key]; !ok {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], op)
+		case op.HasTrait(ir.TraitElementwise):
+			for _, o := range op.Operands {
+				walk(o)
+			}
+		}
 	}
-	return scalar{parts: res}, nil
+	for _, v := range vs {
+		walk(v)
+	}
+	for _, key := range order {
+		var members []*ir.Operation
+		for _, op := range groups[key] {
+			independent := true
+			for _, m := range members {
+				if reads(op, m.Results[0]) || reads(m, op.Results[0]) {
+					independent = false
+				}
+			}
+			if independent {
+				members = append(members, op)
+			}
+		}
+		if len(members) < 2 {
+			continue
+		}
+		if err := ev.reduceTogether(members, pt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reads reports whether op's operands (or the ops in its regions) are
+// computed from v.
+func reads(op *ir.Operation, v *ir.Value) bool {
+	seen := map[*ir.Value]bool{}
+	var from func(x *ir.Value) bool
+	from = func(x *ir.Value) bool {
+		if x == v {
+			return true
+		}
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		d := x.DefiningOp()
+		if d == nil {
+			return false
+		}
+		found := false
+		d.Walk(func(o *ir.Operation) bool {
+			for _, y := range o.Operands {
+				if !found && from(y) {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	op.Walk(func(o *ir.Operation) bool {
+		for _, y := range o.Operands {
+			if !found && from(y) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// reduceTogether emits the loops of several reductions over the same
+// dimensions and intervals as one nest and caches their results at pt.
+func (ev *evaluator) reduceTogether(members []*ir.Operation, pt point) error {
+	var inits []*ir.Value
+	var bodies []reduceBody
+	var widths []int
+	for _, op := range members {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		in, body, err := ev.reduction(op, t, pt.restrict(t))
+		if err != nil {
+			return err
+		}
+		inits = append(inits, in...)
+		bodies = append(bodies, body)
+		widths = append(widths, len(in))
+	}
+	all := func(c *evaluator, q point, acc []*ir.Value) ([]*ir.Value, error) {
+		var next []*ir.Value
+		at := 0
+		for i, body := range bodies {
+			out, err := body(c, q, acc[at:at+widths[i]])
+			if err != nil {
+				return nil, err
+			}
+			next = append(next, out...)
+			at += widths[i]
+		}
+		return next, nil
+	}
+	res, err := ev.reduceLoops(tir.ReduceDims(members[0]), 0, members[0], pt, inits, all)
+	if err != nil {
+		return err
+	}
+	at := 0
+	for i, op := range members {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		ev.cache[cacheKey{op.Results[0], pt.restrict(t).key()}] = scalar{parts: res[at : at+widths[i]]}
+		at += widths[i]
+	}
+	return nil
 }
 
 // reduceLoops emits one loop per reduced dimension, innermost last, each

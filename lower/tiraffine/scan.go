@@ -242,7 +242,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{kd}}
 		var bufs []*ir.Value
 		for _, lt := range leaves(t.Elem) {
-			a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column")
+			a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
 			bufs = append(bufs, a)
 			columns = append(columns, a)
 		}

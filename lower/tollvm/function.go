@@ -28,6 +28,9 @@ type memref struct {
 	offset  value.Value   // i64, in elements
 	sizes   []value.Value // i64 per dimension
 	strides []value.Value // i64 per dimension, in elements
+	// slot and owned are set for a buffer kept between calls
+	// (buffers.go): its slot, and whether the buffer is the slot's.
+	slot, owned value.Value
 }
 
 // fnEmitter builds one LLVM function: it tracks the current block, gives

@@ -251,15 +251,20 @@ func emitAlloc(fe *fnEmitter, op *ir.Operation) error {
 	} else {
 		bytes = fe.cur.NewAnd(bytes, i64(^int64(allocAlign-1)))
 	}
-	aa := fe.me.declare("aligned_alloc", types.I8Ptr, false, types.I64, types.I64)
-	raw := fe.cur.NewCall(aa, i64(allocAlign), bytes)
+	var raw, slot, owned value.Value
+	if fe.cachesBuffers(op) {
+		raw, slot, owned = fe.acquireBuffer(bytes)
+	} else {
+		aa := fe.me.declare("aligned_alloc", types.I8Ptr, false, types.I64, types.I64)
+		raw = fe.cur.NewCall(aa, i64(allocAlign), bytes)
+	}
 	name := valueHint(op.Results[0])
 	if name == "" {
 		name = "tmp"
 	}
 	fe.setName(raw, name+".raw")
 	ptr := fe.setName(fe.cur.NewBitCast(raw, types.NewPointer(elem)), name)
-	fe.mems[op.Results[0]] = &memref{name: name, typ: mt, elem: elem, ptr: ptr, alloc: raw, offset: i64(0), sizes: sizes, strides: strides}
+	fe.mems[op.Results[0]] = &memref{name: name, typ: mt, elem: elem, ptr: ptr, alloc: raw, slot: slot, owned: owned, offset: i64(0), sizes: sizes, strides: strides}
 	return nil
 }
 
@@ -274,6 +279,10 @@ func emitDealloc(fe *fnEmitter, op *ir.Operation) error {
 	}
 	if mr.alloc == nil {
 		return ir.Errorf(op.Loc, "tollvm: memref.dealloc of a buffer not allocated by memref.alloc")
+	}
+	if mr.slot != nil {
+		fe.releaseBuffer(mr)
+		return nil
 	}
 	free := fe.me.declare("free", types.Void, false, types.I8Ptr)
 	fe.cur.NewCall(free, mr.alloc)
