@@ -58,18 +58,29 @@ valueUseList
     : VALUE_ID (',' VALUE_ID)*
     ;
 
+// A string right after the op name is a symbol visibility; it is followed
+// by a symbol or a word, which tells it from the start of a generic op.
+//
 // `module` (builtin.module shorthand), `return` (an op of the enclosing op's
 // default dialect: func.return inside func.func, as MLIR prints it) or
 // dialect.op. `return` is a keyword, not an identifier, so that an op's item
 // loop cannot swallow the `return` that follows it.
 customOp
-    : opName customItem*
+    : opName (STRING afterString)? customItem*      // memref.global "private" @g ...
+    ;
+
+// What follows a string right after an op name: never '(', so the string
+// cannot be the start of a generic op.
+afterString
+    : SYMBOL_REF
+    | identifier
     ;
 
 opName
     : OP_NAME
     | 'module'
     | 'return'
+    | 'call'                                        // func.call inside func.func, as MLIR 16 prints it
     ;
 
 // One element of a custom op's body. Neither an op name nor a string (the
@@ -84,6 +95,7 @@ customItem
     | parenGroup '=' customItem                     # groupBindItem     // (%k) = (0)
     | parenGroup                                    # parenItem         // (%a: T, ...), iter_args(...), (0.0, 0.0)
     | ':' customItem                                # colonItem         // : T
+    | ':' customItem '=' customItem                 # colonBindItem     // memref.global @g : T = dense<...>
     | ',' groupElem                                 # commaItem         // , %b
     | SYMBOL_REF                                    # symbolItem        // @f, @mod::@kernel
     | CARET_ID                                      # blockRefItem
@@ -144,9 +156,17 @@ bracketList
 
 bracketEntry
     : identifier '[' lo=expr (':' hi=expr)? ']'     # dimEntry          // I[1:4], I[?]
+    | caseKey ':' CARET_ID parenGroup?              # caseEntry         // default: ^bb1(%x : i32), -1: ^bb2
+    | bracketList                                   # nestedEntry       // [[0, 1], [2]]
     | identifier '=' expr                           # namedEntry        // d0 = i + k, Vertex = %e2v
     | lo=expr ':' hi=expr                           # rangeEntry        // 0:9
     | expr                                          # exprEntry         // I + 1, %i + 1, 1
+    ;
+
+// The key of a cf.switch case: `default` or an integer.
+caseKey
+    : identifier
+    | neg='-'? INT
     ;
 
 region
@@ -178,19 +198,34 @@ type_
 // ambiguous with the word and parenthesised-group custom items).
 compositeType
     : identifier '<' typeParam (',' typeParam)* '>'       # parametricType   // memref<..>, vector<..>, tuple<..>, strided<..>
+    | identifier '<' '>'                                  # emptyParametricType // dense<> (no elements)
     | BANG_ID ('<' typeParam (',' typeParam)* '>')?       # dialectType      // !alias, !tir.tensor<f32, I[0:N]>
     ;
 
 typeParam
-    : SHAPE_DIM* type_                              # shapeParam        // 4x?xf32, f32, tuple<f32, f32>
+    : (SHAPE_DIM | spacedDim)* type_                # shapeParam        // 4x?xf32, f32, tuple<f32, f32>, 2 x i32
     | identifier '[' lo=expr (':' hi=expr)? ']'     # dimParam          // I[0:N-1], I[?]
     | '[' (expr (',' expr)*)? ']'                   # listParam         // strided<[?, 1], ...>
+    | '[' signedFloat (',' signedFloat)* ']'        # floatListParam    // dense<[0.0, 1.5]>
     | identifier ':' expr                           # keyParam          // offset: ?
     | neg='-'? INT                                  # intParam          // memory space
     | neg='-'? FLOAT                                # floatParam        // dense<1.5>
+    | '*' identifier                                # unrankedParam     // memref<*xf32>: `*` then the word xf32
     | affineMapAttr                                 # affineMapParam    // memref layout
     | dialectAttr                                   # dialectAttrParam
+    | STRING                                        # stringParam       // !foo.t<"x"> (kept verbatim)
+    | value=('true' | 'false')                      # boolParam         // dense<true>
     | HASH_ID                                       # attrAliasParam    // memref layout alias
+    ;
+
+signedFloat
+    : neg='-'? FLOAT
+    ;
+
+// `4 x` with blanks, as MLIR also reads shapes (memref<2 x i32>); the
+// identifier must be `x` (checked by the Go side).
+spacedDim
+    : (INT | '?') identifier
     ;
 
 functionType
@@ -242,6 +277,7 @@ dictKey
     | STRING
     | 'module'
     | 'return'
+    | 'call'
     | 'attributes'
     | 'true'
     | 'false'
@@ -314,6 +350,7 @@ CEILDIV    : 'ceildiv' ;
 MOD        : 'mod' ;
 MODULE     : 'module' ;
 RETURN     : 'return' ;
+CALL       : 'call' ;
 
 VALUE_ID   : '%' [a-zA-Z0-9_$.\-]+ ( '#' [0-9]+ )? ;
 CARET_ID   : '^' [a-zA-Z0-9_$.\-]+ ;
@@ -329,8 +366,11 @@ HASH_ID    : '#' [a-zA-Z_] [a-zA-Z0-9_$.]* ;
 OP_NAME    : [a-zA-Z_] [a-zA-Z0-9_$]* ( '.' [a-zA-Z0-9_$]+ )+ ;
 ID         : [a-zA-Z_] [a-zA-Z0-9_$]* ;
 
-// 4x ?x: one dimension of a shape (memref<4x?xf32>, vector<8xf32>).
-SHAPE_DIM  : ( [0-9]+ | '?' ) 'x' ;
+// 4x ?x: one dimension of a shape (memref<4x?xf32>, vector<8xf32>); [8]x is
+// a scalable dimension (vector<[8]xf32>). MLIR's spaced `4 x f32` is read
+// by the shapeParam rule (spacedDim), not here: `N-1 x[...]` must stay
+// INT then ID in tir dimension lists.
+SHAPE_DIM  : ( [0-9]+ | '?' ) 'x' | '[' [0-9]+ ']x' ;
 
 HEX        : '0x' [0-9a-fA-F]+ ;
 INT        : [0-9]+ ;

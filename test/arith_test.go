@@ -359,6 +359,31 @@ func TestArithIntegerPow(t *testing.T) {
 	}
 }
 
+// TestArithIntegerLiterals: a literal is read as the signed value of its
+// bits (255 : i8 is -1, 2^64 - 1 : i64 is -1), the same in every mode;
+// one that does not fit is an error (testdata/diagnostics/constant_int_range.tir).
+func TestArithIntegerLiterals(t *testing.T) {
+	a := []int64{0, 1, -128, 127}
+	b := []int64{0, 7, math.MinInt64, math.MaxInt64}
+	var x, y, z []int64
+	for k := range a {
+		x = append(x, refWrap(big.NewInt(a[k]-1), 8))
+		y = append(y, refWrap(big.NewInt(a[k]-128), 8))
+		z = append(z, refWrap(new(big.Int).Sub(big.NewInt(b[k]), big.NewInt(1)), 64))
+	}
+	checkArith(t, arithProgram{
+		name: "literals",
+		args: []arithColumn{{elem: "i8", i: a}, {elem: "i64", dim: "J", i: b}},
+		body: `  %c = tir.constant 255 : i8
+  %d = tir.constant -128 : i8
+  %e = tir.constant 18446744073709551615 : i64
+  %x = tir.add %a0, %c
+  %y = tir.add %a0, %d
+  %z = tir.add %a1, %e
+  tir.return %x, %y, %z`,
+		want: []arithColumn{{elem: "i8", i: x}, {elem: "i8", i: y}, {elem: "i64", dim: "J", i: z}},
+	})
+}
 
 // ---- float to integer casts ----
 

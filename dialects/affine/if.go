@@ -35,8 +35,12 @@ var ifDef = &ir.OpDef{
 			p.Write(" else ")
 			ir.PrintRegion(p, op.Regions[1], false, len(op.Results) > 0)
 		}
+		if rest := op.Attrs.Without("condition"); len(rest) > 0 {
+			p.Write(" ")
+			p.Attr(rest)
+		}
 	},
-	NeedsGeneric: func(op *ir.Operation) bool { return ifShapeError(op) != nil || !arith.OnlyAttrs(op, "condition") },
+	NeedsGeneric: func(op *ir.Operation) bool { return ifShapeError(op) != nil },
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		arith.DropEmptyBlock(op.Regions[1])
 		return nil, nil
@@ -136,9 +140,14 @@ func parseIf(p *ir.OpParser, st *ir.OpState) error {
 		arith.EnsureTerminator(then, newYield(st.Loc))
 		arith.EnsureTerminator(els, newYield(st.Loc))
 	}
+	// Other attributes follow the last region, as MLIR prints them.
+	extra, err := p.OptionalTrailingAttrDict()
+	if err != nil {
+		return err
+	}
 	st.Operands, st.ResultTypes = ops, types
 	st.Regions = []*ir.Region{then, els}
-	st.Attrs = st.Attrs.With("condition", sa)
+	st.Attrs = append(extra, ir.NamedAttr{Name: "condition", Value: sa})
 	return p.ExpectEnd()
 }
 

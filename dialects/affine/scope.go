@@ -55,9 +55,54 @@ func IsValidSymbol(v *ir.Value) bool {
 		}
 		return true
 	case op.Name == "memref.dim":
-		return IsTopLevel(op.Operands[0])
+		return IsTopLevel(op.Operands[0]) || isViewSizeSymbol(op)
 	}
 	return false
+}
+
+// isViewSizeSymbol: a memref.dim of a subview, view or alloc is a valid
+// symbol when the size it reads is static or a valid symbol (MLIR's
+// isMemRefSizeValidSymbol).
+func isViewSizeSymbol(dim *ir.Operation) bool {
+	src := dim.Operands[0].DefiningOp()
+	c := dim.Operands[1].DefiningOp()
+	if src == nil || c == nil || !c.HasTrait(ir.TraitConstantLike) {
+		return false
+	}
+	idx, ok := c.Attr("value").(ir.IntegerAttr)
+	mt, isMem := dim.Operands[0].Type.(ir.MemRefType)
+	if !ok || !isMem || idx.Value < 0 || int(idx.Value) >= len(mt.Shape) {
+		return false
+	}
+	i := int(idx.Value)
+	if mt.Shape[i] != ir.Dynamic {
+		return true
+	}
+	// The k-th dynamic size of the result is the k-th size operand.
+	k := 0
+	for _, d := range mt.Shape[:i] {
+		if d == ir.Dynamic {
+			k++
+		}
+	}
+	first := -1
+	switch src.Name {
+	case "memref.alloc", "memref.alloca":
+		first = 0
+	case "memref.view":
+		first = 2
+	case "memref.subview":
+		seg, ok := src.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
+		sizes, ok2 := src.Attr("static_sizes").(ir.DenseArrayAttr)
+		if !ok || !ok2 || len(seg.Values) != 4 || len(sizes.Values) != len(mt.Shape) {
+			return false
+		}
+		first = 1 + int(seg.Values[1])
+	}
+	if first < 0 || first+k >= len(src.Operands) {
+		return false
+	}
+	return IsValidSymbol(src.Operands[first+k])
 }
 
 // IsValidDim reports whether v may be a dimension operand of an affine map:

@@ -19,6 +19,11 @@ var constantDef = &ir.OpDef{
 	NumOperands: 0, NumResults: 1, NumRegions: 0,
 	Parse: parseConstant,
 	Print: func(p ir.OpPrinter, op *ir.Operation) {
+		// Other attributes come first, as MLIR prints them.
+		if rest := op.Attrs.Without("value"); len(rest) > 0 {
+			p.Write(" ")
+			p.Attr(rest)
+		}
 		switch v := op.Attr("value").(type) {
 		case ir.IntegerAttr: // `0 : index`, or `true` for i1
 			p.Write(" " + v.String())
@@ -33,7 +38,7 @@ var constantDef = &ir.OpDef{
 	NeedsGeneric: func(op *ir.Operation) bool {
 		switch op.Attr("value").(type) {
 		case ir.IntegerAttr, ir.FloatAttr, ir.DenseElementsAttr:
-			return !OnlyAttrs(op, "value")
+			return false
 		}
 		return true
 	},
@@ -52,6 +57,11 @@ var constantDef = &ir.OpDef{
 }
 
 func parseConstant(p *ir.OpParser, st *ir.OpState) error {
+	extra, err := OptionalBareDict(p)
+	if err != nil {
+		return err
+	}
+	st.Attrs = append(st.Attrs, extra...)
 	neg := p.Punct("-")
 	lit := p.Next()
 	if lit == nil {
@@ -140,8 +150,10 @@ func verifyConstant(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		vt = v.Type
 	case ir.DenseElementsAttr:
 		vt = v.Type
-		if _, isVec := vt.(ir.VectorType); !isVec {
-			return Errf(op, "dense constants must have a vector type, got %s", vt)
+		_, isVec := vt.(ir.VectorType)
+		_, isTensor := vt.(ir.RankedTensorType)
+		if !isVec && !isTensor {
+			return Errf(op, "dense constants must have a vector or tensor type, got %s", vt)
 		}
 	default:
 		return Errf(op, "needs a value attribute (integer, float or dense)")

@@ -48,6 +48,16 @@ func ElementwiseOp(name string, arity int, kind ElemKind, fastmath bool, summary
 			if err != nil {
 				return err
 			}
+			fm := FastNone
+			if fastmath {
+				if fm, err = ParseFastMathFlags(p); err != nil {
+					return err
+				}
+			}
+			extra, err := OptionalBareDict(p)
+			if err != nil {
+				return err
+			}
 			t, err := ColonType(p)
 			if err != nil {
 				return err
@@ -58,14 +68,16 @@ func ElementwiseOp(name string, arity int, kind ElemKind, fastmath bool, summary
 				}
 			}
 			st.Operands, st.ResultTypes = vs, []ir.Type{t}
+			st.Attrs = append(st.Attrs, extra...)
 			if fastmath {
-				st.Attrs = st.Attrs.With("fastmath", FastNone)
+				st.Attrs = st.Attrs.With("fastmath", fm)
 			}
 			return p.ExpectEnd()
 		},
 		Print: func(p ir.OpPrinter, op *ir.Operation) {
 			p.Write(" ")
 			p.Values(op.Operands)
+			PrintFastMathFlags(p, op)
 			p.Write(" : ")
 			p.Type(op.Results[0].Type)
 		},
@@ -78,7 +90,7 @@ func ElementwiseOp(name string, arity int, kind ElemKind, fastmath bool, summary
 			defaultFastMath(op)
 			return nil, nil
 		}
-		d.NeedsGeneric = func(op *ir.Operation) bool { return !plainFastMath(op) || !OnlyAttrs(op, "fastmath") }
+		d.NeedsGeneric = func(op *ir.Operation) bool { return !OnlyAttrs(op, "fastmath") }
 	} else {
 		d.NeedsGeneric = func(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 	}

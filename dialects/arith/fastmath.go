@@ -94,12 +94,40 @@ func defaultFastMath(op *ir.Operation) {
 	}
 }
 
-// plainFastMath reports whether the op's fastmath flags are none (anything
-// else prints in the generic form: our grammar cannot read MLIR's
-// `fastmath<fast>` custom spelling).
-func plainFastMath(op *ir.Operation) bool {
-	a, ok := op.Attr("fastmath").(FastMathAttr)
-	return !ok || a == FastNone
+// ParseFastMathFlags reads MLIR's custom spelling `fastmath<nnan,ninf>`
+// if present (none otherwise).
+func ParseFastMathFlags(p *ir.OpParser) (FastMathAttr, error) {
+	it := p.Peek()
+	if it == nil || it.Kind != ir.ItemAttr {
+		return FastNone, nil
+	}
+	o, ok := it.Attr.(ir.OpaqueAttr)
+	if !ok || o.Name != "fastmath" {
+		return FastNone, nil
+	}
+	p.Next()
+	var a FastMathAttr
+	for _, w := range strings.Split(o.Body, ",") {
+		switch w = strings.TrimSpace(w); w {
+		case "none":
+		case "fast":
+			a |= FastAll
+		default:
+			i := indexOf(fastNames, w)
+			if i < 0 {
+				return a, ir.Errorf(it.Loc, "unknown fastmath flag '%s' (expected none, fast, %s)", w, strings.Join(fastNames, ", "))
+			}
+			a |= 1 << i
+		}
+	}
+	return a, nil
+}
+
+// PrintFastMathFlags writes ` fastmath<...>` unless the flags are none.
+func PrintFastMathFlags(p ir.OpPrinter, op *ir.Operation) {
+	if a, ok := op.Attr("fastmath").(FastMathAttr); ok && a != FastNone {
+		p.Write(" fastmath<" + a.Flags() + ">")
+	}
 }
 
 func verifyFastMath(op *ir.Operation) error {

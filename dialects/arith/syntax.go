@@ -93,7 +93,7 @@ func IsSignlessInt(t ir.Type) bool { return ir.IsInteger(Elem(t)) }
 func WithElem(t ir.Type, e ir.Type) ir.Type {
 	switch t := t.(type) {
 	case ir.VectorType:
-		return ir.VectorType{Shape: t.Shape, Elem: e}
+		return ir.VectorType{Shape: t.Shape, Elem: e, Scalable: t.Scalable}
 	case ir.RankedTensorType:
 		return ir.RankedTensorType{Shape: t.Shape, Elem: e}
 	}

@@ -115,13 +115,21 @@ func parseFunc(p *ir.OpParser, st *ir.OpState) error {
 	body := &ir.Region{}
 	if p.IsRegion() {
 		if !named && len(ins) > 0 {
-			return p.Errorf("a function with a body needs named arguments (%%a: T)")
-		}
-		if args == nil {
-			args = []ir.RegionArg{}
-		}
-		if body, err = p.Region(args, nil); err != nil {
-			return err
+			// `@f(T, U) { ^bb0(%a: T, %b: U): ... }`: the entry label
+			// names the arguments, as MLIR also reads.
+			if body, err = p.Region(nil, ins); err != nil {
+				return err
+			}
+			if e := body.Entry(); e == nil || len(e.Args) != len(ins) {
+				return ir.Errorf(st.Loc, "a function with a body needs named arguments (%%a: T) or an entry block ^bb0(%%a: T, ...)")
+			}
+		} else {
+			if args == nil {
+				args = []ir.RegionArg{}
+			}
+			if body, err = p.Region(args, nil); err != nil {
+				return err
+			}
 		}
 	} else if named && len(ins) > 0 {
 		return p.Errorf("expected the function body '{ ... }'")
@@ -200,7 +208,9 @@ func verifyFunc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		}
 	}
 	for _, b := range r.Blocks {
-		if b.Terminator() == nil {
+		// An op of an unregistered dialect may be a terminator, as MLIR
+		// assumes.
+		if b.Terminator() == nil && !(len(b.Ops) > 0 && b.Ops[len(b.Ops)-1].Def == nil) {
 			return arith.Errf(op, "body must end with func.return")
 		}
 	}

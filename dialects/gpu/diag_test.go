@@ -81,6 +81,7 @@ func TestDiagnostics(t *testing.T) {
   gpu.module_end
 }`},
 		{Name: "generic module without terminator", Line: 1, Want: "'gpu.module' op body must end with 'gpu.module_end'", Src: `"gpu.module"() ({
+^bb0:
 }) {sym_name = "m"} : () -> ()`},
 
 		// gpu.func and gpu.return.

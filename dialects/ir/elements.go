@@ -46,7 +46,7 @@ func (a DenseElementsAttr) String() string {
 		parts[i] = elementText(v)
 	}
 	s := "dense<" + strings.Join(parts, ", ") + ">"
-	if len(a.Values) != 1 {
+	if len(a.Values) > 1 {
 		s = "dense<[" + strings.Join(parts, ", ") + "]>"
 	}
 	if a.Type == nil {

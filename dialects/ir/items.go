@@ -86,6 +86,8 @@ const (
 	EntryAssign                         // d0 = i + k, Vertex = %e2v
 	EntryNamedInterval                  // I[1:4], I[?]  (Lo nil for the one-bound form)
 	EntryInterval                       // 0:9
+	EntryCase                           // default: ^bb1(%x : i32), 42: ^bb2 (Name "default" or E the value; Succ, Args)
+	EntryNested                         // [0, 1] inside a bracket list (Nested)
 )
 
 // BracketEntry is one comma-separated entry of a bracket list.
@@ -95,6 +97,14 @@ type BracketEntry struct {
 	Name   string
 	E      *ExprNode // EntryExpr, EntryAssign
 	Lo, Hi *ExprNode // intervals
+	// Succ is the block of an EntryCase (without '^'); Args, when not
+	// nil, its parenthesised operands.
+	Succ string
+	Args *Item
+	// Nested holds the entries of an EntryNested list.
+	Nested []BracketEntry
+	// Text is an EntryCase value as written (it may exceed 64 bits).
+	Text string
 }
 
 // ExprKind classifies expression syntax nodes.
@@ -252,6 +262,31 @@ type ParserHost interface {
 	LookupSymbol(name string) *Operation
 }
 
+// BlockResolver is implemented by ParserHosts that read multi-block
+// regions: it finds the block labelled ^name in the region being read.
+type BlockResolver interface {
+	ResolveBlock(name string, loc Location) (*Block, error)
+}
+
+// Successor reads a block reference ^name.
+func (p *OpParser) Successor() (*Block, error) {
+	it := p.Peek()
+	if it == nil || it.Kind != ItemBlockRef {
+		return nil, p.expected("a block '^bb...'")
+	}
+	p.Next()
+	return p.ResolveBlock(it.Text, it.Loc)
+}
+
+// ResolveBlock finds a block of the region being read.
+func (p *OpParser) ResolveBlock(name string, loc Location) (*Block, error) {
+	r, ok := p.Host.(BlockResolver)
+	if !ok {
+		return nil, Errorf(loc, "block references are not supported here")
+	}
+	return r.ResolveBlock(name, loc)
+}
+
 // OpState collects what a Parse hook read; the parser then builds the op.
 type OpState struct {
 	Name     string
@@ -263,6 +298,8 @@ type OpState struct {
 	NumResults int
 	Attrs      DictAttr
 	Regions    []*Region
+	// Successors are the blocks a terminator branches to.
+	Successors []*Block
 }
 
 // OpParser is a cursor over the items of one custom op form.
@@ -667,6 +704,7 @@ const (
 	ParamExprList                      // [?, 1]
 	ParamKeyValue                      // offset: ?
 	ParamExpr                          // 4
+	ParamAttr                          // affine_map<...>, #alias (Attr)
 )
 
 // TypeParam is one parameter of a dialect type.
@@ -677,4 +715,9 @@ type TypeParam struct {
 	Name   string
 	Lo, Hi *ExprNode // ParamDim (Lo nil for I[?] / I[N]); ParamKeyValue/ParamExpr use Hi
 	List   []*ExprNode
+	// Scalable marks the dimensions of List written [N] (ParamType).
+	Scalable []bool
+	// Unranked marks `*xT` (ParamType, List empty).
+	Unranked bool
+	Attr     Attribute
 }

@@ -37,7 +37,10 @@ type Operation struct {
 	Results  []*Value
 	Attrs    DictAttr
 	Regions  []*Region
-	Loc      Location
+	// Successors are the blocks a terminator branches to (cf.br); they
+	// belong to the region holding the op.
+	Successors []*Block
+	Loc        Location
 
 	parent *Block
 }
@@ -148,6 +151,32 @@ func (r *Region) Entry() *Block {
 
 // ParentRegion is the region holding the block.
 func (b *Block) ParentRegion() *Region { return b.parent }
+
+// BlockLabel is how the printer names a block: ^bb and its index.
+func BlockLabel(b *Block) string { return "^bb" + itoa(b.Index()) }
+
+func itoa(i int) string {
+	if i < 0 {
+		return "-" + itoa(-i)
+	}
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// Index is the block's position in its region (-1 when detached).
+func (b *Block) Index() int {
+	if b.parent == nil {
+		return -1
+	}
+	for i, o := range b.parent.Blocks {
+		if o == b {
+			return i
+		}
+	}
+	return -1
+}
 
 // ParentOp is the op owning the block's region.
 func (b *Block) ParentOp() *Operation {

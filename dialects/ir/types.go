@@ -128,16 +128,27 @@ func (l StridedLayout) String() string {
 	return b.String()
 }
 
-// MemRefType is memref<4x?xf32[, layout]>.
+// MemRefType is memref<4x?xf32[, layout][, memory space]>, or the
+// unranked memref<*xf32[, memory space]>. The layout is strided<...> or an
+// affine map (MLIR drops identity maps, and so does the parser).
 type MemRefType struct {
 	Shape  []int64
 	Elem   Type
 	Layout *StridedLayout
+	// Map is an affine-map layout (nil for strided or the identity).
+	Map *AffineMap
+	// MemorySpace is the memory space attribute (nil for the default).
+	MemorySpace Attribute
+	// Unranked marks memref<*xT>; Shape is then empty.
+	Unranked bool
 }
 
 func (t MemRefType) String() string {
 	var b strings.Builder
 	b.WriteString("memref<")
+	if t.Unranked {
+		b.WriteString("*x")
+	}
 	for _, d := range t.Shape {
 		b.WriteString(dimString(d))
 		b.WriteString("x")
@@ -147,20 +158,33 @@ func (t MemRefType) String() string {
 		b.WriteString(", ")
 		b.WriteString(t.Layout.String())
 	}
+	if t.Map != nil {
+		b.WriteString(", " + t.Map.String())
+	}
+	if t.MemorySpace != nil {
+		b.WriteString(", ")
+		b.WriteString(t.MemorySpace.String())
+	}
 	b.WriteString(">")
 	return b.String()
 }
 
-// VectorType is vector<8xf32>.
+// VectorType is vector<8xf32>; Scalable, when set, marks the dimensions
+// written [8] (vector<[8]xf32>, a multiple of 8 fixed at run time).
 type VectorType struct {
-	Shape []int64
-	Elem  Type
+	Shape    []int64
+	Elem     Type
+	Scalable []bool
 }
 
 func (t VectorType) String() string {
 	var b strings.Builder
 	b.WriteString("vector<")
-	for _, d := range t.Shape {
+	for i, d := range t.Shape {
+		if i < len(t.Scalable) && t.Scalable[i] {
+			b.WriteString("[" + dimString(d) + "]x")
+			continue
+		}
 		b.WriteString(dimString(d))
 		b.WriteString("x")
 	}

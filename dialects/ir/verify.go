@@ -64,11 +64,22 @@ func (v *verifier) op(op *Operation) {
 		v.visible = map[*Value]bool{}
 	}
 	for _, r := range op.Regions {
+		// In a region of several blocks, values of earlier blocks stay
+		// visible in later ones (an approximation of dominance).
+		var keep []*Value
 		for _, b := range r.Blocks {
-			v.block(b)
+			keep = append(keep, v.block(b, len(r.Blocks) > 1)...)
+		}
+		for _, d := range keep {
+			delete(v.visible, d)
 		}
 	}
 	v.visible = saved
+	for i, s := range op.Successors {
+		if s == nil || op.parent == nil || s.ParentRegion() != op.parent.ParentRegion() {
+			v.fail(Errorf(op.Loc, "'%s' successor #%d is not a block of the region holding the op", op.Name, i), op.Loc)
+		}
+	}
 	if op.Def != nil && op.Def.Verify != nil {
 		if err := op.Def.Verify(op, v.warn); err != nil {
 			v.fail(err, op.Loc)
@@ -79,7 +90,7 @@ func (v *verifier) op(op *Operation) {
 	}
 }
 
-func (v *verifier) block(b *Block) {
+func (v *verifier) block(b *Block, keepVisible bool) []*Value {
 	var defined []*Value
 	for _, a := range b.Args {
 		v.visible[a] = true
@@ -96,7 +107,11 @@ func (v *verifier) block(b *Block) {
 		defined = append(defined, op.Results...)
 	}
 	// Values of a block are not visible after it (sibling regions).
+	if keepVisible {
+		return defined
+	}
 	for _, d := range defined {
 		delete(v.visible, d)
 	}
+	return nil
 }

@@ -32,29 +32,45 @@ func allocDef(name, summary string) *ir.OpDef {
 					return err
 				}
 			}
+			// Symbol operands bind the symbols of an affine-map layout.
+			var syms []*ir.Value
 			if p.IsBrackets() {
-				entries, loc, _ := p.Brackets()
-				if len(entries) > 0 {
-					return ir.Errorf(loc, "symbol operands are not supported: TIR memrefs have no affine layout maps")
+				if syms, err = parseIndexList(p); err != nil {
+					return err
 				}
+			}
+			extra, err := arith.OptionalBareDict(p)
+			if err != nil {
+				return err
 			}
 			mt, err := parseMemRefType(p, nil, ir.Location{})
 			if err != nil {
 				return err
 			}
-			st.Operands, st.ResultTypes = sizes, []ir.Type{mt}
-			st.Attrs = st.Attrs.With("operand_segment_sizes", ir.SegmentSizes(len(sizes), 0))
+			st.Operands, st.ResultTypes = append(sizes, syms...), []ir.Type{mt}
+			st.Attrs = append(extra, ir.NamedAttr{Name: "operand_segment_sizes", Value: ir.SegmentSizes(len(sizes), len(syms))})
 			return p.ExpectEnd()
 		},
 		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			s := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
 			p.Write("(")
-			p.Values(op.Operands)
-			p.Write(") : ")
+			p.Values(op.Operands[:s.Values[0]])
+			p.Write(")")
+			if s.Values[1] > 0 {
+				p.Write("[")
+				p.Values(op.Operands[s.Values[0]:])
+				p.Write("]")
+			}
+			if rest := op.Attrs.Without("operand_segment_sizes"); len(rest) > 0 {
+				p.Write(" ")
+				p.Attr(rest)
+			}
+			p.Write(" : ")
 			p.Type(op.Results[0].Type)
 		},
 		NeedsGeneric: func(op *ir.Operation) bool {
 			s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
-			return !ok || len(s.Values) != 2 || s.Values[1] != 0 || !arith.OnlyAttrs(op, "operand_segment_sizes")
+			return !ok || len(s.Values) != 2 || s.Values[0]+s.Values[1] != int64(len(op.Operands))
 		},
 		Verify: verifyAlloc,
 	}
@@ -81,8 +97,12 @@ func verifyAlloc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	if int64(dyn) != s.Values[0] {
 		return arith.Errf(op, "dimension operand count does not equal memref dynamic dimension count (%d vs %d)", s.Values[0], dyn)
 	}
-	if s.Values[1] != 0 {
-		return arith.Errf(op, "symbol operand count does not equal memref symbol count (%d vs 0)", s.Values[1])
+	syms := 0
+	if mt.Map != nil {
+		syms = mt.Map.NumSyms
+	}
+	if s.Values[1] != int64(syms) {
+		return arith.Errf(op, "symbol operand count does not equal memref symbol count (%d vs %d)", s.Values[1], syms)
 	}
 	for i, v := range op.Operands {
 		if !ir.TypeEqual(v.Type, ir.Index) {
@@ -206,6 +226,10 @@ var castDef = &ir.OpDef{
 }
 
 func compatible(a, b ir.MemRefType) bool {
+	if a.Unranked || b.Unranked {
+		// Ranked to unranked and back; not unranked to unranked.
+		return ir.TypeEqual(a.Elem, b.Elem) && a.Unranked != b.Unranked
+	}
 	if !ir.TypeEqual(a.Elem, b.Elem) || len(a.Shape) != len(b.Shape) {
 		return false
 	}

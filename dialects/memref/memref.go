@@ -1,7 +1,9 @@
-// Package memref is the part of MLIR's memref dialect the affine stage
-// uses: alloc/alloca (generic form with `operand_segment_sizes =
-// array<i32: dynamic sizes, symbols>`), dealloc, load, store, dim, cast and
-// copy, with MLIR 16's syntax and representation.
+// Package memref is MLIR's memref dialect with MLIR 16's syntax and
+// representation: the ops the affine stage uses, alloc/alloca (generic form
+// with `operand_segment_sizes = array<i32: dynamic sizes, symbols>`),
+// dealloc, load, store, dim, cast and copy, and those users meet in what
+// mlir-opt prints (more.go: views, globals, queries and atomics, each
+// defined by a format string, format.go).
 package memref
 
 import (

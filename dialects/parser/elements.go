@@ -17,6 +17,12 @@ import (
 // dense or array; ok is false for any other type. A dense literal comes back
 // untyped (ir.TypedDense gives it its type).
 func (b *builder) literalAttr(ctx tirparser.ICompositeTypeContext) (a ir.Attribute, ok bool, err error) {
+	if e, isEmpty := ctx.(*tirparser.EmptyParametricTypeContext); isEmpty {
+		if e.Identifier().GetText() == "dense" {
+			return ir.DenseElementsAttr{Values: []ir.Attribute{}}, true, nil
+		}
+		return nil, false, nil
+	}
 	pt, isParam := ctx.(*tirparser.ParametricTypeContext)
 	if !isParam {
 		return nil, false, nil
@@ -28,6 +34,15 @@ func (b *builder) literalAttr(ctx tirparser.ICompositeTypeContext) (a ir.Attribu
 	case "array":
 		d, err := b.arrayLiteral(pt)
 		return d, true, err
+	case "locality":
+		// memref.prefetch's `locality<3>`.
+		text := pt.GetText()
+		return ir.OpaqueAttr{Name: "locality", Body: text[len("locality<") : len(text)-1]}, true, nil
+	case "fastmath":
+		// arith/math's `fastmath<nnan,ninf>` in a custom form: the flags
+		// as written, for the op's parser to check.
+		text := pt.GetText()
+		return ir.OpaqueAttr{Name: "fastmath", Body: text[len("fastmath<") : len(text)-1]}, true, nil
 	}
 	return nil, false, nil
 }
@@ -63,10 +78,28 @@ func (b *builder) denseLiteral(pt *tirparser.ParametricTypeContext) (ir.DenseEle
 			if err != nil {
 				return d, err
 			}
-			if n.Kind != ir.ExprInt {
+			v, ok := intLiteral(n)
+			if !ok {
 				return d, ir.Errorf(n.Loc, "dense lists hold integer literals")
 			}
-			d.Values = append(d.Values, ir.IntegerAttr{Value: n.Int})
+			d.Values = append(d.Values, ir.IntegerAttr{Value: v})
+		}
+	case *tirparser.BoolParamContext:
+		v := int64(0)
+		if c.GetText() == "true" {
+			v = 1
+		}
+		d.Values = []ir.Attribute{ir.IntegerAttr{Value: v}}
+	case *tirparser.FloatListParamContext:
+		for _, f := range c.AllSignedFloat() {
+			v, err := strconv.ParseFloat(f.FLOAT().GetText(), 64)
+			if err != nil && !math.IsInf(v, 0) {
+				return d, ir.Errorf(b.locOf(f), "bad float literal %s", f.FLOAT().GetText())
+			}
+			if f.GetNeg() != nil {
+				v = -v
+			}
+			d.Values = append(d.Values, ir.FloatAttr{Value: v})
 		}
 	default:
 		return d, ir.Errorf(b.locOf(c), "expected a number or a [list] in dense<...>")
@@ -100,20 +133,18 @@ func (b *builder) arrayLiteral(pt *tirparser.ParametricTypeContext) (ir.DenseArr
 			if err != nil {
 				return a, err
 			}
-			if n.Kind != ir.ExprInt {
+			v, ok := intLiteral(n)
+			if !ok {
 				return a, ir.Errorf(n.Loc, "expected an integer")
 			}
-			a.Values = append(a.Values, n.Int)
+			a.Values = append(a.Values, v)
 		case *tirparser.IntParamContext:
 			if i == 0 {
 				return a, ir.Errorf(b.locOf(c), "expected array<T: values>")
 			}
-			v, err := strconv.ParseInt(c.INT().GetText(), 10, 64)
+			v, err := parseInt(c.INT().GetText(), 10, c.GetNeg() != nil)
 			if err != nil {
 				return a, ir.Errorf(b.locOf(c), "integer out of range")
-			}
-			if c.GetNeg() != nil {
-				v = -v
 			}
 			a.Values = append(a.Values, v)
 		default:
@@ -163,4 +194,15 @@ func (b *builder) typeAttr(c *tirparser.TypeAttrContext) (ir.Attribute, error) {
 		return nil, err
 	}
 	return ir.TypeAttr{Type: t}, nil
+}
+
+// intLiteral reads an integer expression node: N or -N.
+func intLiteral(n *ir.ExprNode) (int64, bool) {
+	switch {
+	case n.Kind == ir.ExprInt:
+		return n.Int, true
+	case n.Kind == ir.ExprNeg && n.Args[0].Kind == ir.ExprInt:
+		return -n.Args[0].Int, true
+	}
+	return 0, false
 }

@@ -48,6 +48,19 @@ func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
 			return nil, err
 		}
 		return append([]ir.Item{punct(":", loc)}, rest...), nil
+	case *tirparser.ColonBindItemContext:
+		out := []ir.Item{punct(":", loc)}
+		for i, ci := range c.AllCustomItem() {
+			if i > 0 {
+				out = append(out, punct("=", b.loc(c.EQUAL().GetSymbol())))
+			}
+			rest, err := b.items(ci)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rest...)
+		}
+		return out, nil
 	case *tirparser.CommaItemContext:
 		rest, err := b.groupElem(c.GroupElem())
 		if err != nil {
@@ -99,7 +112,7 @@ func (b *builder) items(c tirparser.ICustomItemContext) ([]ir.Item, error) {
 		}
 		return []ir.Item{{Kind: ir.ItemAttr, Loc: loc, Attr: a}}, nil
 	case *tirparser.IntItemContext:
-		v, err := strconv.ParseInt(c.GetText(), 10, 64)
+		v, err := parseInt(c.GetText(), 10, false)
 		if err != nil {
 			return nil, ir.Errorf(loc, "integer literal %s is out of range", c.GetText())
 		}
@@ -184,6 +197,29 @@ func (b *builder) bracketList(l tirparser.IBracketListContext) (ir.Item, error) 
 		be := ir.BracketEntry{Loc: b.locOf(e)}
 		var err error
 		switch e := e.(type) {
+		case *tirparser.CaseEntryContext:
+			be.Form, be.Succ = ir.EntryCase, e.CARET_ID().GetText()[1:]
+			k := e.CaseKey()
+			if k.Identifier() != nil {
+				be.Name = k.Identifier().GetText()
+			} else {
+				be.Text = k.INT().GetText()
+				if k.GetNeg() != nil {
+					be.Text = "-" + be.Text
+				}
+			}
+			if g := e.ParenGroup(); g != nil {
+				var args ir.Item
+				if args, err = b.group(g); err == nil {
+					be.Args = &args
+				}
+			}
+		case *tirparser.NestedEntryContext:
+			be.Form = ir.EntryNested
+			var sub ir.Item
+			if sub, err = b.bracketList(e.BracketList()); err == nil {
+				be.Nested = sub.Entries
+			}
 		case *tirparser.DimEntryContext:
 			be.Form, be.Name = ir.EntryNamedInterval, e.Identifier().GetText()
 			if e.GetHi() != nil {

@@ -9,7 +9,6 @@ package parser
 import (
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
 
@@ -83,6 +82,20 @@ type builder struct {
 	// dialects is the default-dialect stack: one entry per custom op whose
 	// regions are being read (see defaultDialects).
 	dialects []string
+	// blocks maps the labels of the regions being read to their blocks,
+	// innermost region last.
+	blocks []map[string]*ir.Block
+}
+
+// ResolveBlock implements ir.BlockResolver: a label of the innermost
+// region being read.
+func (b *builder) ResolveBlock(name string, loc ir.Location) (*ir.Block, error) {
+	if n := len(b.blocks); n > 0 {
+		if blk, ok := b.blocks[n-1][name]; ok {
+			return blk, nil
+		}
+	}
+	return nil, ir.Errorf(loc, "reference to an undefined block '^%s'", name)
 }
 
 // defaultDialects names the dialect whose ops MLIR prints without their
@@ -251,26 +264,47 @@ func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int, loc i
 	switch name {
 	case "module":
 		name = "builtin.module"
-	case "return":
+	case "return", "call":
 		d := "builtin"
 		if n := len(b.dialects); n > 0 {
 			d = b.dialects[n-1]
 		}
-		if ir.LookupOp(d+".return") == nil {
-			return nil, ir.Errorf(nameLoc, "custom op 'return' is unknown (tried '%s.return' as well)", d)
+		if ir.LookupOp(d+"."+name) == nil {
+			return nil, ir.Errorf(nameLoc, "custom op '%s' is unknown (tried '%s.%s' as well)", name, d, name)
 		}
-		name = d + ".return"
+		name = d + "." + name
 	}
 	b.dialects = append(b.dialects, defaultDialects[name])
 	defer func() { b.dialects = b.dialects[:len(b.dialects)-1] }()
 	def := ir.LookupOp(name)
 	if def == nil {
+		if near := ir.ClosestOp(name); near != "" {
+			return nil, ir.Errorf(nameLoc, "unknown operation '%s'; did you mean '%s'?", name, near)
+		}
 		return nil, ir.Errorf(nameLoc, "unknown operation '%s' (ops of unregistered dialects must use the generic form \"%s\"(...))", name, name)
 	}
 	if def.Parse == nil {
 		return nil, ir.Errorf(nameLoc, "'%s' has no custom form; write it in the generic form", name)
 	}
 	var items []ir.Item
+	if s := ctx.STRING(); s != nil {
+		text, err := unquote(s.GetText())
+		if err != nil {
+			return nil, ir.Errorf(b.loc(s.GetSymbol()), "%v", err)
+		}
+		items = append(items, ir.Item{Kind: ir.ItemString, Loc: b.loc(s.GetSymbol()), Text: text})
+		after := ctx.AfterString()
+		aloc := b.locOf(after)
+		if sym := after.SYMBOL_REF(); sym != nil {
+			path, err := symbolPath(sym.GetText())
+			if err != nil {
+				return nil, ir.Errorf(aloc, "%v", err)
+			}
+			items = append(items, ir.Item{Kind: ir.ItemSymbol, Loc: aloc, Text: path[0], Attr: ir.SymbolRef(path...)})
+		} else {
+			items = append(items, ir.Item{Kind: ir.ItemWord, Loc: aloc, Text: after.GetText()})
+		}
+	}
 	for _, c := range ctx.AllCustomItem() {
 		its, err := b.items(c)
 		if err != nil {
@@ -306,6 +340,7 @@ func (b *builder) finish(def *ir.OpDef, st *ir.OpState) (*ir.Operation, error) {
 	for _, r := range st.Regions {
 		op.AdoptRegion(r)
 	}
+	op.Successors = st.Successors
 	if def.Infer != nil {
 		inferred, err := def.Infer(op)
 		if err != nil {
@@ -336,8 +371,15 @@ func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int, loc
 	if err != nil {
 		return nil, ir.Errorf(loc, "%v", err)
 	}
-	if ctx.SuccessorList() != nil {
-		return nil, ir.Errorf(b.locOf(ctx.SuccessorList()), "block successors are not supported")
+	var succs []*ir.Block
+	if sl := ctx.SuccessorList(); sl != nil {
+		for _, c := range sl.AllCARET_ID() {
+			blk, err := b.ResolveBlock(c.GetText()[1:], b.loc(c.GetSymbol()))
+			if err != nil {
+				return nil, err
+			}
+			succs = append(succs, blk)
+		}
 	}
 	var operands []*ir.Value
 	if ul := ctx.ValueUseList(); ul != nil {
@@ -373,7 +415,7 @@ func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int, loc
 	st := &ir.OpState{Name: name, Loc: loc, Operands: operands, ResultTypes: ft.Results, NumResults: numResults, Attrs: attrs}
 	for _, r := range ctx.AllRegion() {
 		it := &ir.Item{Kind: ir.ItemRegion, Loc: b.locOf(r), Raw: r}
-		reg, err := b.BuildRegion(it, nil, nil)
+		reg, err := b.buildRegion(it, nil, nil, true)
 		if err != nil {
 			return nil, err
 		}
@@ -381,23 +423,36 @@ func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int, loc
 	}
 	def := ir.LookupOp(name)
 	if def == nil {
-		if !strings.Contains(name, ".") {
-			return nil, ir.Errorf(loc, "operation name '%s' needs a dialect prefix", name)
+		if name == "" {
+			return nil, ir.Errorf(loc, "an operation needs a name")
 		}
+		// A name without a dialect prefix ("foo") is an op of no
+		// dialect, as mlir-opt --allow-unregistered-dialect reads it.
 		op := ir.NewOp(name, loc, operands, ft.Results, attrs)
 		for _, r := range st.Regions {
 			op.AdoptRegion(r)
 		}
+		op.Successors = succs
 		return op, nil
 	}
 	if def.NumResults >= 0 && len(ft.Results) != def.NumResults {
 		return nil, ir.Errorf(loc, "'%s' has %d results, but its type lists %d", name, def.NumResults, len(ft.Results))
 	}
+	st.Successors = succs
 	return b.finish(def, st)
 }
 
 // BuildRegion implements ir.ParserHost.
 func (b *builder) BuildRegion(it *ir.Item, args []ir.RegionArg, labelTypes []ir.Type) (*ir.Region, error) {
+	return b.buildRegion(it, args, labelTypes, false)
+}
+
+// buildRegion reads a region. A generic op's `{ }` is a region without
+// blocks (generic is set); a custom op's always has an entry block. A
+// region whose arguments the op declares may still start with an entry
+// label without arguments (`^bb0:`), as MLIR prints a function whose entry
+// block is a branch target.
+func (b *builder) buildRegion(it *ir.Item, args []ir.RegionArg, labelTypes []ir.Type, generic bool) (*ir.Region, error) {
 	ctx, ok := it.Raw.(tirparser.IRegionContext)
 	if !ok {
 		return nil, ir.Errorf(it.Loc, "expected a region")
@@ -407,7 +462,36 @@ func (b *builder) BuildRegion(it *ir.Item, args []ir.RegionArg, labelTypes []ir.
 	reg := &ir.Region{}
 	blocks := ctx.AllBlock()
 	entryOps := ctx.AllOperation()
-	if args != nil || len(entryOps) > 0 || len(blocks) == 0 {
+	// Every labelled block exists before any op is read, so that branches
+	// may refer to blocks further down.
+	labels := map[string]*ir.Block{}
+	b.blocks = append(b.blocks, labels)
+	defer func() { b.blocks = b.blocks[:len(b.blocks)-1] }()
+	var pre []*ir.Block
+	for _, bc := range blocks {
+		name := bc.BlockLabel().CARET_ID().GetText()[1:]
+		if _, dup := labels[name]; dup {
+			return nil, ir.Errorf(b.locOf(bc), "redefinition of block '^%s'", name)
+		}
+		blk := &ir.Block{}
+		labels[name] = blk
+		pre = append(pre, blk)
+	}
+	if args != nil && len(entryOps) == 0 && len(blocks) > 0 && len(blocks[0].BlockLabel().AllBlockArg()) == 0 {
+		// `{ ^bb0: ops }`: the label names the entry block the op declared.
+		entry := pre[0]
+		reg.AdoptBlock(entry)
+		for _, a := range args {
+			v := entry.AddArg(a.Type, a.Name)
+			if err := b.define(a.Name, v, a.Loc); err != nil {
+				return nil, err
+			}
+		}
+		if err := b.blockOps(entry, blocks[0].AllOperation()); err != nil {
+			return nil, err
+		}
+		blocks, pre = blocks[1:], pre[1:]
+	} else if args != nil || len(entryOps) > 0 || (len(blocks) == 0 && !generic) {
 		if args != nil && len(entryOps) == 0 && len(blocks) > 0 {
 			return nil, ir.Errorf(b.locOf(blocks[0]), "this region's arguments are declared by the operation; it cannot start with a block label")
 		}
@@ -423,7 +507,8 @@ func (b *builder) BuildRegion(it *ir.Item, args []ir.RegionArg, labelTypes []ir.
 		}
 	}
 	for bi, bc := range blocks {
-		blk := reg.AddBlock()
+		blk := pre[bi]
+		reg.AdoptBlock(blk)
 		lab := bc.BlockLabel()
 		for i, a := range lab.AllBlockArg() {
 			name := a.VALUE_ID().GetText()[1:]

@@ -87,7 +87,7 @@ func (b *builder) compositeType(ctx tirparser.ICompositeTypeContext) (ir.Type, e
 		f := ir.LookupType(name)
 		if f == nil {
 			// Keep unknown dialect types verbatim.
-			text := c.GetText()
+			text := sourceText(c)
 			open := strings.Index(text, "<")
 			return ir.OpaqueType{Name: name, Body: text[open+1 : len(text)-1]}, nil
 		}
@@ -108,19 +108,64 @@ func (b *builder) typeParams(ps []tirparser.ITypeParamContext) ([]ir.TypeParam, 
 		switch c := pc.(type) {
 		case *tirparser.ShapeParamContext:
 			p.Kind = ir.ParamType
-			for _, d := range c.AllSHAPE_DIM() {
-				s := strings.TrimSuffix(d.GetText(), "x")
+			for _, child := range c.GetChildren() {
+				var s string
+				var dloc ir.Location
+				switch d := child.(type) {
+				case antlr.TerminalNode:
+					if d.GetSymbol().GetTokenType() != tirparser.TIRParserSHAPE_DIM {
+						continue
+					}
+					s, dloc = strings.TrimSuffix(d.GetText(), "x"), b.loc(d.GetSymbol())
+				case *tirparser.SpacedDimContext:
+					if d.Identifier().GetText() != "x" {
+						return nil, ir.Errorf(b.locOf(d.Identifier()), "expected 'x' after a dimension, got '%s'", d.Identifier().GetText())
+					}
+					s, dloc = strings.TrimSuffix(strings.TrimSuffix(d.GetText(), d.Identifier().GetText()), " "), b.locOf(d)
+				default:
+					continue
+				}
+				scalable := strings.HasPrefix(s, "[")
+				if scalable {
+					s = strings.Trim(s, "[]")
+					if p.Scalable == nil {
+						p.Scalable = []bool{}
+					}
+					for len(p.Scalable) < len(p.List) {
+						p.Scalable = append(p.Scalable, false)
+					}
+				}
+				if p.Scalable != nil {
+					p.Scalable = append(p.Scalable, scalable)
+				}
 				if s == "?" {
-					p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprUnknown, Loc: b.loc(d.GetSymbol())})
+					p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprUnknown, Loc: dloc})
 					continue
 				}
 				v, perr := strconv.ParseInt(s, 10, 64)
 				if perr != nil {
-					return nil, ir.Errorf(b.loc(d.GetSymbol()), "dimension %s is out of range", s)
+					return nil, ir.Errorf(dloc, "dimension %s is out of range", s)
 				}
-				p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: b.loc(d.GetSymbol())})
+				p.List = append(p.List, &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: dloc})
 			}
 			p.Type, err = b.typ(c.Type_())
+		case *tirparser.UnrankedParamContext:
+			p.Kind, p.Unranked = ir.ParamType, true
+			w := c.Identifier().GetText()
+			if !strings.HasPrefix(w, "x") || ir.BuiltinScalar(w[1:]) == nil {
+				return nil, ir.Errorf(p.Loc, "expected *xT with a scalar element type T, got *%s", w)
+			}
+			p.Type = ir.BuiltinScalar(w[1:])
+		case *tirparser.AffineMapParamContext:
+			p.Kind = ir.ParamAttr
+			m, merr := b.affineMap(c.AffineMapAttr())
+			if merr != nil {
+				return nil, merr
+			}
+			p.Attr = ir.AffineMapAttr{Map: m}
+		case *tirparser.AttrAliasParamContext:
+			p.Kind = ir.ParamAttr
+			p.Attr, err = b.attrAliasRef(c.HASH_ID().GetSymbol())
 		case *tirparser.DimParamContext:
 			p.Kind, p.Name = ir.ParamDim, c.Identifier().GetText()
 			if c.GetHi() != nil {
@@ -144,12 +189,9 @@ func (b *builder) typeParams(ps []tirparser.ITypeParamContext) ([]ir.TypeParam, 
 			p.Hi, err = b.expr(c.Expr())
 		case *tirparser.IntParamContext:
 			p.Kind = ir.ParamExpr
-			v, perr := strconv.ParseInt(c.INT().GetText(), 10, 64)
+			v, perr := parseInt(c.INT().GetText(), 10, c.GetNeg() != nil)
 			if perr != nil {
 				return nil, ir.Errorf(p.Loc, "integer out of range")
-			}
-			if c.GetNeg() != nil {
-				v = -v
 			}
 			p.Hi = &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: p.Loc}
 		default:
@@ -197,22 +239,59 @@ func (b *builder) builtinParametric(name string, loc ir.Location, ps []ir.TypePa
 			}
 			return ir.RankedTensorType{Shape: shape, Elem: ps[0].Type}, nil
 		}
+		if ps[0].Unranked && name != "memref" {
+			return nil, ir.Errorf(loc, "only memref types can be unranked")
+		}
 		if name == "vector" {
 			if len(ps) != 1 {
 				return nil, ir.Errorf(loc, "vector takes a shape and an element type only")
 			}
-			return ir.VectorType{Shape: shape, Elem: ps[0].Type}, nil
+			return ir.VectorType{Shape: shape, Elem: ps[0].Type, Scalable: ps[0].Scalable}, nil
 		}
-		t := ir.MemRefType{Shape: shape, Elem: ps[0].Type}
-		if len(ps) > 1 {
-			l, ok := ps[1].Type.(ir.StridedLayout)
-			if ps[1].Kind != ir.ParamType || !ok || len(ps) > 2 {
-				return nil, ir.Errorf(ps[1].Loc, "only strided<...> memref layouts are supported")
+		if ps[0].Scalable != nil {
+			return nil, ir.Errorf(loc, "only vector types have scalable dimensions")
+		}
+		t := ir.MemRefType{Shape: shape, Elem: ps[0].Type, Unranked: ps[0].Unranked}
+		rest := ps[1:]
+		// An optional layout (not for unranked memrefs), then an optional
+		// memory space.
+		if len(rest) > 0 && !t.Unranked {
+			if l, ok := rest[0].Type.(ir.StridedLayout); ok && rest[0].Kind == ir.ParamType {
+				if len(l.Strides) != len(shape) {
+					return nil, ir.Errorf(rest[0].Loc, "strided layout has %d strides for a rank-%d memref", len(l.Strides), len(shape))
+				}
+				t.Layout = &l
+				rest = rest[1:]
+			} else if ma, ok := rest[0].Attr.(ir.AffineMapAttr); ok && rest[0].Kind == ir.ParamAttr {
+				if ma.Map.NumDims != len(shape) {
+					return nil, ir.Errorf(rest[0].Loc, "memref layout map has %d dimensions for a rank-%d memref", ma.Map.NumDims, len(shape))
+				}
+				if !isIdentity(ma.Map) {
+					m := ma.Map
+					t.Map = &m
+				}
+				rest = rest[1:]
 			}
-			if len(l.Strides) != len(shape) {
-				return nil, ir.Errorf(ps[1].Loc, "strided layout has %d strides for a rank-%d memref", len(l.Strides), len(shape))
+		}
+		if len(rest) > 0 {
+			switch rest[0].Kind {
+			case ir.ParamExpr:
+				if rest[0].Hi.Kind != ir.ExprInt {
+					return nil, ir.Errorf(rest[0].Loc, "expected an integer memory space")
+				}
+				// MLIR drops the default memory space 0.
+				if rest[0].Hi.Int != 0 {
+					t.MemorySpace = ir.IntegerAttr{Value: rest[0].Hi.Int}
+				}
+			case ir.ParamAttr:
+				t.MemorySpace = rest[0].Attr
+			default:
+				return nil, ir.Errorf(rest[0].Loc, "expected a memref layout (strided<...> or affine_map<...>) or a memory space")
 			}
-			t.Layout = &l
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			return nil, ir.Errorf(rest[0].Loc, "unexpected memref parameter")
 		}
 		return t, nil
 	case "strided":
@@ -299,12 +378,9 @@ func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
 			if c.HEX() != nil {
 				base, text = 16, text[2:]
 			}
-			v, err := strconv.ParseInt(text, base, 64)
+			v, err := parseInt(text, base, neg)
 			if err != nil {
 				return nil, ir.Errorf(loc, "integer literal out of range")
-			}
-			if neg {
-				v = -v
 			}
 			if t == nil {
 				t = ir.I64
@@ -413,7 +489,7 @@ func (b *builder) dialectAttr(c tirparser.IDialectAttrContext) (ir.Attribute, er
 	loc := b.locOf(c)
 	f := ir.LookupAttr(name)
 	if f == nil {
-		text := c.GetText()
+		text := sourceText(c)
 		open := strings.Index(text, "<")
 		return ir.OpaqueAttr{Name: name, Body: text[open+1 : len(text)-1]}, nil
 	}
@@ -571,7 +647,12 @@ func (b *builder) atom(ctx tirparser.IAtomContext) (*ir.ExprNode, error) {
 	loc := b.locOf(ctx)
 	switch c := ctx.(type) {
 	case *tirparser.IntAtomContext:
+		// 9223372036854775808 is read (as math.MinInt64) for the negation
+		// MLIR writes for a dynamic stride or offset.
 		v, err := strconv.ParseInt(c.GetText(), 10, 64)
+		if c.GetText() == "9223372036854775808" {
+			v, err = math.MinInt64, nil
+		}
 		if err != nil {
 			return nil, ir.Errorf(loc, "integer literal %s is out of range", c.GetText())
 		}
@@ -602,4 +683,47 @@ func (b *builder) atom(ctx tirparser.IAtomContext) (*ir.ExprNode, error) {
 		return n, nil
 	}
 	return nil, ir.Errorf(loc, "expected an expression")
+}
+
+// isIdentity reports (d0, ..., dn) -> (d0, ..., dn) without symbols, the
+// layout MLIR leaves out of a memref type.
+func isIdentity(m ir.AffineMap) bool {
+	if m.NumSyms != 0 || len(m.Results) != m.NumDims {
+		return false
+	}
+	for i, r := range m.Results {
+		if r.String() != ir.MapDim(i).String() {
+			return false
+		}
+	}
+	return true
+}
+
+// parseInt reads an integer literal of up to 64 bits, as MLIR reads one
+// for a 64-bit type: -9223372036854775808 (how MLIR writes a dynamic
+// stride or offset) and unsigned spellings above the int64 range
+// (18446744073709551615 is -1) are accepted; wider values are errors.
+func parseInt(text string, base int, neg bool) (int64, error) {
+	u, err := strconv.ParseUint(text, base, 64)
+	if err != nil {
+		return 0, err
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, errString("integer literal out of range")
+		}
+		return -int64(u), nil
+	}
+	return int64(u), nil
+}
+
+// sourceText is the input text a rule matched, blanks included (the
+// body of an unregistered dialect's type or attribute is kept as written,
+// as MLIR keeps it).
+func sourceText(ctx antlr.ParserRuleContext) string {
+	start, stop := ctx.GetStart(), ctx.GetStop()
+	if start == nil || stop == nil || start.GetInputStream() == nil {
+		return ctx.GetText()
+	}
+	return start.GetInputStream().GetTextFromInterval(antlr.NewInterval(start.GetStart(), stop.GetStop()))
 }

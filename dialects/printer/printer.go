@@ -199,6 +199,16 @@ func (p *printer) generic(op *ir.Operation) {
 	p.w(ir.QuoteString(op.Name) + "(")
 	p.Values(op.Operands)
 	p.w(")")
+	if len(op.Successors) > 0 {
+		p.w("[")
+		for i, s := range op.Successors {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.w(ir.BlockLabel(s))
+		}
+		p.w("]")
+	}
 	if len(op.Regions) > 0 {
 		p.w(" (")
 		for i, r := range op.Regions {
@@ -366,7 +376,10 @@ func (p *printer) region(r *ir.Region, printEntryArgs, printTerminators bool) {
 	p.w("{")
 	p.indent++
 	for i, b := range r.Blocks {
-		if i > 0 || (printEntryArgs && len(b.Args) > 0) {
+		// An empty entry block keeps its label: `{ }` alone is a region
+		// without blocks.
+		emptyEntry := i == 0 && printEntryArgs && len(b.Args) == 0 && len(b.Ops) == 0
+		if i > 0 || (printEntryArgs && len(b.Args) > 0) || emptyEntry {
 			p.indent--
 			p.nl()
 			p.w("^bb" + strconv.Itoa(i))

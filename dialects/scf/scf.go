@@ -212,8 +212,8 @@ var yieldDef = &ir.OpDef{
 	Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
-		if par := op.ParentOp(); par == nil || par.Name != "scf.for" && par.Name != "scf.if" {
-			return arith.Errf(op, "expects parent op 'scf.for' or 'scf.if'")
+		if par := op.ParentOp(); par == nil || !yieldParents[par.Name] {
+			return arith.Errf(op, "expects parent op 'scf.for', 'scf.if', 'scf.while', 'scf.parallel' or 'scf.execute_region'")
 		}
 		return nil // the parent checks the types
 	},

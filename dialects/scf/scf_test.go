@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	_ "tir/dialects/arith"
+	_ "tir/dialects/cf"
 	_ "tir/dialects/fn"
 	"tir/dialects/fn/upstreamtest"
 	_ "tir/dialects/memref"

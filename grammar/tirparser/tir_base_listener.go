@@ -80,6 +80,12 @@ func (s *BaseTIRListener) EnterCustomOp(ctx *CustomOpContext) {}
 // ExitCustomOp is called when production customOp is exited.
 func (s *BaseTIRListener) ExitCustomOp(ctx *CustomOpContext) {}
 
+// EnterAfterString is called when production afterString is entered.
+func (s *BaseTIRListener) EnterAfterString(ctx *AfterStringContext) {}
+
+// ExitAfterString is called when production afterString is exited.
+func (s *BaseTIRListener) ExitAfterString(ctx *AfterStringContext) {}
+
 // EnterOpName is called when production opName is entered.
 func (s *BaseTIRListener) EnterOpName(ctx *OpNameContext) {}
 
@@ -115,6 +121,12 @@ func (s *BaseTIRListener) EnterColonItem(ctx *ColonItemContext) {}
 
 // ExitColonItem is called when production colonItem is exited.
 func (s *BaseTIRListener) ExitColonItem(ctx *ColonItemContext) {}
+
+// EnterColonBindItem is called when production colonBindItem is entered.
+func (s *BaseTIRListener) EnterColonBindItem(ctx *ColonBindItemContext) {}
+
+// ExitColonBindItem is called when production colonBindItem is exited.
+func (s *BaseTIRListener) ExitColonBindItem(ctx *ColonBindItemContext) {}
 
 // EnterCommaItem is called when production commaItem is entered.
 func (s *BaseTIRListener) EnterCommaItem(ctx *CommaItemContext) {}
@@ -278,6 +290,18 @@ func (s *BaseTIRListener) EnterDimEntry(ctx *DimEntryContext) {}
 // ExitDimEntry is called when production dimEntry is exited.
 func (s *BaseTIRListener) ExitDimEntry(ctx *DimEntryContext) {}
 
+// EnterCaseEntry is called when production caseEntry is entered.
+func (s *BaseTIRListener) EnterCaseEntry(ctx *CaseEntryContext) {}
+
+// ExitCaseEntry is called when production caseEntry is exited.
+func (s *BaseTIRListener) ExitCaseEntry(ctx *CaseEntryContext) {}
+
+// EnterNestedEntry is called when production nestedEntry is entered.
+func (s *BaseTIRListener) EnterNestedEntry(ctx *NestedEntryContext) {}
+
+// ExitNestedEntry is called when production nestedEntry is exited.
+func (s *BaseTIRListener) ExitNestedEntry(ctx *NestedEntryContext) {}
+
 // EnterNamedEntry is called when production namedEntry is entered.
 func (s *BaseTIRListener) EnterNamedEntry(ctx *NamedEntryContext) {}
 
@@ -295,6 +319,12 @@ func (s *BaseTIRListener) EnterExprEntry(ctx *ExprEntryContext) {}
 
 // ExitExprEntry is called when production exprEntry is exited.
 func (s *BaseTIRListener) ExitExprEntry(ctx *ExprEntryContext) {}
+
+// EnterCaseKey is called when production caseKey is entered.
+func (s *BaseTIRListener) EnterCaseKey(ctx *CaseKeyContext) {}
+
+// ExitCaseKey is called when production caseKey is exited.
+func (s *BaseTIRListener) ExitCaseKey(ctx *CaseKeyContext) {}
 
 // EnterRegion is called when production region is entered.
 func (s *BaseTIRListener) EnterRegion(ctx *RegionContext) {}
@@ -344,6 +374,12 @@ func (s *BaseTIRListener) EnterParametricType(ctx *ParametricTypeContext) {}
 // ExitParametricType is called when production parametricType is exited.
 func (s *BaseTIRListener) ExitParametricType(ctx *ParametricTypeContext) {}
 
+// EnterEmptyParametricType is called when production emptyParametricType is entered.
+func (s *BaseTIRListener) EnterEmptyParametricType(ctx *EmptyParametricTypeContext) {}
+
+// ExitEmptyParametricType is called when production emptyParametricType is exited.
+func (s *BaseTIRListener) ExitEmptyParametricType(ctx *EmptyParametricTypeContext) {}
+
 // EnterDialectType is called when production dialectType is entered.
 func (s *BaseTIRListener) EnterDialectType(ctx *DialectTypeContext) {}
 
@@ -368,6 +404,12 @@ func (s *BaseTIRListener) EnterListParam(ctx *ListParamContext) {}
 // ExitListParam is called when production listParam is exited.
 func (s *BaseTIRListener) ExitListParam(ctx *ListParamContext) {}
 
+// EnterFloatListParam is called when production floatListParam is entered.
+func (s *BaseTIRListener) EnterFloatListParam(ctx *FloatListParamContext) {}
+
+// ExitFloatListParam is called when production floatListParam is exited.
+func (s *BaseTIRListener) ExitFloatListParam(ctx *FloatListParamContext) {}
+
 // EnterKeyParam is called when production keyParam is entered.
 func (s *BaseTIRListener) EnterKeyParam(ctx *KeyParamContext) {}
 
@@ -386,6 +428,12 @@ func (s *BaseTIRListener) EnterFloatParam(ctx *FloatParamContext) {}
 // ExitFloatParam is called when production floatParam is exited.
 func (s *BaseTIRListener) ExitFloatParam(ctx *FloatParamContext) {}
 
+// EnterUnrankedParam is called when production unrankedParam is entered.
+func (s *BaseTIRListener) EnterUnrankedParam(ctx *UnrankedParamContext) {}
+
+// ExitUnrankedParam is called when production unrankedParam is exited.
+func (s *BaseTIRListener) ExitUnrankedParam(ctx *UnrankedParamContext) {}
+
 // EnterAffineMapParam is called when production affineMapParam is entered.
 func (s *BaseTIRListener) EnterAffineMapParam(ctx *AffineMapParamContext) {}
 
@@ -398,11 +446,35 @@ func (s *BaseTIRListener) EnterDialectAttrParam(ctx *DialectAttrParamContext) {}
 // ExitDialectAttrParam is called when production dialectAttrParam is exited.
 func (s *BaseTIRListener) ExitDialectAttrParam(ctx *DialectAttrParamContext) {}
 
+// EnterStringParam is called when production stringParam is entered.
+func (s *BaseTIRListener) EnterStringParam(ctx *StringParamContext) {}
+
+// ExitStringParam is called when production stringParam is exited.
+func (s *BaseTIRListener) ExitStringParam(ctx *StringParamContext) {}
+
+// EnterBoolParam is called when production boolParam is entered.
+func (s *BaseTIRListener) EnterBoolParam(ctx *BoolParamContext) {}
+
+// ExitBoolParam is called when production boolParam is exited.
+func (s *BaseTIRListener) ExitBoolParam(ctx *BoolParamContext) {}
+
 // EnterAttrAliasParam is called when production attrAliasParam is entered.
 func (s *BaseTIRListener) EnterAttrAliasParam(ctx *AttrAliasParamContext) {}
 
 // ExitAttrAliasParam is called when production attrAliasParam is exited.
 func (s *BaseTIRListener) ExitAttrAliasParam(ctx *AttrAliasParamContext) {}
+
+// EnterSignedFloat is called when production signedFloat is entered.
+func (s *BaseTIRListener) EnterSignedFloat(ctx *SignedFloatContext) {}
+
+// ExitSignedFloat is called when production signedFloat is exited.
+func (s *BaseTIRListener) ExitSignedFloat(ctx *SignedFloatContext) {}
+
+// EnterSpacedDim is called when production spacedDim is entered.
+func (s *BaseTIRListener) EnterSpacedDim(ctx *SpacedDimContext) {}
+
+// ExitSpacedDim is called when production spacedDim is exited.
+func (s *BaseTIRListener) ExitSpacedDim(ctx *SpacedDimContext) {}
 
 // EnterFunctionType is called when production functionType is entered.
 func (s *BaseTIRListener) EnterFunctionType(ctx *FunctionTypeContext) {}

@@ -37,6 +37,9 @@ type TIRListener interface {
 	// EnterCustomOp is called when entering the customOp production.
 	EnterCustomOp(c *CustomOpContext)
 
+	// EnterAfterString is called when entering the afterString production.
+	EnterAfterString(c *AfterStringContext)
+
 	// EnterOpName is called when entering the opName production.
 	EnterOpName(c *OpNameContext)
 
@@ -54,6 +57,9 @@ type TIRListener interface {
 
 	// EnterColonItem is called when entering the colonItem production.
 	EnterColonItem(c *ColonItemContext)
+
+	// EnterColonBindItem is called when entering the colonBindItem production.
+	EnterColonBindItem(c *ColonBindItemContext)
 
 	// EnterCommaItem is called when entering the commaItem production.
 	EnterCommaItem(c *CommaItemContext)
@@ -136,6 +142,12 @@ type TIRListener interface {
 	// EnterDimEntry is called when entering the dimEntry production.
 	EnterDimEntry(c *DimEntryContext)
 
+	// EnterCaseEntry is called when entering the caseEntry production.
+	EnterCaseEntry(c *CaseEntryContext)
+
+	// EnterNestedEntry is called when entering the nestedEntry production.
+	EnterNestedEntry(c *NestedEntryContext)
+
 	// EnterNamedEntry is called when entering the namedEntry production.
 	EnterNamedEntry(c *NamedEntryContext)
 
@@ -144,6 +156,9 @@ type TIRListener interface {
 
 	// EnterExprEntry is called when entering the exprEntry production.
 	EnterExprEntry(c *ExprEntryContext)
+
+	// EnterCaseKey is called when entering the caseKey production.
+	EnterCaseKey(c *CaseKeyContext)
 
 	// EnterRegion is called when entering the region production.
 	EnterRegion(c *RegionContext)
@@ -169,6 +184,9 @@ type TIRListener interface {
 	// EnterParametricType is called when entering the parametricType production.
 	EnterParametricType(c *ParametricTypeContext)
 
+	// EnterEmptyParametricType is called when entering the emptyParametricType production.
+	EnterEmptyParametricType(c *EmptyParametricTypeContext)
+
 	// EnterDialectType is called when entering the dialectType production.
 	EnterDialectType(c *DialectTypeContext)
 
@@ -181,6 +199,9 @@ type TIRListener interface {
 	// EnterListParam is called when entering the listParam production.
 	EnterListParam(c *ListParamContext)
 
+	// EnterFloatListParam is called when entering the floatListParam production.
+	EnterFloatListParam(c *FloatListParamContext)
+
 	// EnterKeyParam is called when entering the keyParam production.
 	EnterKeyParam(c *KeyParamContext)
 
@@ -190,14 +211,29 @@ type TIRListener interface {
 	// EnterFloatParam is called when entering the floatParam production.
 	EnterFloatParam(c *FloatParamContext)
 
+	// EnterUnrankedParam is called when entering the unrankedParam production.
+	EnterUnrankedParam(c *UnrankedParamContext)
+
 	// EnterAffineMapParam is called when entering the affineMapParam production.
 	EnterAffineMapParam(c *AffineMapParamContext)
 
 	// EnterDialectAttrParam is called when entering the dialectAttrParam production.
 	EnterDialectAttrParam(c *DialectAttrParamContext)
 
+	// EnterStringParam is called when entering the stringParam production.
+	EnterStringParam(c *StringParamContext)
+
+	// EnterBoolParam is called when entering the boolParam production.
+	EnterBoolParam(c *BoolParamContext)
+
 	// EnterAttrAliasParam is called when entering the attrAliasParam production.
 	EnterAttrAliasParam(c *AttrAliasParamContext)
+
+	// EnterSignedFloat is called when entering the signedFloat production.
+	EnterSignedFloat(c *SignedFloatContext)
+
+	// EnterSpacedDim is called when entering the spacedDim production.
+	EnterSpacedDim(c *SpacedDimContext)
 
 	// EnterFunctionType is called when entering the functionType production.
 	EnterFunctionType(c *FunctionTypeContext)
@@ -331,6 +367,9 @@ type TIRListener interface {
 	// ExitCustomOp is called when exiting the customOp production.
 	ExitCustomOp(c *CustomOpContext)
 
+	// ExitAfterString is called when exiting the afterString production.
+	ExitAfterString(c *AfterStringContext)
+
 	// ExitOpName is called when exiting the opName production.
 	ExitOpName(c *OpNameContext)
 
@@ -348,6 +387,9 @@ type TIRListener interface {
 
 	// ExitColonItem is called when exiting the colonItem production.
 	ExitColonItem(c *ColonItemContext)
+
+	// ExitColonBindItem is called when exiting the colonBindItem production.
+	ExitColonBindItem(c *ColonBindItemContext)
 
 	// ExitCommaItem is called when exiting the commaItem production.
 	ExitCommaItem(c *CommaItemContext)
@@ -430,6 +472,12 @@ type TIRListener interface {
 	// ExitDimEntry is called when exiting the dimEntry production.
 	ExitDimEntry(c *DimEntryContext)
 
+	// ExitCaseEntry is called when exiting the caseEntry production.
+	ExitCaseEntry(c *CaseEntryContext)
+
+	// ExitNestedEntry is called when exiting the nestedEntry production.
+	ExitNestedEntry(c *NestedEntryContext)
+
 	// ExitNamedEntry is called when exiting the namedEntry production.
 	ExitNamedEntry(c *NamedEntryContext)
 
@@ -438,6 +486,9 @@ type TIRListener interface {
 
 	// ExitExprEntry is called when exiting the exprEntry production.
 	ExitExprEntry(c *ExprEntryContext)
+
+	// ExitCaseKey is called when exiting the caseKey production.
+	ExitCaseKey(c *CaseKeyContext)
 
 	// ExitRegion is called when exiting the region production.
 	ExitRegion(c *RegionContext)
@@ -463,6 +514,9 @@ type TIRListener interface {
 	// ExitParametricType is called when exiting the parametricType production.
 	ExitParametricType(c *ParametricTypeContext)
 
+	// ExitEmptyParametricType is called when exiting the emptyParametricType production.
+	ExitEmptyParametricType(c *EmptyParametricTypeContext)
+
 	// ExitDialectType is called when exiting the dialectType production.
 	ExitDialectType(c *DialectTypeContext)
 
@@ -475,6 +529,9 @@ type TIRListener interface {
 	// ExitListParam is called when exiting the listParam production.
 	ExitListParam(c *ListParamContext)
 
+	// ExitFloatListParam is called when exiting the floatListParam production.
+	ExitFloatListParam(c *FloatListParamContext)
+
 	// ExitKeyParam is called when exiting the keyParam production.
 	ExitKeyParam(c *KeyParamContext)
 
@@ -484,14 +541,29 @@ type TIRListener interface {
 	// ExitFloatParam is called when exiting the floatParam production.
 	ExitFloatParam(c *FloatParamContext)
 
+	// ExitUnrankedParam is called when exiting the unrankedParam production.
+	ExitUnrankedParam(c *UnrankedParamContext)
+
 	// ExitAffineMapParam is called when exiting the affineMapParam production.
 	ExitAffineMapParam(c *AffineMapParamContext)
 
 	// ExitDialectAttrParam is called when exiting the dialectAttrParam production.
 	ExitDialectAttrParam(c *DialectAttrParamContext)
 
+	// ExitStringParam is called when exiting the stringParam production.
+	ExitStringParam(c *StringParamContext)
+
+	// ExitBoolParam is called when exiting the boolParam production.
+	ExitBoolParam(c *BoolParamContext)
+
 	// ExitAttrAliasParam is called when exiting the attrAliasParam production.
 	ExitAttrAliasParam(c *AttrAliasParamContext)
+
+	// ExitSignedFloat is called when exiting the signedFloat production.
+	ExitSignedFloat(c *SignedFloatContext)
+
+	// ExitSpacedDim is called when exiting the spacedDim production.
+	ExitSpacedDim(c *SpacedDimContext)
 
 	// ExitFunctionType is called when exiting the functionType production.
 	ExitFunctionType(c *FunctionTypeContext)

@@ -148,8 +148,8 @@ func CheckMLIR(t *testing.T, name string, m *ir.Module) {
 
 // Equivalent compares two blocks structurally: op names, attributes (by
 // their printed form, so kinds count: 1 : i64 is not 1 : index), operands
-// (by definition order), result types, regions and block arguments. Value
-// names do not matter.
+// (by definition order), result types, successors (by block position),
+// regions and block arguments. Value names do not matter.
 func Equivalent(a, b *ir.Block) error {
 	c := &comparer{ids: map[*ir.Value]int{}, jds: map[*ir.Value]int{}}
 	return c.block(a, b, "")
@@ -202,6 +202,14 @@ func (c *comparer) op(a, b *ir.Operation, where string) error {
 	}
 	if !ir.TypesEqual(types(a.Results), types(b.Results)) {
 		return fmt.Errorf("%s: results (%s) vs (%s)", where, ir.JoinTypes(types(a.Results)), ir.JoinTypes(types(b.Results)))
+	}
+	if len(a.Successors) != len(b.Successors) {
+		return fmt.Errorf("%s: %d successors vs %d", where, len(a.Successors), len(b.Successors))
+	}
+	for i := range a.Successors {
+		if a.Successors[i].Index() != b.Successors[i].Index() {
+			return fmt.Errorf("%s: successor #%d is block %d vs %d", where, i, a.Successors[i].Index(), b.Successors[i].Index())
+		}
 	}
 	if len(a.Regions) != len(b.Regions) {
 		return fmt.Errorf("%s: %d regions vs %d", where, len(a.Regions), len(b.Regions))

@@ -1,0 +1,92 @@
+package arith
+
+import "tir/dialects/ir"
+
+// OptionalBareDict reads the `{...}` dictionary MLIR's custom forms print
+// for attributes their syntax does not spell (attr-dict), if present.
+func OptionalBareDict(p *ir.OpParser) (ir.DictAttr, error) {
+	it := p.Peek()
+	if it == nil || !(it.Kind == ir.ItemBareDict || it.Kind == ir.ItemRegion && it.Attr != nil) {
+		return nil, nil
+	}
+	p.Next()
+	d, _ := it.Attr.(ir.DictAttr)
+	return d, nil
+}
+
+// extendedOp defines the two-result integer ops of MLIR 16:
+// `%sum, %overflow = arith.addui_extended %a, %b : i64, i1` and
+// `%low, %high = arith.mulsi_extended %a, %b : i32`.
+func extendedOp(name, summary string, carry bool) *ir.OpDef {
+	syntax := "%low, %high = " + name + " %a, %b : T"
+	if carry {
+		syntax = "%sum, %overflow = " + name + " %a, %b : T, i1"
+	}
+	second := func(t ir.Type) ir.Type {
+		if carry {
+			return WithElem(t, ir.I1)
+		}
+		return t
+	}
+	return &ir.OpDef{
+		Name: name, Summary: summary, Syntax: syntax, Traits: ir.TraitPure,
+		NumOperands: 2, NumResults: 2, NumRegions: 0,
+		Parse: func(p *ir.OpParser, st *ir.OpState) error {
+			vs, locs, err := Operands(p, 2)
+			if err != nil {
+				return err
+			}
+			if st.Attrs, err = OptionalBareDict(p); err != nil {
+				return err
+			}
+			t, err := ColonType(p)
+			if err != nil {
+				return err
+			}
+			for i, v := range vs {
+				if err := CheckType(v, locs[i], t); err != nil {
+					return err
+				}
+			}
+			st.Operands, st.ResultTypes = vs, []ir.Type{t, second(t)}
+			if carry {
+				if err := p.ExpectPunct(","); err != nil {
+					return err
+				}
+				loc := p.CurLoc()
+				c, err := p.Type()
+				if err != nil {
+					return err
+				}
+				if !ir.TypeEqual(c, second(t)) {
+					return ir.Errorf(loc, "the overflow type must be %s, got %s", second(t), c)
+				}
+			}
+			return p.ExpectEnd()
+		},
+		Print: func(p ir.OpPrinter, op *ir.Operation) {
+			p.Write(" ")
+			p.Values(op.Operands)
+			p.Write(" : ")
+			p.Type(op.Results[0].Type)
+			if carry {
+				p.Write(", ")
+				p.Type(op.Results[1].Type)
+			}
+		},
+		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
+		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+			t := op.Operands[0].Type
+			if !IsSignlessInt(t) || !ir.TypeEqual(op.Operands[1].Type, t) || !ir.TypeEqual(op.Results[0].Type, t) || !ir.TypeEqual(op.Results[1].Type, second(t)) {
+				return Errf(op, "expects integer operands and results of one type (and %s for the overflow)", second(t))
+			}
+			return nil
+		},
+	}
+}
+
+func init() {
+	Register(extendedOp("arith.addui_extended", "add with the unsigned carry as a second result", true),
+		extendedOp("arith.mului_extended", "full unsigned product as low and high halves", false),
+		extendedOp("arith.mulsi_extended", "full signed product as low and high halves", false))
+}
