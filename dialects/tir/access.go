@@ -285,6 +285,10 @@ func domainOfRead(r Read, x TensorType) []Dim {
 // function argument is never masked.
 func MayBeMasked(v *ir.Value) bool { return mayBeMasked(v, map[*ir.Value]bool{}) }
 
+// MayBeMaskedMemo is MayBeMasked remembering its answers in memo, for a
+// caller that asks about many values of one function.
+func MayBeMaskedMemo(v *ir.Value, memo map[*ir.Value]bool) bool { return mayBeMasked(v, memo) }
+
 func mayBeMasked(v *ir.Value, seen map[*ir.Value]bool) bool {
 	if m, ok := seen[v]; ok {
 		return m

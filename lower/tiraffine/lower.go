@@ -67,6 +67,10 @@ type funcLowering struct {
 	// its column buffer (the scanned dimension only): it is read at the
 	// outer point of the nest that computes its readers.
 	columns map[*ir.Value]tir.TensorType
+	// uses are the uses of the source function's values; maskMemo
+	// remembers tir.MayBeMasked's answers.
+	uses     ir.UseLists
+	maskMemo map[*ir.Value]bool
 	// padded marks the temporaries allocated with at least one element
 	// (allocIn).
 	padded map[*ir.Value]bool
@@ -175,7 +179,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -201,7 +205,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	// result buffer when the scan is returned as is.
 	direct := map[int]bool{}
 	into := map[*ir.Operation]*ir.Value{}
-	sweeps := scanGroups(src, entryBlock, opts.ScanColumns)
+	sweeps := scanGroups(fl.uses, entryBlock, opts.ScanColumns)
 	for _, g := range sweeps {
 		for _, op := range g.scans {
 			for i, v := range ret.Operands {
@@ -457,14 +461,14 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 			}
 		}
 		dom = t
-		pad := gathered(fl.src, v)
+		pad := gathered(fl.uses, v)
 		if pad {
 			fl.padded[v] = true
 		}
 		buf := fl.allocIn(fl.entry, t, op.Loc, "tmp", pad)
 		fl.allocs = append(fl.allocs, buf)
 		o := output{v: v, out: buf}
-		if tir.MayBeMasked(v) {
+		if tir.MayBeMaskedMemo(v, fl.maskMemo) {
 			o.mask = fl.allocIn(fl.entry, t.WithElem(ir.I1), op.Loc, "tmp_mask", pad)
 			fl.allocs = append(fl.allocs, o.mask)
 		}
@@ -481,8 +485,8 @@ func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*
 }
 
 // gathered reports whether some gather of fn reads v through a table.
-func gathered(fn *ir.Operation, v *ir.Value) bool {
-	for _, u := range ir.Users(fn, v) {
+func gathered(uses ir.UseLists, v *ir.Value) bool {
+	for _, u := range uses.Users(v) {
 		acc, _ := tir.AccessOf(u)
 		for _, r := range acc {
 			if r.Gathered != "" && u.Operands[r.Operand] == v {

@@ -42,8 +42,8 @@ func outerKey(op *ir.Operation) string {
 // scan with the same key that takes it directly as an input (not as init):
 // each reader then needs, at each of its points, only the column of its
 // own outer point.
-func columnOnly(fn *ir.Operation, op *ir.Operation) bool {
-	users := ir.Users(fn, op.Results[0])
+func columnOnly(uses ir.UseLists, op *ir.Operation) bool {
+	users := uses.Users(op.Results[0])
 	if len(users) == 0 {
 		return false
 	}
@@ -58,7 +58,7 @@ func columnOnly(fn *ir.Operation, op *ir.Operation) bool {
 
 // scanGroups partitions the scans of a block into groups, in program order
 // of their last member; without columns, each scan is a group of its own.
-func scanGroups(fn *ir.Operation, body *ir.Block, columns bool) []*scanGroup {
+func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
 	groupOf := map[*ir.Operation]*scanGroup{}
 	var order []*scanGroup
 	for _, op := range body.Ops {
@@ -71,9 +71,9 @@ func scanGroups(fn *ir.Operation, body *ir.Block, columns bool) []*scanGroup {
 			groupOf[op] = g
 		}
 		g.scans = append(g.scans, op)
-		if columns && columnOnly(fn, op) {
+		if columns && columnOnly(uses, op) {
 			g.column[op] = true
-			for _, u := range ir.Users(fn, op.Results[0]) {
+			for _, u := range uses.Users(op.Results[0]) {
 				if other := groupOf[u]; other != nil && other != g {
 					// Already joined another group through a different
 					// input: merge it into this one (it has no members

@@ -42,6 +42,8 @@ type fnEmitter struct {
 	vals map[*ir.Value]value.Value
 	mems map[*ir.Value]*memref
 	used map[string]bool
+	// nextSuffix is, per name hint, the next numeric suffix to try.
+	nextSuffix map[string]int
 	// prologue is the entry block of @f.body, where loop-invariant values
 	// derived from parameters (constant offsets times strides) are
 	// computed once; it branches to the first block of the body last.
@@ -59,7 +61,7 @@ type fnEmitter struct {
 
 func newFnEmitter(me *moduleEmitter, fn *ll.Func) *fnEmitter {
 	uniqueParams(fn.Params)
-	fe := &fnEmitter{me: me, fn: fn, vals: map[*ir.Value]value.Value{}, mems: map[*ir.Value]*memref{}, used: map[string]bool{}, exprCache: map[*ll.Block]map[string]value.Value{}}
+	fe := &fnEmitter{me: me, fn: fn, vals: map[*ir.Value]value.Value{}, mems: map[*ir.Value]*memref{}, used: map[string]bool{}, nextSuffix: map[string]int{}, exprCache: map[*ll.Block]map[string]value.Value{}}
 	for _, p := range fn.Params {
 		fe.used[p.Name()] = true
 	}
@@ -94,10 +96,17 @@ func (fe *fnEmitter) unique(hint string) string {
 	if hint[0] >= '0' && hint[0] <= '9' {
 		hint = "v" + hint
 	}
+	// Suffixes continue from the last one given to this hint: probing
+	// from 1 every time made naming quadratic in the uses of a hint.
 	name := hint
-	for i := 1; fe.used[name]; i++ {
+	i := fe.nextSuffix[hint]
+	if i == 0 {
+		i = 1
+	}
+	for ; fe.used[name]; i++ {
 		name = hint + "." + strconv.Itoa(i)
 	}
+	fe.nextSuffix[hint] = i
 	fe.used[name] = true
 	return name
 }

@@ -98,6 +98,8 @@ type moduleEmitter struct {
 	decls   map[string]*ll.Func
 	strs    map[string]constant.Constant
 	globals map[string]bool
+	// nextGlobal is, per base name, the next suffix globalName tries.
+	nextGlobal map[string]int
 	// libdevice: math the GPU cannot compute natively calls libdevice.
 	libdevice bool
 	// asserts are the cf.assert checks of the function being emitted; their
@@ -109,7 +111,7 @@ func newModuleEmitter(tgt *targetDesc) *moduleEmitter {
 	mod := ll.NewModule()
 	mod.TargetTriple = tgt.Triple
 	mod.DataLayout = tgt.DataLayout
-	return &moduleEmitter{tgt: tgt, mod: mod, decls: map[string]*ll.Func{}, strs: map[string]constant.Constant{}, globals: map[string]bool{}}
+	return &moduleEmitter{tgt: tgt, mod: mod, decls: map[string]*ll.Func{}, strs: map[string]constant.Constant{}, globals: map[string]bool{}, nextGlobal: map[string]int{}}
 }
 
 // declare returns the external function name, declaring it on first use.
@@ -152,9 +154,11 @@ func (me *moduleEmitter) cstring(s string) constant.Constant {
 // globalName returns a module-unique global name starting with base.
 func (me *moduleEmitter) globalName(base string) string {
 	name := base
-	for i := 1; me.globals[name]; i++ {
+	i := max(me.nextGlobal[base], 1)
+	for ; me.globals[name]; i++ {
 		name = fmt.Sprintf("%s.%d", base, i)
 	}
+	me.nextGlobal[base] = i // probing from 1 each time was quadratic
 	me.globals[name] = true
 	return name
 }

@@ -144,9 +144,10 @@ func removeWriteOnlyBuffers(rw *ir.Rewriter, fn *ir.Operation) {
 		}
 		return true
 	})
+	uses := ir.UsesIn(fn)
 	for _, a := range allocs {
 		buf := a.Results[0]
-		users := ir.Users(fn, buf)
+		users := uses.Users(buf)
 		dead := true
 		for _, u := range users {
 			storeInto := isStore(u) && len(u.Operands) > 1 && u.Operands[1] == buf && u.Operands[0] != buf

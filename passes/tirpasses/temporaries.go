@@ -91,7 +91,7 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 // offsets of shifts, the maps of views) count separately, a gathered read
 // counts twice (its table revisits elements), reads at the reader's own
 // point count once in all.
-func readPoints(fn *ir.Operation, v *ir.Value) int {
+func readPoints(uses ir.UseLists, v *ir.Value) int {
 	patterns := map[string]bool{}
 	n := 0
 	count := func(pattern string) {
@@ -100,7 +100,7 @@ func readPoints(fn *ir.Operation, v *ir.Value) int {
 			n++
 		}
 	}
-	for _, u := range ir.Users(fn, v) {
+	for _, u := range uses.Users(v) {
 		acc, ok := tir.AccessOf(u)
 		if !ok {
 			count("") // return, call: read in place
@@ -121,6 +121,7 @@ func readPoints(fn *ir.Operation, v *ir.Value) int {
 
 func markTemporaries(fn *ir.Operation, threshold int) {
 	memo := map[*ir.Value]int{}
+	uses := ir.UsesIn(fn)
 	entry := fn.Regions[0].Entry()
 	for _, op := range entry.Ops {
 		if len(op.Results) != 1 || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.return" {
@@ -134,10 +135,13 @@ func markTemporaries(fn *ir.Operation, threshold int) {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			continue
 		}
-		if readPoints(fn, v) > 1 && cost(v, memo) >= threshold {
+		if readPoints(uses, v) > 1 && cost(v, memo) >= threshold {
 			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
-			// Readers now load it: their costs change.
-			memo = map[*ir.Value]int{}
+			// Readers now load it. Only v's own entry is stale: the
+			// memo holds costs of v and the values before it (cost
+			// follows operands), and the later ones are computed
+			// after this.
+			memo[v] = 0
 		}
 	}
 }
