@@ -144,8 +144,8 @@ func (ev *evaluator) single(v *ir.Value, pt point) (*ir.Value, *ir.Value, error)
 
 func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, error) {
 	if bufs, ok := ev.fl.buffers[v]; ok {
-		if col, ok := ev.fl.columns[v]; ok {
-			t = col
+		if st, ok := ev.fl.storage[v]; ok {
+			t = st
 		}
 		var s scalar
 		for _, mem := range bufs {

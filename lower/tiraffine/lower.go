@@ -63,10 +63,14 @@ type funcLowering struct {
 	// buffer of its mask (true where an element is masked): masks survive
 	// temporaries.
 	masks map[*ir.Value]*ir.Value
-	// columns holds, for a scan computed in a column group, the type of
-	// its column buffer (the scanned dimension only): it is read at the
-	// outer point of the nest that computes its readers.
-	columns map[*ir.Value]tir.TensorType
+	// storage holds, for a value whose buffer covers less than its type,
+	// the type of what the buffer holds: the points its readers need
+	// (needs), or one column of a scan in a column group (the scanned
+	// dimension only, read at the outer point of the nest that computes
+	// its readers).
+	storage map[*ir.Value]tir.TensorType
+	// needs are the points of each value the outputs need.
+	needs *tir.Needs
 	// uses are the uses of the source function's values; maskMemo
 	// remembers tir.MayBeMasked's answers.
 	uses     ir.UseLists
@@ -179,7 +183,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, columns: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
+	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
 	for i, t := range ins {
 		hint := string(names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -198,6 +202,12 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		return nil, err
 	}
 	fl.emitChecks(tir.RuntimeChecks(src, nil))
+	fl.needs = tir.NewNeeds()
+	for i, v := range ret.Operands {
+		outT, _ := tir.AsTensor(ft.Results[i])
+		fl.needs.Need(v, tir.FullNeed(outT, ""))
+	}
+	fl.needs.Block(entryBlock)
 	if ops := entry.Ops; len(ops) > 0 {
 		fl.hoistAfter = ops[len(ops)-1]
 	}
@@ -455,6 +465,9 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			return ir.Errorf(op.Loc, "a tuple value cannot be materialized")
 		}
+		// Only the points the readers need are computed and stored.
+		t = fl.needed(v, t)
+		fl.storage[v] = t
 		if len(group) > 0 && domainKey(t) != domainKey(dom) {
 			if err := flush(); err != nil {
 				return err
@@ -482,6 +495,26 @@ func (fl *funcLowering) alloc(t tir.TensorType, loc ir.Location, hint string) (*
 	a := fl.allocIn(fl.entry, t, loc, hint, false)
 	fl.allocs = append(fl.allocs, a)
 	return a, nil
+}
+
+// needed narrows t, the type of v, to the points of v its readers need:
+// along each dimension whose reads are bounded statically, the hull of
+// the reads (inside t's interval). A dimension read through a gather or
+// a call keeps its whole interval.
+func (fl *funcLowering) needed(v *ir.Value, t tir.TensorType) tir.TensorType {
+	need, ok := fl.needs.Of(v)
+	if !ok {
+		return t
+	}
+	out := tir.TensorType{Elem: t.Elem}
+	for _, d := range t.Dims {
+		if r, ok := need[d.Name]; ok && r.Unbounded == "" {
+			iv := r.Interval.Intersect(d.Interval)
+			d.Interval = sizeexpr.Span(sizeexpr.Simplify(iv.Lo), sizeexpr.Simplify(iv.Hi))
+		}
+		out.Dims = append(out.Dims, d)
+	}
+	return out
 }
 
 // gathered reports whether some gather of fn reads v through a table.

@@ -198,13 +198,49 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	dim := tir.DimAttr(first)
 	b := fl.entry
 	b.loc = first.Loc
-	var outer []tir.Dim
-	for _, d := range rt.Dims {
-		if d.Name != dim {
-			outer = append(outer, d)
+	// The group runs over the points its members' readers need in the
+	// other dimensions, and each scan along its dimension from its first
+	// step (a scan's start is never narrowed) to the last step needed.
+	needed := map[*ir.Operation]tir.TensorType{}
+	for _, op := range g.scans {
+		if _, ok := fl.needs.Of(op.Results[0]); ok {
+			needed[op] = fl.neededScan(op)
 		}
 	}
-	// Whole-domain temporaries are allocated at entry, before the nest.
+	if len(needed) == 0 {
+		return nil // nothing reads these scans
+	}
+	var outer []tir.Dim
+	for _, d := range rt.Dims {
+		if d.Name == dim {
+			continue
+		}
+		var hull sizeexpr.Interval
+		for i, op := range g.scans {
+			nt, ok := needed[op]
+			if !ok {
+				nt, _ = tir.AsTensor(op.Results[0].Type)
+			}
+			nd, _ := nt.Dim(d.Name)
+			if i == 0 {
+				hull = nd.Interval
+			} else {
+				hull = sizeexpr.Span(sizeexpr.Min(hull.Lo, nd.Lo), sizeexpr.Max(hull.Hi, nd.Hi))
+			}
+		}
+		d.Interval = sizeexpr.Span(sizeexpr.Simplify(hull.Lo), sizeexpr.Simplify(hull.Hi))
+		outer = append(outer, d)
+	}
+	steps := map[*ir.Operation]tir.Dim{}
+	for _, op := range g.scans {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		if nt, ok := needed[op]; ok {
+			t = nt
+		}
+		steps[op], _ = t.Dim(dim)
+	}
+	// Whole-domain temporaries are allocated at entry, before the nest,
+	// on the points computed.
 	for _, op := range g.scans {
 		t, _ := tir.AsTensor(op.Results[0].Type)
 		switch {
@@ -212,9 +248,19 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		case into[op] != nil && len(leaves(t.Elem)) == 1:
 			fl.buffers[op.Results[0]] = []*ir.Value{into[op]}
 		default:
+			st := tir.TensorType{Elem: t.Elem}
+			for _, d := range t.Dims {
+				if d.Name == dim {
+					st.Dims = append(st.Dims, steps[op])
+				} else {
+					od, _ := tir.TensorType{Dims: outer}.Dim(d.Name)
+					st.Dims = append(st.Dims, od)
+				}
+			}
+			fl.storage[op.Results[0]] = st
 			var bufs []*ir.Value
 			for _, lt := range leaves(t.Elem) {
-				a, err := fl.alloc(t.WithElem(lt), op.Loc, "scan")
+				a, err := fl.alloc(st.WithElem(lt), op.Loc, "scan")
 				if err != nil {
 					return err
 				}
@@ -238,15 +284,14 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			continue
 		}
 		t, _ := tir.AsTensor(op.Results[0].Type)
-		kd, _ := t.Dim(dim)
-		col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{kd}}
+		col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op]}}
 		var bufs []*ir.Value
 		for _, lt := range leaves(t.Elem) {
 			a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
 			bufs = append(bufs, a)
 			columns = append(columns, a)
 		}
-		fl.columns[op.Results[0]] = col
+		fl.storage[op.Results[0]] = col
 		fl.buffers[op.Results[0]] = bufs
 	}
 	if len(outer) > 1 {
@@ -266,7 +311,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	}
 	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
 	for _, op := range g.scans {
-		if err := ev.scanAlong(op, pt); err != nil {
+		if err := ev.scanAlong(op, pt, steps[op]); err != nil {
 			return err
 		}
 	}
@@ -281,14 +326,13 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	return nil
 }
 
-// scanAlong emits the sequential loop of one scan at an outer point,
-// carrying the state in iter_args and storing it at every step into the
-// scan's buffers.
-func (ev *evaluator) scanAlong(op *ir.Operation, pt point) error {
+// scanAlong emits the sequential loop of one scan at an outer point over
+// the steps kd, carrying the state in iter_args and storing it at every
+// step into the scan's buffers.
+func (ev *evaluator) scanAlong(op *ir.Operation, pt point, kd tir.Dim) error {
 	fl, n := ev.fl, ev.nest
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	dim := tir.DimAttr(op)
-	kd, _ := rt.Dim(dim)
 	saved := ev.b.loc
 	ev.b.loc = op.Loc
 	defer func() { ev.b.loc = saved }()
@@ -338,7 +382,7 @@ func (ev *evaluator) scanAlong(op *ir.Operation, pt point) error {
 		}
 	}
 	st := rt
-	if col, ok := fl.columns[op.Results[0]]; ok {
+	if col, ok := fl.storage[op.Results[0]]; ok {
 		st = col
 	}
 	subs, err := subscripts(st, q)
@@ -350,4 +394,27 @@ func (ev *evaluator) scanAlong(op *ir.Operation, pt point) error {
 	}
 	body.op("affine.yield", next, nil, nil)
 	return nil
+}
+
+// neededScan is the type of a scan narrowed to what its readers need: the
+// other dimensions as for any value (needed), the scanned one from the
+// scan's first step to the last step needed — the end of the interval for
+// a forward scan, its start for a backward one, never narrowed, since
+// every step depends on all the steps before it.
+func (fl *funcLowering) neededScan(op *ir.Operation) tir.TensorType {
+	t, _ := tir.AsTensor(op.Results[0].Type)
+	nt := fl.needed(op.Results[0], t)
+	dim := tir.DimAttr(op)
+	full, _ := t.Dim(dim)
+	for i, d := range nt.Dims {
+		if d.Name != dim {
+			continue
+		}
+		if tir.ScanDirection(op) == "backward" {
+			nt.Dims[i].Hi = full.Hi
+		} else {
+			nt.Dims[i].Lo = full.Lo
+		}
+	}
+	return nt
 }

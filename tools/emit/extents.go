@@ -9,358 +9,12 @@ import (
 	"tir/dialects/tir"
 )
 
-// Extent analysis: which points of each value a function's outputs need,
-// computed backwards from the declared output domains. It follows the
-// lowering's evaluation model (tiraffine fuses every value into its
-// readers and computes each output on its output domain), so the points it
-// finds are the points the compiled code reads: a distributed driver that
-// owns a part of the output knows from it which ghost points of each input
-// it must receive.
+// The extent analysis itself (which points of each value the outputs
+// need) lives in dialects/tir (tir.Needs), where the lowering uses it to
+// compute temporaries on exactly those points; this file reports it.
 
 // Read is the set of points of one dimension of a value that are read.
-type Read struct {
-	// Interval holds every point read. When Unbounded is set it is the
-	// whole interval of the value along the dimension, as far as it can
-	// be read at all.
-	Interval sizeexpr.Interval
-	// Unbounded says why the points read cannot be bounded statically:
-	// "gather" (indices come from a neighbor table at run time) or "call"
-	// (the analysis does not look into callees; inline them first with
-	// --tir-inline). Empty for a static bound.
-	Unbounded string
-	// Frame is the output dimension these points move with: reading the
-	// output on [a:b] along Frame reads [a + lo : b + hi] here, for fixed
-	// offsets lo and hi. It is the dimension's own name along shifts and
-	// elementwise ops, and the output index a view maps it from (a TC
-	// access A(i + k) reads A's dimension A_0 along i). Empty when unknown
-	// or when readers disagree.
-	Frame string
-}
-
-// box is what is read of a value: one Read per dimension name.
-type box map[string]Read
-
-func unionRead(a, b Read) Read {
-	r := Read{Interval: sizeexpr.Span(sizeexpr.Min(a.Interval.Lo, b.Interval.Lo), sizeexpr.Max(a.Interval.Hi, b.Interval.Hi))}
-	if a.Frame == b.Frame {
-		r.Frame = a.Frame
-	}
-	// A data-dependent read is reported as such whatever else reads the
-	// dimension; "gather" wins over "call" because it cannot be fixed.
-	switch {
-	case a.Unbounded == "gather" || b.Unbounded == "gather":
-		r.Unbounded = "gather"
-	case a.Unbounded != "":
-		r.Unbounded = a.Unbounded
-	default:
-		r.Unbounded = b.Unbounded
-	}
-	return r
-}
-
-// covers reports whether a provably contains b.
-func (r Read) covers(b Read) bool {
-	if b.Unbounded != "" && r.Unbounded == "" {
-		return false
-	}
-	return sizeexpr.ProveLE(r.Interval.Lo, b.Interval.Lo) && sizeexpr.ProveLE(b.Interval.Hi, r.Interval.Hi)
-}
-
-// fullBox is every point of a tensor type.
-func fullBox(t tir.TensorType, why string) box {
-	b := box{}
-	for _, d := range t.Dims {
-		b[d.Name] = Read{Interval: d.Interval, Unbounded: why}
-	}
-	return b
-}
-
-func (b box) clone() box {
-	c := box{}
-	for k, v := range b {
-		c[k] = v
-	}
-	return c
-}
-
-func (b box) without(dim string) box {
-	c := b.clone()
-	delete(c, dim)
-	return c
-}
-
-// analysis accumulates, for every value, the union of what its readers
-// need.
-type analysis struct {
-	reads map[*ir.Value]box
-}
-
-// need records that b is read of v. Dimensions of b that v lacks are
-// dropped (v is broadcast along them); a dimension of v that b lacks is
-// read whole, which is conservative and happens only for ops whose rule is
-// not known here.
-func (a *analysis) need(v *ir.Value, b box) {
-	t, ok := tir.AsTensor(v.Type)
-	if !ok {
-		return
-	}
-	cur, seen := a.reads[v]
-	if !seen {
-		cur = box{}
-		a.reads[v] = cur
-	}
-	for _, d := range t.Dims {
-		r, ok := b[d.Name]
-		if !ok {
-			r = Read{Interval: d.Interval}
-		}
-		if old, ok := cur[d.Name]; ok {
-			r = unionRead(old, r)
-		}
-		cur[d.Name] = r
-	}
-}
-
-// maxBodyRounds bounds the fixed point over a reduce or scan body whose
-// state is read beyond what the op yields (a body that shifts its state).
-const maxBodyRounds = 8
-
-// block propagates reads through a block, last op first: every reader of a
-// value comes after it, so its reads are complete when it is reached.
-func (a *analysis) block(b *ir.Block) {
-	for i := len(b.Ops) - 1; i >= 0; i-- {
-		op := b.Ops[i]
-		if op.Name == "tir.return" || op.Name == "tir.yield" {
-			continue
-		}
-		a.op(op)
-	}
-}
-
-// op propagates the reads of op's result to its operands.
-func (a *analysis) op(op *ir.Operation) {
-	if len(op.Results) == 0 {
-		return
-	}
-	rb, ok := a.reads[op.Results[0]]
-	if !ok {
-		// Nothing reads the result: the lowering does not compute it.
-		return
-	}
-	switch op.Name {
-	case "tir.reduce":
-		a.reduce(op, rb)
-	case "tir.scan":
-		a.scan(op, rb)
-	case "tir.call":
-		for _, v := range op.Operands {
-			t, _ := tir.AsTensor(v.Type)
-			a.need(v, fullBox(t, "call"))
-		}
-	default:
-		// Every other op reads its operands as its access rule says
-		// (constant and pos read no element).
-		acc, _ := tir.AccessOf(op)
-		for _, r := range acc {
-			a.through(op, r, rb)
-		}
-	}
-}
-
-// through propagates the box read of op's result to the operand of read r:
-// an offset coordinate moves the interval, an affine one maps it to its
-// image, a gathered one reads the whole interval (through data), and a
-// piece of a concat only sees the part of the box it holds.
-func (a *analysis) through(op *ir.Operation, r tir.Read, rb box) {
-	v := op.Operands[r.Operand]
-	x, _ := tir.AsTensor(v.Type)
-	if r.Along != "" {
-		along := rb[r.Along]
-		if along.Unbounded == "" {
-			iv := along.Interval.Intersect(r.Within)
-			if iv.ProvablyEmpty() {
-				return // this piece is not read
-			}
-			rb = rb.clone()
-			rb[r.Along] = Read{Interval: iv}
-		} else {
-			rb = rb.clone()
-			rb[r.Along] = Read{Interval: r.Within, Unbounded: along.Unbounded, Frame: along.Frame}
-		}
-	}
-	over := tir.TensorType{}
-	why := map[string]string{}
-	for d, rd := range rb {
-		over.Dims = append(over.Dims, tir.Dim{Name: d, Interval: rd.Interval})
-		why[d] = rd.Unbounded
-	}
-	b := box{}
-	for _, d := range x.Dims {
-		if d.Name == r.Gathered {
-			b[d.Name] = Read{Interval: d.Interval, Unbounded: "gather"}
-			continue
-		}
-		if off, ok := r.Offset(d.Name); ok {
-			if rd, has := rb[d.Name]; has {
-				// y(i) = x(i + off): reading y on [a:b] reads x on [a+off:b+off].
-				b[d.Name] = Read{Interval: rd.Interval.Translate(off), Unbounded: rd.Unbounded, Frame: rd.Frame}
-				continue
-			}
-		}
-		e := r.At[d.Name]
-		reason := ""
-		for _, w := range e.Vars() {
-			if w.Kind == sizeexpr.DimVar && why[w.Name] != "" {
-				reason = why[w.Name]
-			}
-		}
-		img, ok := tir.ImageInterval(e, over)
-		if !ok || reason != "" {
-			// Not linear, or indexed by an unbounded dimension: any point
-			// of the operand may be read (a view is checked to stay
-			// inside it).
-			b[d.Name] = Read{Interval: d.Interval, Unbounded: reason}
-			continue
-		}
-		b[d.Name] = Read{Interval: img, Frame: frameOf(e, rb)}
-	}
-	a.need(v, b)
-}
-
-// frameOf is the frame of a coordinate computed as e from the result's
-// coordinates: that of the one variable of e that has a frame, when it
-// appears with coefficient 1 (i + k with k reduced follows i); none when
-// several have one, or one is scaled (2*i) or under a division.
-func frameOf(e sizeexpr.Expr, rb box) string {
-	frame := ""
-	terms, _ := e.Terms()
-	for _, t := range terms {
-		for _, w := range t.Atom.Expr().Vars() {
-			f := rb[w.Name].Frame
-			if w.Kind != sizeexpr.DimVar || f == "" {
-				continue
-			}
-			if frame != "" || t.Coef != 1 || t.Atom.Op() != sizeexpr.OpVar {
-				return ""
-			}
-			frame = f
-		}
-	}
-	return frame
-}
-
-// reduce: each input is read at the result's points times the whole
-// reduced interval; the init at the result's points.
-func (a *analysis) reduce(op *ir.Operation, rb box) {
-	ins, init := tir.ReduceOperands(op)
-	full := rb.clone()
-	for _, d := range tir.ReduceDims(op) {
-		full[d] = Read{Interval: tir.ReducedInterval(op, d)}
-	}
-	argReads := a.body(op, rb)
-	for i, v := range ins {
-		b := full
-		if argReads != nil && argReads[i+1] != nil {
-			b = mergeBoxes(full, argReads[i+1])
-		}
-		a.need(v, b)
-	}
-	if init != nil {
-		b := rb
-		if argReads != nil && argReads[0] != nil {
-			b = mergeBoxes(rb, argReads[0])
-		}
-		a.need(init, b)
-	}
-}
-
-// scan: the state at step k depends on every earlier step, so an operand
-// is read from the start of the scan interval up to the last point needed
-// (forward), or from the first point needed to its end (backward).
-func (a *analysis) scan(op *ir.Operation, rb box) {
-	dim := tir.DimAttr(op)
-	full, _ := tir.ScanInterval(op)
-	r, ok := rb[dim]
-	var along Read
-	switch {
-	case !ok:
-		along = Read{Interval: full}
-	case r.Unbounded != "":
-		along = Read{Interval: full, Unbounded: r.Unbounded}
-	case tir.ScanDirection(op) == "backward":
-		along = Read{Interval: sizeexpr.Span(r.Interval.Lo, full.Hi), Frame: r.Frame}
-	default:
-		along = Read{Interval: sizeexpr.Span(full.Lo, r.Interval.Hi), Frame: r.Frame}
-	}
-	state := rb.without(dim)
-	argReads := a.body(op, state)
-	for i, v := range op.Operands[1:] {
-		b := state.clone()
-		if argReads != nil && argReads[i+1] != nil {
-			b = mergeBoxes(b, argReads[i+1])
-		}
-		b[dim] = along
-		a.need(v, b)
-	}
-	b := state
-	if argReads != nil && argReads[0] != nil {
-		b = mergeBoxes(state, argReads[0])
-	}
-	a.need(op.Operands[0], b)
-}
-
-// body analyses the region of a reduce or scan whose yielded state is read
-// on yield, and returns what is read of each block argument (nil for a
-// simple reduction). The state argument is the previous state: if the body
-// reads it beyond yield, the state is needed there too, so the body is
-// analysed again with the larger box until nothing grows.
-func (a *analysis) body(op *ir.Operation, yield box) []box {
-	if len(op.Regions) == 0 || op.Regions[0].Entry() == nil {
-		return nil
-	}
-	blk := op.Regions[0].Entry()
-	y := blk.Terminator()
-	if y == nil || len(y.Operands) != 1 || len(blk.Args) == 0 {
-		return nil
-	}
-	for round := 0; round < maxBodyRounds; round++ {
-		a.need(y.Operands[0], yield)
-		a.block(blk)
-		st, ok := a.reads[blk.Args[0]]
-		if !ok || boxCovers(yield, st) {
-			break
-		}
-		yield = mergeBoxes(yield, st)
-	}
-	out := make([]box, len(blk.Args))
-	for i, arg := range blk.Args {
-		out[i] = a.reads[arg]
-	}
-	return out
-}
-
-func mergeBoxes(a, b box) box {
-	c := a.clone()
-	for d, r := range b {
-		if old, ok := c[d]; ok {
-			c[d] = unionRead(old, r)
-		} else {
-			c[d] = r
-		}
-	}
-	return c
-}
-
-// boxCovers reports whether a provably contains b in every dimension b
-// has.
-func boxCovers(a, b box) bool {
-	for d, r := range b {
-		if ar, ok := a[d]; !ok || !ar.covers(r) {
-			return false
-		}
-	}
-	return true
-}
+type Read = tir.DimNeed
 
 // DimExtent is how one dimension of an argument is read, relative to the
 // output domain.
@@ -414,16 +68,16 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 	if ret == nil || ret.Name != "tir.return" || len(ret.Operands) != len(sig.outs) {
 		return nil, ir.Errorf(fn.Loc, "@%s must end with a tir.return of its %d results", sig.name, len(sig.outs))
 	}
-	a := &analysis{reads: map[*ir.Value]box{}}
+	a := tir.NewNeeds()
 	fe := &FuncExtents{Name: sig.name}
 	index := map[string]int{}
 	for i, v := range ret.Operands {
-		out := fullBox(sig.outs[i], "")
+		out := tir.FullNeed(sig.outs[i], "")
 		for name, r := range out {
 			r.Frame = name
 			out[name] = r
 		}
-		a.need(v, out)
+		a.Need(v, out)
 		for _, d := range sig.outs[i].Dims {
 			if k, ok := index[d.Name]; ok {
 				o := fe.Output[k]
@@ -434,10 +88,10 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 			fe.Output = append(fe.Output, d)
 		}
 	}
-	a.block(entry)
+	a.Block(entry)
 	for i, t := range sig.ins {
 		ae := ArgExtents{Name: sig.argNames[i], Type: t}
-		rb, read := a.reads[entry.Args[i]]
+		rb, read := a.Of(entry.Args[i])
 		ae.IsRead = read
 		if read {
 			for _, d := range t.Dims {
