@@ -140,3 +140,8 @@ func init() {
 // lowering computes once into a temporary instead of fusing it into its
 // readers.
 const MaterializeAttr = "tir.materialize"
+
+// RemarkAttr explains a pass's decision about an op in the IR it prints
+// (tir-temporaries: why a value read at several points is materialized or
+// fused); nothing else reads it.
+const RemarkAttr = "tir.remark"

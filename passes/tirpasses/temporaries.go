@@ -1,6 +1,9 @@
 package tirpasses
 
 import (
+	"fmt"
+	"strings"
+
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/passes"
@@ -90,14 +93,19 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 // is evaluated, from its readers' access rules: distinct coordinates (the
 // offsets of shifts, the maps of views) count separately, a gathered read
 // counts twice (its table revisits elements), reads at the reader's own
-// point count once in all.
-func readPoints(uses ir.UseLists, v *ir.Value) int {
+// point count once in all. It also returns the reads, described.
+func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	patterns := map[string]bool{}
+	var seen []string
 	n := 0
 	count := func(pattern string) {
 		if !patterns[pattern] {
 			patterns[pattern] = true
 			n++
+			if pattern == "" {
+				pattern = "at the reader's own point"
+			}
+			seen = append(seen, pattern)
 		}
 	}
 	for _, u := range uses.Users(v) {
@@ -111,12 +119,13 @@ func readPoints(uses ir.UseLists, v *ir.Value) int {
 			case u.Operands[r.Operand] != v:
 			case r.Gathered != "":
 				n += 2
+				seen = append(seen, "gathered along "+r.Gathered+": a neighbour table revisits elements")
 			default:
 				count(r.Describe())
 			}
 		}
 	}
-	return n
+	return n, seen
 }
 
 func markTemporaries(fn *ir.Operation, threshold int) {
@@ -135,13 +144,21 @@ func markTemporaries(fn *ir.Operation, threshold int) {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			continue
 		}
-		if readPoints(uses, v) > 1 && cost(v, memo) >= threshold {
-			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
-			// Readers now load it. Only v's own entry is stale: the
-			// memo holds costs of v and the values before it (cost
-			// follows operands), and the later ones are computed
-			// after this.
-			memo[v] = 0
+		n, reads := readPoints(uses, v)
+		if n <= 1 {
+			continue // read once per point: fusing costs nothing
 		}
+		c := cost(v, memo)
+		how := fmt.Sprintf("read at %d points per point (%s)", n, strings.Join(reads, "; "))
+		if c < threshold {
+			op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("fused: %s, but a point costs %d, under the threshold %d: recomputing is cheaper than a temporary's memory traffic", how, c, threshold)))
+			continue
+		}
+		op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: %s, and a point costs %d (threshold %d): computed once into a temporary", how, c, threshold)))
+		op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
+		// Readers now load it. Only v's own entry is stale: the memo
+		// holds costs of v and the values before it (cost follows
+		// operands), and the later ones are computed after this.
+		memo[v] = 0
 	}
 }
