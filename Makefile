@@ -6,6 +6,8 @@
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
 #   make test    vet and run every test (golden, diagnostics, end-to-end)
+#   make fuzz    run each fuzz target for FUZZTIME (60s), then compare RANDPROGS (10000) random
+#                programs between the interpreter and every compiled mode (test/fuzz/run.sh; ~1 h on 2 cores)
 #   make grammar regenerate the ANTLR parser (needs npx; the result is committed)
 
 GO      ?= go
@@ -19,7 +21,7 @@ CUDA_DEPS := .deps/cuda
 # apt-get needs root; use sudo when we are not root and it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
-.PHONY: all deps build test run vet bench clean
+.PHONY: all deps build test run vet bench clean fuzz
 all: build
 
 deps:
@@ -43,6 +45,11 @@ vet:
 
 test: deps build vet
 	$(GO) test ./...
+
+FUZZTIME  ?= 60s
+RANDPROGS ?= 10000
+fuzz: deps build
+	GO=$(GO) FUZZTIME=$(FUZZTIME) RANDPROGS=$(RANDPROGS) sh test/fuzz/run.sh
 
 run: deps build
 	$(BIN)/tc-run $(EXAMPLE) --random 1 --check

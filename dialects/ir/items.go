@@ -262,6 +262,16 @@ type ParserHost interface {
 	LookupSymbol(name string) *Operation
 }
 
+// GenericResultTypes is implemented by ParserHosts that read the generic
+// form: while a generic op's attribute dictionary is read, DeclaredResults
+// gives the result types its trailing function type declares (nil
+// elsewhere). An attribute whose names mean different things depending on
+// the op's type (a view map mixes result dimensions and size symbols)
+// tells them apart with it, as the custom form does from its result type.
+type GenericResultTypes interface {
+	DeclaredResults() []Type
+}
+
 // BlockResolver is implemented by ParserHosts that read multi-block
 // regions: it finds the block labelled ^name in the region being read.
 type BlockResolver interface {

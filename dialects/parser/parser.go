@@ -85,7 +85,13 @@ type builder struct {
 	// blocks maps the labels of the regions being read to their blocks,
 	// innermost region last.
 	blocks []map[string]*ir.Block
+	// declared holds the result types of the generic op whose attribute
+	// dictionary is being read (ir.GenericResultTypes).
+	declared []ir.Type
 }
+
+// DeclaredResults implements ir.GenericResultTypes.
+func (b *builder) DeclaredResults() []ir.Type { return b.declared }
 
 // ResolveBlock implements ir.BlockResolver: a label of the innermost
 // region being read.
@@ -406,7 +412,9 @@ func (b *builder) genericOp(ctx tirparser.IGenericOpContext, numResults int, loc
 	}
 	var attrs ir.DictAttr
 	if d := ctx.DictAttr(); d != nil {
+		b.declared = ft.Results
 		a, err := b.dict(d)
+		b.declared = nil
 		if err != nil {
 			return nil, err
 		}

@@ -130,9 +130,18 @@ func init() {
 		if err := p.ExpectEnd(); err != nil {
 			return nil, err
 		}
-		// In the generic form result dimensions are the names that are
-		// not size symbols already seen in the module.
-		return parseView(p.Host, entries, func(n string) bool { return !p.Host.HasSizeSymbol(n) })
+		// In the generic form the op's declared result type says which
+		// names are its dimensions; read on its own (no such type), a
+		// name is a dimension unless it is a size symbol seen already.
+		isDim := func(n string) bool { return !p.Host.HasSizeSymbol(n) }
+		if g, ok := p.Host.(ir.GenericResultTypes); ok {
+			if rs := g.DeclaredResults(); len(rs) == 1 {
+				if rt, ok := AsTensor(rs[0]); ok {
+					isDim = func(n string) bool { return rt.Find(n) >= 0 }
+				}
+			}
+		}
+		return parseView(p.Host, entries, isDim)
 	})
 }
 

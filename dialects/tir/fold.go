@@ -206,8 +206,16 @@ func foldFloat(name string, x []float64) (float64, bool) {
 	case "tir.div":
 		return x[0] / x[1], true
 	case "tir.min":
+		// NaN-propagating, as the interpreter and the lowering (math.Min
+		// and math.Max return an infinite operand before a NaN one).
+		if math.IsNaN(x[0]) || math.IsNaN(x[1]) {
+			return math.NaN(), true
+		}
 		return math.Min(x[0], x[1]), true
 	case "tir.max":
+		if math.IsNaN(x[0]) || math.IsNaN(x[1]) {
+			return math.NaN(), true
+		}
 		return math.Max(x[0], x[1]), true
 	case "tir.neg":
 		return -x[0], true

@@ -273,8 +273,10 @@ func evalCast(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 			out.F64[i] = intToFloat(v, elem)
 		default:
 			v := x.I64[i]
-			if wt == 1 {
-				v = v & 1 // trunc keeps the low bit
+			if wt == 1 && v != 0 {
+				// Not zero, as C converts to _Bool and as the float
+				// rule (docs/decisions.md) and the lowering do.
+				v = 1
 			}
 			out.I64[i] = wrap(v, wt)
 		}

@@ -27,9 +27,27 @@ var floatBinary = map[string]floatBinaryFn{
 	// form of floatSteppedBinary.
 	"rem": func(a, b float64) float64 { return floatRem(a, b, func(x float64) float64 { return x }) },
 	// IEEE minimum/maximum: NaN propagates and -0 < +0 (arith.minf).
-	"min": math.Min,
-	"max": math.Max,
+	"min": Minimum,
+	"max": Maximum,
 	"pow": math.Pow,
+}
+
+// Minimum is IEEE 754's minimum (arith.minf): NaN if either operand is
+// NaN, and -0 < +0. Go's math.Min returns -Inf before it looks for a NaN
+// (math.Min(-Inf, NaN) is -Inf), which compiled code does not.
+func Minimum(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	return math.Min(a, b)
+}
+
+// Maximum is IEEE 754's maximum (arith.maxf), NaN-propagating like Minimum.
+func Maximum(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	return math.Max(a, b)
 }
 
 // floatSteppedBinary are the binary ops of several rounded steps.

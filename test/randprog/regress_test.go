@@ -1,0 +1,240 @@
+package randprog
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Minimized findings of the random-program test, each run by the
+// interpreter and in every mode. Those whose fix lies in code other
+// engineers are changing are skipped while the bug is there, with what
+// it is and where.
+
+// verdicts runs one program in the given modes and returns each mode's
+// disagreement with the interpreter ("" when it agrees).
+func verdicts(t *testing.T, p *Program, modes []Mode) map[string]string {
+	t.Helper()
+	needToolchain(t)
+	c, err := NewCase(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	b := &Batch{Cases: []*Case{c}, Dir: t.TempDir()}
+	for _, m := range modes {
+		outs, fails, err := b.Run(m)
+		switch {
+		case len(fails) > 0:
+			out[m.Name] = "does not compile: " + fails[0].Err.Error()
+		case err != nil:
+			out[m.Name] = "does not build: " + err.Error()
+		default:
+			out[m.Name] = c.Verdict(outs[0])
+		}
+	}
+	return out
+}
+
+// regression is a minimized finding whose bug is fixed, with the
+// interpreter's expected values of some results.
+type regression struct {
+	name    string
+	program *Program
+	want    map[int][]float64 // result -> values
+}
+
+var nan, inf = math.NaN(), math.Inf(1)
+
+var regressions = []regression{
+	// An integer cast to i1 is "not zero" in every mode, as a float is
+	// (C's conversion to _Bool). Found as seed 1347 (make_tuple, shift,
+	// tuple_get, cast to i1: 1 in compiled code, 0 in the interpreter):
+	// the interpreter kept the low bit. Fixed in
+	// dialects/tir/interp/elementwise.go.
+	{"cast_int_to_i1", Fixed("cast_i1", `tir.func @cast_i1(%a: !tir.tensor<i64, I[0:6]>, %b: !tir.tensor<i32, I[0:6]>) {
+  %c = tir.cast %a : !tir.tensor<i1, I[0:6]>
+  %d = tir.cast %b : !tir.tensor<i1, I[0:6]>
+  tir.return %c, %d
+}
+`, nil, []float64{0, 1, 2, 3, -1, -2}, []float64{0, 1, 2, 3, -1, -2}),
+		map[int][]float64{0: {0, 1, 1, 1, 1, 1}, 1: {0, 1, 1, 1, 1, 1}}},
+	// min and max propagate NaN in every mode, infinite operands
+	// included. Found as seeds 1422 and 1433 (a region reduction with min
+	// over inputs with NaN and infinities, then a division): the
+	// interpreter used Go's math.Max, which returns +Inf for
+	// max(+Inf, NaN). Fixed in dialects/tir/interp/scalar.go (and the
+	// constant folder, dialects/tir/fold.go).
+	{"min_max_nan_infinity", Fixed("minmax", `tir.func @minmax(%a: !tir.tensor<f32, I[0:6]>, %b: !tir.tensor<f32, I[0:6]>) {
+  %mn = tir.min %a, %b
+  %mx = tir.max %a, %b
+  %r = tir.reduce max %a over [I]
+  tir.return %mn, %mx, %r
+}
+`, nil, []float64{inf, nan, -inf, nan, 1, inf}, []float64{nan, inf, nan, -inf, 2, 3}),
+		map[int][]float64{0: {nan, nan, nan, nan, 1, 3}, 1: {nan, nan, nan, nan, 2, inf}, 2: {nan}}},
+	// A value reduced to 0-d and then used by arithmetic compiles for the
+	// GPU. Found as seeds 1009 (reduce add over [K, I], then not) and
+	// 6932 (two 0-d reductions, the second through a gather): the nvptx64
+	// pipeline stopped with "gpu-kernel-outlining: a value computed on the
+	// device here is needed by the host", because a host op between the
+	// device ops (the constant of the `not`; the extent N + 4 that clamps
+	// the gather's index) ended the single-thread kernel before the op
+	// that reads the first reduction. Fixed in lower/gpuoutline/outline.go
+	// (such host ops move before the kernel).
+	{"gpu_0d_reduction_then_arith", Fixed("red_not", `tir.func @red_not(%a: !tir.tensor<i64, I[0:5]>, %x: !tir.tensor<f64, I[0:3], J[0:4]>) {
+  %s = tir.reduce add %a over [I]
+  %n = tir.not %s
+  %m = tir.reduce max %x over [I, J]
+  %two = tir.constant 2.0 : f64
+  %y = tir.mul %m, %two
+  tir.return %n, %y
+}
+`, nil, []float64{1, 2, 3, 4, 5}, []float64{0.5, -1, 2, 3, 4, -5, 6, 7.5, 0, 1, 2, 3}),
+		map[int][]float64{0: {-16}, 1: {15}}},
+	{"gpu_host_op_between_reductions", Fixed("red_gather", `tir.func @red_gather(%x: !tir.tensor<i64, K[0:5]>, %v: !tir.tensor<i64, J[0:N + 4]>, %t: !tir.tensor<i32, T[0:3]>) {
+  %s = tir.reduce add %x over [K]
+  %g = tir.gather %v [J = %t]
+  %m = tir.reduce max %g over [T]
+  %r = tir.sub %s, %m
+  tir.return %r
+}
+`, map[string]int64{"N": 3}, []float64{1, 2, 3, 4, 5}, []float64{10, 11, 12, 13, 14, 15, 16}, []float64{-1, 2, 6}),
+		map[int][]float64{0: {-1}}},
+}
+
+// TestRegressions runs the fixed findings as one batch in every mode.
+func TestRegressions(t *testing.T) {
+	needToolchain(t)
+	var cases []*Case
+	for _, r := range regressions {
+		c, err := NewCase(r.program)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		if c.WantErr != "" {
+			t.Fatalf("%s: interpreter: %s", r.name, c.WantErr)
+		}
+		for res, want := range r.want {
+			got := c.Want[res]
+			for i, w := range want {
+				g := float64(0)
+				if got.F64 != nil {
+					g = got.F64[i]
+				} else {
+					g = float64(got.I64[i])
+				}
+				if g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+					t.Errorf("%s: interpreter: result #%d element %d = %v, want %v", r.name, res, i, g, w)
+				}
+			}
+		}
+		cases = append(cases, c)
+	}
+	b := &Batch{Cases: cases, Dir: t.TempDir()}
+	for _, m := range Modes {
+		outs, fails, err := b.Run(m)
+		for _, f := range fails {
+			t.Errorf("%s: @%s does not compile: %v", m.Name, f.Case.P.Name, f.Err)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+			continue
+		}
+		for i, o := range outs {
+			if o == nil {
+				continue
+			}
+			if v := cases[i].Verdict(o); v != "" {
+				t.Errorf("%s: %s: %s", regressions[i].name, m.Name, v)
+			}
+		}
+	}
+}
+
+// A size symbol that only a dead op uses stays a parameter of the compiled
+// function. Found as seeds 1102 and 1231 (crashes at -O1 and above):
+// tir.Symbols (dialects/tir/func.go) collects the parameters from the
+// body, so once canonicalize has removed `%d`, the -O1..-O3 code of @f
+// takes no N — `f(a, result)` and `f_result_shape(sizes)` — while -O0,
+// the C header (tools/emit/cheader.go), tc-run and the interpreter pass
+// N: `f_result_shape(N, sizes)` writes through N as a pointer. The list of
+// parameters must be fixed before optimization (lower/tiraffine/lower.go
+// reads it after): not fixed here, lowering is being changed. The
+// generator avoids body-only symbols (Options.BodyOnlySymbols) meanwhile.
+func TestDeadSymbolKeepsABI(t *testing.T) {
+	const src = `tir.func @dead(%a: !tir.tensor<f32, I[0:8]>) -> !tir.tensor<f32, I[0:8]> {
+  %d = tir.shift %a [I + N]
+  tir.return %a : !tir.tensor<f32, I[0:8]>
+}
+`
+	p := Fixed("dead", src, map[string]int64{"N": 3}, []float64{1, 2, 3, 4, 5, 6, 7, 8})
+	modes := []Mode{Modes[0], Modes[2]}
+	vs := verdicts(t, p, modes)
+	var bad []string
+	for _, m := range modes {
+		if v := vs[m.Name]; v != "" {
+			bad = append(bad, m.Name+": "+v)
+		}
+	}
+	if len(bad) > 0 {
+		t.Skipf("known bug (a symbol only a dead op uses leaves the ABI at -O1+):\n%s", strings.Join(bad, "\n"))
+	}
+}
+
+// The CUDA host wrapper compiles whatever the arguments are called.
+// Found by the first GPU run of the random programs (tables named %t15,
+// %t21): tools/emit/cudahost.go names its own locals t0, t1, ...
+// (funcWriter.fresh) and the kernel parameters p0, p1, ... in the same
+// scope as the C parameters, which keep the tir argument names, so an
+// argument %t1 is redeclared ("'t1' redeclared as different kind of
+// symbol") and an argument %p0 is shadowed by `tir_CUdeviceptr p0 =
+// p0->aligned` (gcc: invalid type argument of '->'). Not fixed here
+// (tools/emit is being changed); the generator names tables %nb<N>.
+func TestCUDAHostArgumentNames(t *testing.T) {
+	const src = `tir.func @names(%t1: !tir.tensor<f32, I[0:N]>, %p0: !tir.tensor<f32, I[0:N]>) {
+  %s = tir.shift %t1 [I + 1]
+  %r = tir.add %s, %p0
+  tir.return %r
+}
+`
+	p := Fixed("names", src, map[string]int64{"N": 5}, []float64{1, 2, 3, 4, 5}, []float64{5, 4, 3, 2, 1})
+	vs := verdicts(t, p, []Mode{{Name: "gpu-O2", Level: 2, GPU: true}})
+	if v := vs["gpu-O2"]; v != "" {
+		t.Skipf("known bug (the host wrapper's locals clash with argument names): %s", firstLine(v))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// A call on an argument whose interval is inverted ([1:N] with N = 0: an
+// empty domain, docs/decisions.md) runs on the empty domain. Found as
+// seeds 20164 and 20227: the interpreter binds the callee's H to the
+// extent N - 1 = -1 and stops with "'tir.call': size symbol H = -1 is
+// negative" (dialects/tir/interp/run.go, call -> checkSymbols), while the
+// compiled code, where tir-inline substituted N - 1 for H, returns an
+// empty result. Which one is right is a decision to make (an error would
+// make a stencil called on a small grid fail, as decisions.md says of
+// inverted intervals; binding a negative H breaks the H >= 0 the callee's
+// types were simplified under): skipped while they differ, and the
+// generator only calls helpers on intervals that cannot be inverted.
+func TestCallOnInvertedInterval(t *testing.T) {
+	const src = `tir.func @inv_h(%u: !tir.tensor<f64, I[0:H]>) {
+  %w = tir.shift %u [I + 1]
+  %s = tir.add %u, %w
+  tir.return %s
+}
+tir.func @inv(%a: !tir.tensor<f64, I[1:N]>) {
+  %r = tir.call @inv_h(%a)
+  tir.return %r
+}
+`
+	p := Fixed("inv", src, map[string]int64{"N": 0}, []float64{})
+	vs := verdicts(t, p, []Mode{Modes[0]})
+	if v := vs["O0"]; v != "" {
+		t.Skipf("known bug: %s", v)
+	}
+}
