@@ -49,7 +49,9 @@ func (b *body) preconditions(info *stmtInfo, rs ranges) error {
 				continue
 			}
 			if decided {
-				return errorf(arg.Pos(), "out of bounds: index %s of %s (dimension %d) takes %s, outside %s", arg.Text(), name, k, img, d.Interval)
+				e := errorf(arg.Pos(), "out of bounds: index %s of %s (dimension %d) takes %s, outside %s", arg.Text(), name, k, img, d.Interval)
+				explainVars(e, info.why, rs, resolvedVars(a.lin[k], rs, ""))
+				return e
 			}
 			how := "checked at run time"
 			if a.exists {

@@ -28,6 +28,8 @@ type stmtInfo struct {
 	// accesses are the tensor accesses of the right-hand side and of the
 	// exists clauses (nested ones included), in source order.
 	accesses []*access
+	// why records where each variable's range comes from (rangewhy.go).
+	why map[string][]rangeWhy
 }
 
 // access is one tensor access T(args) and what range inference and the

@@ -30,6 +30,7 @@ type ranges map[string]sizeexpr.Interval
 func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 	rs := ranges{}
 	isIndex := func(n string) bool { _, ok := info.varLoc[n]; return ok }
+	info.why = map[string][]rangeWhy{}
 	b.isIndex = isIndex
 	for _, v := range info.vars {
 		w, ok := info.ranges[v]
@@ -49,6 +50,7 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 			return nil, errorf(w.Loc, "empty range %s:%s for '%s' (never a negative size)", w.Lo.Text(), w.Hi.Text(), v)
 		}
 		rs[v] = iv
+		info.why[v] = []rangeWhy{{loc: w.Loc, iv: iv, text: fmt.Sprintf("'%s' in %s comes from its where clause", v, iv)}}
 	}
 	for _, a := range info.accesses {
 		n := len(a.call.Args)
@@ -58,14 +60,11 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 			a.lin[k], a.affine[k] = b.linear(arg, isIndex)
 		}
 	}
-	// origin is, per inferred variable, the access arguments it was
-	// solved from, for the message of an empty range.
 	type use struct {
 		a  *access
 		k  int
 		iv sizeexpr.Interval
 	}
-	origin := map[string][]use{}
 	for {
 		cands := map[string][]sizeexpr.Interval{}
 		var uses []use
@@ -82,7 +81,12 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 				iv := solve(a.lin[k], u[0], dims[k].Interval, rs)
 				cands[u[0]] = append(cands[u[0]], iv)
 				uses = append(uses, use{a, k, iv})
-				origin[u[0]] = append(origin[u[0]], use{a, k, iv})
+				w := rangeWhy{loc: a.call.Args[k].Pos(), iv: iv, deps: resolvedVars(a.lin[k], rs, u[0]),
+					text: fmt.Sprintf("%s keeps '%s' in %s: dimension %d of %s is %s", a.call.Text(), u[0], iv, k, a.call.Fn.Name, dims[k].Interval)}
+				if a.lhs {
+					w.loc, w.text = a.call.Pos(), fmt.Sprintf("the existing value of %s keeps '%s' in %s", a.call.Fn.Name, u[0], iv)
+				}
+				info.why[u[0]] = append(info.why[u[0]], w)
 			}
 		}
 		if len(cands) == 0 {
@@ -123,15 +127,10 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 				what = fmt.Sprintf("dimension %d of %s: '%s' in %s", k, info.s.LHS.Name, v, iv)
 			}
 		}
+		// Every access that bounded v, which bound each one fixed, and
+		// where the ranges of the variables they used come from.
 		d := errorf(info.varLoc[v], "empty inferred range for %s (never a negative size)", what)
-		for _, u := range origin[v] {
-			a := u.a
-			if a.lhs {
-				d.AddNote(a.call.Pos(), "the existing value of %s keeps '%s' in %s", a.call.Fn.Name, v, u.iv)
-				continue
-			}
-			d.AddNote(a.call.Args[u.k].Pos(), "%s keeps '%s' in %s: dimension %d of %s is %s", a.call.Text(), v, u.iv, u.k, a.call.Fn.Name, a.tensor.typ().Dims[u.k].Interval)
-		}
+		explainVars(d, info.why, rs, []string{v})
 		return nil, d
 	}
 	return rs, nil

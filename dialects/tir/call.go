@@ -1,6 +1,9 @@
 package tir
 
 import (
+	"fmt"
+	"strings"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -63,14 +66,38 @@ func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (CallBindin
 		return b, ir.Errorf(op.Loc, "call to @%s passes %d arguments, the function takes %d", name, len(args), len(ft.Inputs)).
 			AddNote(callee.Loc, "@%s is defined here", name)
 	}
-	// tryBind solves `param == arg` when param is `SYM + c` with SYM free.
-	tryBind := func(param, arg sizeexpr.Expr) {
+	// tryBind solves `param == arg` when param is `SYM + c` with SYM free;
+	// boundBy remembers which argument bound each symbol, for messages.
+	boundBy := map[string]int{}
+	tryBind := func(param, arg sizeexpr.Expr, i int) {
 		terms, c, ok := b.Subst(param).Linear()
 		if ok && len(terms) == 1 && terms[0].Coef == 1 && terms[0].Var.Kind == sizeexpr.SymbolVar {
 			if _, done := b.Syms[terms[0].Var.Name]; !done {
 				b.Syms[terms[0].Var.Name] = sizeexpr.Sub(arg, sizeexpr.Const(c))
+				boundBy[terms[0].Var.Name] = i
 			}
 		}
+	}
+	// mismatch adds to a refuted call the two sides: where the argument's
+	// interval comes from, the parameter's declaration, and which
+	// arguments bound the parameter's symbols.
+	params := callee.Regions[0].Entry()
+	mismatch := func(d *ir.Diagnostic, i int, pd Dim) *ir.Diagnostic {
+		AddTrail(d, fmt.Sprintf("argument #%d", i), args[i], pd.Name)
+		if params != nil && i < len(params.Args) {
+			pa := params.Args[i]
+			d.AddNote(DefLoc(pa), "@%s's parameter '%s' is declared with %s", name, pa.NameHint, pd)
+		}
+		var binds []string
+		for _, v := range append(pd.Lo.Vars(), pd.Hi.Vars()...) {
+			if j, ok := boundBy[v.Name]; ok && j != i {
+				binds = append(binds, fmt.Sprintf("%s = %s by argument #%d", v.Name, b.Syms[v.Name], j))
+			}
+		}
+		if len(binds) > 0 {
+			d.AddNote(op.Loc, "the call binds %s", strings.Join(binds, ", "))
+		}
+		return d
 	}
 	// free reports whether a callee expression has a symbol no argument
 	// has bound yet.
@@ -108,7 +135,7 @@ func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (CallBindin
 	// Symbolic origins first, then the shifts of the other origins.
 	for _, p := range pairs {
 		if free(p.pd.Lo) {
-			tryBind(p.pd.Lo, p.ad.Lo)
+			tryBind(p.pd.Lo, p.ad.Lo, p.i)
 		}
 	}
 	for _, p := range pairs {
@@ -118,22 +145,22 @@ func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (CallBindin
 		sh := sizeexpr.Sub(p.ad.Lo, b.Subst(p.pd.Lo))
 		if old, ok := b.Shift[p.pd.Name]; ok {
 			if provablyDifferent(old, sh) {
-				return b, ir.Errorf(op.Loc, "call argument #%d: dimension %s starts at %s, which moves @%s's origin by %s, but another argument moves it by %s", p.i, p.pd.Name, p.ad.Lo, name, sh, old).
-					AddNote(callee.Loc, "@%s is defined here", name)
+				return b, mismatch(ir.Errorf(op.Loc, "call argument #%d: dimension %s starts at %s, which moves @%s's origin by %s, but another argument moves it by %s", p.i, p.pd.Name, p.ad.Lo, name, sh, old).
+					AddNote(callee.Loc, "@%s is defined here", name), p.i, p.pd)
 			}
 			continue
 		}
 		b.Shift[p.pd.Name] = sh
 	}
 	for _, p := range pairs {
-		tryBind(p.pd.Hi, sizeexpr.Sub(p.ad.Hi, b.Shift[p.pd.Name]))
+		tryBind(p.pd.Hi, sizeexpr.Sub(p.ad.Hi, b.Shift[p.pd.Name]), p.i)
 	}
 	for _, p := range pairs {
 		sh := b.Shift[p.pd.Name]
 		lo, hi := sizeexpr.Add(b.Subst(p.pd.Lo), sh), sizeexpr.Add(b.Subst(p.pd.Hi), sh)
 		if provablyDifferent(lo, p.ad.Lo) || provablyDifferent(hi, p.ad.Hi) {
-			return b, ir.Errorf(op.Loc, "call argument #%d: dimension %s is %s, but @%s expects [%s:%s]", p.i, p.pd.Name, p.ad.Interval, name, lo, hi).
-				AddNote(callee.Loc, "@%s is defined here", name)
+			return b, mismatch(ir.Errorf(op.Loc, "call argument #%d: dimension %s is %s, but @%s expects [%s:%s]", p.i, p.pd.Name, p.ad.Interval, name, lo, hi).
+				AddNote(callee.Loc, "@%s is defined here", name), p.i, p.pd)
 		}
 	}
 	return b, nil

@@ -279,32 +279,21 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 		case "tir.assume_shape":
 			x, _ := AsTensor(op.Operands[0].Type)
 			y, _ := AsTensor(op.Results[0].Type)
+			// An assume_shape that tir-inline put at a call boundary
+			// reports the call, as the call itself does before inlining.
+			prefix := "assume_shape"
+			if callee, ok := op.Attr(CallBoundaryAttr).(ir.StringAttr); ok {
+				prefix = "call to @" + string(callee)
+			}
 			for _, d := range y.Dims {
 				xd, _ := x.Dim(d.Name)
-				if !sizeexpr.ProveEQ(xd.Lo, d.Lo) || !sizeexpr.ProveEQ(xd.Hi, d.Hi) {
-					a, aok := inside(xd.Interval, d.Interval)
-					b, bok := inside(d.Interval, xd.Interval)
-					var msg message
-					msg.text("assume_shape: %s dimension %s: expected ", valueName(fn, op.Operands[0]), d.Name)
-					if sizeexpr.ProveEQ(xd.Lo, d.Lo) {
-						// assume_shape: argument 'a' dimension X: expected extent 20, got 18
-						msg.text("extent ")
-						msg.expr(d.Extent(), true)
-						msg.text(", got ")
-						msg.value(xd.Extent(), true, xd.Extent().String())
-					} else {
-						// ... expected [1:N + 1] = [1:13], got [0:12]
-						msg.interval(d.Interval)
-						msg.text(", got ")
-						msg.cur.WriteString("[")
-						msg.value(xd.Lo, false, "")
-						msg.cur.WriteString(":")
-						msg.value(xd.Hi, false, "")
-						msg.cur.WriteString("]")
-						msg.static.WriteString(xd.Interval.String())
-					}
-					addMsg(op.Loc, append(a, b...), aok && bok, &msg)
+				if c, ok, any := shapeCheck(prefix, valueName(fn, op.Operands[0]), d.Name, xd.Interval, d.Interval); any {
+					addMsg(op.Loc, c.NonNeg, ok, c.msg)
 				}
+			}
+		case "tir.call":
+			for _, c := range callChecks(fn, op) {
+				addMsg(op.Loc, c.NonNeg, c.ok, c.msg)
 			}
 		case "tir.reduce":
 			ins, _ := ReduceOperands(op)
@@ -341,7 +330,7 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 		}
 		return true
 	})
-	return out
+	return mergeChecks(inferredChecks(fn, warn), out)
 }
 
 func hasUnknownExtent(iv sizeexpr.Interval) bool {

@@ -1,7 +1,9 @@
 package tir
 
 import (
+	"fmt"
 	"strconv"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -220,12 +222,13 @@ var viewDef = &ir.OpDef{
 					continue
 				}
 				if decided {
-					return ir.Errorf(op.Loc, "view reads dimension %s on %s, outside the operand's %s", d, img, xd.Interval).
-						AddNote(DefLoc(op.Operands[0]), "the operand is defined here")
+					return AddTrail(ir.Errorf(op.Loc, "view reads dimension %s on %s, outside the operand's %s", d, img, xd.Interval),
+						"the operand", op.Operands[0], d)
 				}
 			}
 			if warn != nil {
-				warn(ir.Warningf(op.Loc, "view precondition not provable: %s = %s must stay inside %s; checked at run time", d, m.Exprs[i], xd.Interval))
+				warn(AddTrail(ir.Warningf(op.Loc, "view precondition not provable: %s = %s must stay inside %s; checked at run time", d, m.Exprs[i], xd.Interval),
+					"the operand", op.Operands[0], d))
 			}
 		}
 		return nil
@@ -408,8 +411,8 @@ var subsetDef = &ir.OpDef{
 				return nil, ir.Errorf(op.Loc, "unknown dimension %s in subset: the operand has %s", b.Name, dimNames(x))
 			}
 			if inside, decided := x.Dims[i].Contains(b.Interval); !inside && decided {
-				return nil, ir.Errorf(op.Loc, "subset %s is not inside the operand's %s", b, x.Dims[i]).
-					AddNote(DefLoc(op.Operands[0]), "the operand is defined here")
+				return nil, AddTrail(ir.Errorf(op.Loc, "subset %s is not inside the operand's %s", b, x.Dims[i]),
+					"the operand", op.Operands[0], b.Name)
 			}
 			if b.ProvablyEmpty() {
 				return nil, ir.Errorf(op.Loc, "empty domain in dimension %s: subset %s is empty", b.Name, b)
@@ -533,10 +536,10 @@ var concatDef = &ir.OpDef{
 				return nil, ir.Errorf(op.Loc, "operand #%d of concat has no dimension %s", i, dim).AddNote(DefLoc(v), "operand #%d is defined here", i)
 			}
 			if i > 0 && !sizeexpr.ProveEQ(pieces[i-1].Hi, d.Lo) {
-				return nil, ir.Errorf(op.Loc, "concat intervals not contiguous along %s: operand #%d ends at %s but operand #%d starts at %s",
-					dim, i-1, pieces[i-1].Hi, i, d.Lo).
-					AddNote(DefLoc(op.Operands[i-1]), "operand #%d has %s", i-1, pieces[i-1]).
-					AddNote(DefLoc(v), "operand #%d has %s", i, d)
+				e := ir.Errorf(op.Loc, "concat intervals not contiguous along %s: operand #%d ends at %s but operand #%d starts at %s",
+					dim, i-1, pieces[i-1].Hi, i, d.Lo)
+				AddTrail(e, fmt.Sprintf("operand #%d", i-1), op.Operands[i-1], dim)
+				return nil, AddTrail(e, fmt.Sprintf("operand #%d", i), v, dim)
 			}
 			pieces = append(pieces, d)
 		}

@@ -139,6 +139,13 @@ func inferFunc(op *ir.Operation) ([]ir.Type, error) {
 		for _, v := range ret.Operands {
 			outs = append(outs, v.Type)
 		}
+		// An unknown extent that meets a known bound on the way to a
+		// result must cover it (checked at entry), so the result's
+		// domain no longer depends on it: [0:min(?_x_I - 1, N)] is [0:N].
+		xs := InferExtents(op, outs)
+		for i, t := range outs {
+			outs[i] = simplifyInferred(t, xs)
+		}
 		ft.Results = outs
 		op.SetAttr("function_type", ir.TypeAttr{Type: ft})
 	}
@@ -166,6 +173,24 @@ func verifyFunc(op *ir.Operation, warn func(*ir.Diagnostic)) error {
 	for _, b := range op.Regions[0].Blocks {
 		if b.Terminator() == nil {
 			return ir.Errorf(op.Loc, "'%s' body must end with tir.return", op.Name)
+		}
+	}
+	if op.Name != "tir.func" {
+		return nil
+	}
+	// What shape inference concluded about unknown argument extents: an
+	// error when the requirements contradict each other, else a remark.
+	xs := InferExtents(op, nil)
+	if err := checkInferred(op, xs); err != nil {
+		return err
+	}
+	if warn != nil {
+		for _, x := range xs {
+			loc := x.ArgLoc
+			if !loc.Known() {
+				loc = op.Loc
+			}
+			warn(&ir.Diagnostic{Severity: ir.SevRemark, Loc: loc, Msg: x.String()})
 		}
 	}
 	return nil
@@ -235,8 +260,9 @@ func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
 			}
 			msg += "ends " + d.String() + " too early"
 		}
-		return ir.Errorf(op.Loc, "output domain not inside the computed one: dimension %s is declared %s but computed only on %s (%s)",
-			wd.Name, wd.Interval, gd.Interval, msg).AddNote(DefLoc(op.Operands[i]), "the returned value is computed here")
+		d := ir.Errorf(op.Loc, "output domain not inside the computed one: dimension %s is declared %s but computed only on %s (%s)",
+			wd.Name, wd.Interval, gd.Interval, msg)
+		return AddTrail(d, "the returned value", op.Operands[i], wd.Name)
 	}
 	return nil
 }

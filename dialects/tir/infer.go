@@ -1,6 +1,8 @@
 package tir
 
 import (
+	"fmt"
+
 	"tir/dialects/ir"
 )
 
@@ -122,6 +124,13 @@ func emptyDomainTypes(op *ir.Operation, ts []TensorType, srcs []*ir.Value, d Dim
 	diag := ir.Errorf(op.Loc, "empty domain in dimension %s: the operands' intervals do not overlap (intersection [%s:%s])", d.Name, d.Lo, d.Hi)
 	for i, t := range ts {
 		if od, ok := t.Dim(d.Name); ok && i < len(srcs) {
+			// Where each interval comes from (origins.go).
+			if vt, ok := AsTensor(srcs[i].Type); ok {
+				if vd, ok := vt.Dim(d.Name); ok && vd.Interval.Equal(od.Interval) {
+					AddTrail(diag, fmt.Sprintf("operand #%d", i), srcs[i], d.Name)
+					continue
+				}
+			}
 			diag.AddNote(DefLoc(srcs[i]), "operand #%d has %s", i, od)
 		}
 	}

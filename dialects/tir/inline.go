@@ -38,8 +38,11 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 	}
 	entry := callee.Regions[0].Entry()
 	mapping := map[*ir.Value]*ir.Value{}
+	// What unification could not prove about an argument is checked at
+	// the call boundary (an assume_shape that reports the call).
+	want := CallArgDomains(callee, bind)
 	for i, a := range entry.Args {
-		mapping[a] = move(call.Operands[i], 1)
+		mapping[a] = move(callBoundary(call, call.Operands[i], want[i], rw), 1)
 	}
 	var ret *ir.Operation
 	for _, o := range entry.Ops {

@@ -1,6 +1,7 @@
 package tir
 
 import (
+	"fmt"
 	"strings"
 
 	"tir/dialects/ir"
@@ -304,7 +305,18 @@ var reduceDef = &ir.OpDef{
 					continue
 				}
 				if warn != nil {
-					warn(ir.Warningf(op.Loc, "reduction over %s truncates operand #%d from %s to %s", d, i, x.Interval, full))
+					w := ir.Warningf(op.Loc, "reduction over %s truncates operand #%d from %s to %s", d, i, x.Interval, full)
+					// Where the two intervals come from: the truncated
+					// operand's and those of the operands that are shorter.
+					AddTrail(w, fmt.Sprintf("operand #%d", i), v, d)
+					for j, u := range ins {
+						if ut, _ := AsTensor(u.Type); j != i {
+							if ud, ok := ut.Dim(d); ok && !ud.Interval.Equal(x.Interval) {
+								AddTrail(w, fmt.Sprintf("operand #%d", j), u, d)
+							}
+						}
+					}
+					warn(w)
 				}
 			}
 		}

@@ -45,6 +45,10 @@ type ArgExtents struct {
 	// argument, or one whose only reader is tir.pos).
 	IsRead bool
 	Dims   []DimExtent
+	// Inferred lists what shape inference requires of the argument's
+	// unknown extents (`?`): the intervals it must cover, checked at
+	// entry.
+	Inferred []tir.InferredExtent
 }
 
 // FuncExtents is the extent analysis of one tir.func.
@@ -89,13 +93,24 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 		}
 	}
 	a.Block(entry)
+	inferred := tir.InferExtents(fn, nil)
+	for k, d := range fe.Output {
+		fe.Output[k].Interval = sizeexpr.Span(tir.AssumeInferred(d.Lo, inferred), tir.AssumeInferred(d.Hi, inferred))
+	}
 	for i, t := range sig.ins {
 		ae := ArgExtents{Name: sig.argNames[i], Type: t}
+		for _, x := range inferred {
+			if x.Arg == i {
+				ae.Inferred = append(ae.Inferred, x)
+			}
+		}
 		rb, read := a.Of(entry.Args[i])
 		ae.IsRead = read
 		if read {
 			for _, d := range t.Dims {
 				de := DimExtent{Name: d.Name, Read: rb[d.Name]}
+				// Under what inference requires of unknown extents.
+				de.Interval = sizeexpr.Span(tir.AssumeInferred(de.Interval.Lo, inferred), tir.AssumeInferred(de.Interval.Hi, inferred))
 				along := de.Frame
 				if along == "" {
 					along = d.Name
@@ -181,6 +196,9 @@ func (fe *FuncExtents) write(b *strings.Builder) {
 		}
 		if ae.IsRead && len(ae.Dims) > 0 {
 			line += "   reads " + ae.readsText()
+		}
+		for _, x := range ae.Inferred {
+			line += fmt.Sprintf("   %s[?] must cover %s (inferred, checked at entry)", x.Dim, x.Needs)
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
