@@ -46,9 +46,27 @@ func init() {
 				Help: "nvptx64: exp, log, sin, ... computed by tc-opt's own expansion (works with plain llc), or calls to libdevice's __nv_* functions (link libdevice.10.bc)"},
 			{Name: "emulate", Type: passes.OptBool, Default: false,
 				Help: "nvptx64: emit the kernels for the host CPU, with thread indices as arguments (for running them without a GPU)"},
+			{Name: "threads", Type: passes.OptString, Default: "none", Choices: tollvm.ThreadModes,
+				Help: "CPU targets: omp runs the outermost parallel loops on all cores through GNU OpenMP's runtime (GOMP_parallel; link with gcc -fopenmp or -lgomp)"},
+			{Name: "cpu", Type: passes.OptString, Default: "",
+				Help: "CPU targets: the processor to generate code for, written as target-cpu/target-features so that plain llc -O3 uses its instructions: native (this machine) or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...); empty: generic"},
+			{Name: "parallel-min-work", Type: passes.OptInt, Default: tollvm.DefaultParallelMinWork,
+				Help: "with threads=omp: a loop nest estimated to execute fewer operations runs on the calling thread (0: fork whenever the loop has two iterations or more)"},
+		},
+		Check: func(o passes.Options) error {
+			if o.String("threads") == "omp" && o.String("target") == "nvptx64" {
+				return fmt.Errorf("threads=omp applies to CPU targets (x86_64, aarch64), not nvptx64")
+			}
+			_, _, err := tollvm.ResolveCPU(o.String("target"), o.String("cpu"))
+			return err
 		},
 		New: func(o passes.Options) passes.Pass {
-			opts := tollvm.Options{Target: o.String("target"), Math: o.String("math"), Emulate: o.Bool("emulate")}
+			minWork := int64(o.Int("parallel-min-work"))
+			if minWork == 0 {
+				minWork = -1 // 0 is Options' "default"; here it means no threshold
+			}
+			opts := tollvm.Options{Target: o.String("target"), Math: o.String("math"), Emulate: o.Bool("emulate"),
+				Threads: o.String("threads"), ParallelMinWork: minWork, CPU: o.String("cpu")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				text, err := tollvm.Emit(ctx.Module, opts)
 				if err != nil {

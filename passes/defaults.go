@@ -87,3 +87,17 @@ func OptPipeline(level int, target string) (*Pipeline, error) {
 	}
 	return p, nil
 }
+
+// WithThreads makes a pipeline ending in convert-to-llvm run the outermost
+// parallel loops on all cores through GNU OpenMP's runtime: tc-opt's
+// --threads, convert-to-llvm{threads=omp}.
+func WithThreads(p *Pipeline) error {
+	n, err := p.SetOption("convert-to-llvm", "threads", "omp")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("--threads needs a pipeline that ends in convert-to-llvm")
+	}
+	return nil
+}

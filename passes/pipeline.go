@@ -71,6 +71,37 @@ func (p *Pipeline) PassNames() []string {
 	return out
 }
 
+// SetOption sets an option, written as in a pipeline's braces, of every
+// instance of the named pass, nested ones included, and returns how many
+// it set: `-O2 --threads` is the -O2 pipeline with
+// SetOption("convert-to-llvm", "threads", "omp").
+func (p *Pipeline) SetOption(pass, name, value string) (int, error) {
+	n := 0
+	for _, e := range p.Elems {
+		if e.Nested != nil {
+			k, err := e.Nested.SetOption(pass, name, value)
+			if err != nil {
+				return n, err
+			}
+			n += k
+			continue
+		}
+		if e.Pass.Name != pass {
+			continue
+		}
+		if err := e.Options.setText(e.Pass, name, value, false); err != nil {
+			return n, err
+		}
+		if e.Pass.Check != nil {
+			if err := e.Pass.Check(e.Options); err != nil {
+				return n, fmt.Errorf("pass '%s': %v", e.Pass.Name, err)
+			}
+		}
+		n++
+	}
+	return n, nil
+}
+
 // AddPass appends a pass by name with its options written as in a
 // pipeline's braces ("target=nvptx64 fast=true"; "" for defaults). A pass
 // anchored on another op than a module pipeline's is nested implicitly

@@ -123,8 +123,25 @@ func (o *outliner) run() error {
 			group := []*ir.Operation{op}
 			for i+1 < len(ops) {
 				next := ops[i+1]
-				if next.HasTrait(ir.TraitTerminator) || o.isHostOp(next) {
+				if next.HasTrait(ir.TraitTerminator) {
 					break
+				}
+				if o.isHostOp(next) {
+					// Host work (a constant, size arithmetic) between device
+					// ops whose values later ops still need (a 0-d
+					// reduction, then arithmetic on it) depends on host
+					// values only: it moves before the kernel instead of
+					// ending it.
+					if !usedAfter(group, ops[i+1:]) {
+						break
+					}
+					body.Remove(next)
+					body.InsertAt(body.IndexOf(op), next)
+					for _, r := range next.Results {
+						o.host[r] = true
+					}
+					i++
+					continue
 				}
 				sequential := len(next.Regions) == 0 && !isPure(next) ||
 					len(next.Regions) > 0 && (len(next.Results) > 0 || !affine.IsParallel(next))

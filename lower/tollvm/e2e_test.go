@@ -123,6 +123,10 @@ type e2eCase struct {
 	callShape bool
 	// tol is the relative tolerance for floats (0: bit-identical).
 	tol float64
+	// opts are the emitter's options (threads); env is added to the
+	// driver's environment (OMP_NUM_THREADS).
+	opts Options
+	env  []string
 }
 
 // e2eResult is what the driver printed.
@@ -267,7 +271,7 @@ func runE2E(t *testing.T, c *e2eCase) *e2eResult {
 	llc := tool(t, "llc")
 	gcc := toolAny(t, "gcc", "cc")
 	dir := t.TempDir()
-	ll := emitFile(t, loadTestdata(t, c.file), Options{}, dir, c.file)
+	ll := emitFile(t, loadTestdata(t, c.file), c.opts, dir, c.file)
 	obj := filepath.Join(dir, c.file+".o")
 	run(t, dir, llc, "-O3", "-filetype=obj", "-relocation-model=pic", "-o", obj, ll)
 	drv := filepath.Join(dir, "driver.c")
@@ -275,8 +279,12 @@ func runE2E(t *testing.T, c *e2eCase) *e2eResult {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, "driver")
-	run(t, dir, gcc, "-O1", "-o", exe, drv, obj, "-lm")
-	out := run(t, dir, exe)
+	link := []string{"-O1", "-o", exe, drv, obj, "-lm"}
+	if text, err := os.ReadFile(ll); err == nil && UsesOpenMP(string(text)) {
+		link = append(link, "-fopenmp")
+	}
+	run(t, dir, gcc, link...)
+	out := runEnv(t, dir, c.env, exe)
 	res := &e2eResult{outputs: map[string][]uint64{}, intact: map[string]bool{}, untouch: map[string]bool{}, messages: map[string]string{}}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)

@@ -53,6 +53,9 @@ type fnEmitter struct {
 	// emulatedIDs is the ids parameter of a kernel emitted for the host
 	// (see kernel.go); nil elsewhere.
 	emulatedIDs *ll.Param
+	// inParallel is set in the function a parallel loop was outlined into:
+	// the loops inside it run on the thread that executes it.
+	inParallel bool
 	// exprCache memoises lowered affine expressions per block: the same
 	// subscript (i + 1, the row offset) is often needed by several loads
 	// of one loop body, and llc does not run a CSE pass over IR.

@@ -56,6 +56,19 @@ func run(t *testing.T, dir, name string, args ...string) string {
 	return string(out)
 }
 
+// runEnv is run with variables added to the environment.
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
 // emitFile lowers a module and writes it to dir/name.ll.
 func emitFile(t *testing.T, m *ir.Module, opts Options, dir, name string) string {
 	t.Helper()

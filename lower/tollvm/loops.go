@@ -134,6 +134,11 @@ func (fe *fnEmitter) bindRegionArgs(op *ir.Operation, blk *ir.Block, vals []valu
 // emitAffineFor lowers affine.for. Operands: the lower bound map's
 // operands, the upper bound map's operands, then the iter_args inits.
 func emitAffineFor(fe *fnEmitter, op *ir.Operation) error {
+	if fe.outlines(op) {
+		if done, err := fe.emitOutlined(op); done || err != nil {
+			return err
+		}
+	}
 	lbMap, err := mapAttr(op, "lower_bound")
 	if err != nil {
 		return err

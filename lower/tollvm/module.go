@@ -37,6 +37,20 @@ type Options struct {
 	// with arithmetic (expand-math); "libdevice" calls __nv_expf and friends,
 	// which the user links from libdevice.10.bc.
 	Math string
+	// CPU is the processor the code is for (cpu.go): "" (generic),
+	// "native" or an LLVM processor name.
+	CPU string
+	// Threads is "" or "none" (every loop runs on the calling thread) or
+	// "omp": the outermost parallel loops of CPU code run on all cores
+	// through GNU OpenMP's runtime (threads.go); the program then links
+	// libgomp (gcc -fopenmp, or -lgomp).
+	Threads string
+	// ParallelMinWork is, with Threads, the estimated number of operations
+	// a parallel loop nest must execute to be run by several threads;
+	// smaller nests run on the calling thread. 0 means
+	// DefaultParallelMinWork; a negative value forks whenever the loop has
+	// two iterations or more (for tests).
+	ParallelMinWork int64
 }
 
 // Emit lowers every func.func of m to LLVM IR and returns the module text.
@@ -54,6 +68,9 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	}
 	me := newModuleEmitter(tgt)
 	me.libdevice = opts.Math == "libdevice"
+	if err := me.setThreads(opts); err != nil {
+		return "", err
+	}
 	kernels := 0
 	for _, op := range m.Body().Ops {
 		switch {
@@ -87,6 +104,11 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	if err := checkTerminators(me.mod); err != nil {
 		return "", err
 	}
+	cpu, features, err := ResolveCPU(tgt.Name, opts.CPU)
+	if err != nil {
+		return "", err
+	}
+	applyCPU(me.mod, cpu, features)
 	return me.mod.String(), nil
 }
 
@@ -105,6 +127,12 @@ type moduleEmitter struct {
 	// asserts are the cf.assert checks of the function being emitted; their
 	// codes start at abi.AssertCodeBase, after the entry checks' codes.
 	asserts []check
+	// omp: outermost parallel loops are outlined and run through libgomp
+	// (threads.go) when they are estimated to execute at least minWork
+	// operations; outlined counts the outlined loops of the module.
+	omp      bool
+	minWork  int64
+	outlined int
 }
 
 func newModuleEmitter(tgt *targetDesc) *moduleEmitter {

@@ -12,7 +12,9 @@ import (
 )
 
 // emitAffineParallel lowers affine.parallel to nested sequential loops (the
-// CPU strategy). Attributes, as MLIR 16 prints them: lowerBoundsMap and
+// CPU strategy; with threads=omp, one without reductions that is not inside
+// another parallel loop has its first dimension split among threads,
+// threads.go). Attributes, as MLIR 16 prints them: lowerBoundsMap and
 // upperBoundsMap hold the bound expressions of all dimensions concatenated;
 // lowerBoundsGroups / upperBoundsGroups say how many results belong to each
 // dimension (max of a lower group, min of an upper group); steps is an
@@ -21,26 +23,46 @@ import (
 // map's. Each result is the reduction of the values the body yields, over
 // all iterations, starting from the kind's identity.
 func emitAffineParallel(fe *fnEmitter, op *ir.Operation) error {
+	if fe.outlines(op) {
+		if done, err := fe.emitOutlined(op); done || err != nil {
+			return err
+		}
+	}
+	return fe.emitAffineParallelRange(op, nil)
+}
+
+// parallelOp is the parsed form of an affine.parallel.
+type parallelOp struct {
+	blk                *ir.Block
+	lbMap, ubMap       ir.AffineMap
+	lbGroups, ubGroups []int64
+	steps              []int64
+	kinds              []int64
+	nlb                int // operands of the lower bound map
+}
+
+// readAffineParallel checks and parses the attributes of an affine.parallel.
+func readAffineParallel(op *ir.Operation) (*parallelOp, error) {
 	lbMap, err := mapAttr(op, "lowerBoundsMap")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ubMap, err := mapAttr(op, "upperBoundsMap")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	blk, err := singleBlock(op, 0)
 	if err != nil || blk == nil {
-		return ir.Errorf(op.Loc, "tollvm: affine.parallel needs a body")
+		return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel needs a body")
 	}
 	n := len(blk.Args)
 	lbGroups, err := groupsAttr(op, "lowerBoundsGroups", n, len(lbMap.Results))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ubGroups, err := groupsAttr(op, "upperBoundsGroups", n, len(ubMap.Results))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	steps := make([]int64, n)
 	for i := range steps {
@@ -49,39 +71,70 @@ func emitAffineParallel(fe *fnEmitter, op *ir.Operation) error {
 	if a := op.Attr("steps"); a != nil {
 		s, ok := intList(a)
 		if !ok || len(s) != n {
-			return ir.Errorf(op.Loc, "tollvm: affine.parallel steps %s do not match its %d dimensions", a, n)
+			return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel steps %s do not match its %d dimensions", a, n)
 		}
 		steps = s
 	}
 	for _, s := range steps {
 		if s <= 0 {
-			return ir.Errorf(op.Loc, "tollvm: affine.parallel steps must be positive")
+			return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel steps must be positive")
 		}
 	}
 	var kinds []int64
 	if a := op.Attr("reductions"); a != nil {
 		k, ok := intList(a)
 		if !ok {
-			return ir.Errorf(op.Loc, "tollvm: cannot read affine.parallel reductions %s", a)
+			return nil, ir.Errorf(op.Loc, "tollvm: cannot read affine.parallel reductions %s", a)
 		}
 		kinds = k
 	}
 	if len(kinds) != len(op.Results) {
-		return ir.Errorf(op.Loc, "tollvm: affine.parallel has %d results but %d reductions", len(op.Results), len(kinds))
+		return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel has %d results but %d reductions", len(op.Results), len(kinds))
 	}
 	nlb := lbMap.NumDims + lbMap.NumSyms
 	if len(op.Operands) != nlb+ubMap.NumDims+ubMap.NumSyms {
-		return ir.Errorf(op.Loc, "tollvm: affine.parallel operands do not match its bound maps")
+		return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel operands do not match its bound maps")
 	}
+	return &parallelOp{blk: blk, lbMap: lbMap, ubMap: ubMap, lbGroups: lbGroups, ubGroups: ubGroups, steps: steps, kinds: kinds, nlb: nlb}, nil
+}
+
+// bounds evaluates the bounds of every dimension in the current block,
+// with args the LLVM values of the op's operands.
+func (p *parallelOp) bounds(fe *fnEmitter, args []value.Value) (lbs, ubs []value.Value, err error) {
+	if lbs, err = fe.applyMap(p.lbMap, args[:p.nlb]); err != nil {
+		return nil, nil, err
+	}
+	if ubs, err = fe.applyMap(p.ubMap, args[p.nlb:]); err != nil {
+		return nil, nil, err
+	}
+	return lbs, ubs, nil
+}
+
+// dimBounds reduces the bounds of dimension d (max of its lower group, min
+// of its upper group) from the results of bounds.
+func (p *parallelOp) dimBounds(fe *fnEmitter, lbs, ubs []value.Value, d int) (lb, ub value.Value) {
+	lo, uo := int64(0), int64(0)
+	for k := 0; k < d; k++ {
+		lo += p.lbGroups[k]
+		uo += p.ubGroups[k]
+	}
+	return fe.reduceBounds(lbs[lo:lo+p.lbGroups[d]], true), fe.reduceBounds(ubs[uo:uo+p.ubGroups[d]], false)
+}
+
+// emitAffineParallelRange lowers affine.parallel; outer, when not nil,
+// replaces the bounds of the first dimension (an outlined part of it).
+func (fe *fnEmitter) emitAffineParallelRange(op *ir.Operation, outer []value.Value) error {
+	p, err := readAffineParallel(op)
+	if err != nil {
+		return err
+	}
+	blk, n, kinds := p.blk, len(p.blk.Args), p.kinds
+	lbGroups, ubGroups, steps := p.lbGroups, p.ubGroups, p.steps
 	args, err := fe.vals2(op, op.Operands)
 	if err != nil {
 		return err
 	}
-	lbs, err := fe.applyMap(lbMap, args[:nlb])
-	if err != nil {
-		return wrapErr(op, err)
-	}
-	ubs, err := fe.applyMap(ubMap, args[nlb:])
+	lbs, ubs, err := p.bounds(fe, args)
 	if err != nil {
 		return wrapErr(op, err)
 	}
@@ -117,8 +170,13 @@ func emitAffineParallel(fe *fnEmitter, op *ir.Operation) error {
 			}
 			return out, nil
 		}
-		lb := fe.reduceBounds(lbRest[:lbGroups[d]], true)
-		ub := fe.reduceBounds(ubRest[:ubGroups[d]], false)
+		var lb, ub value.Value
+		if d == 0 && outer != nil {
+			lb, ub = outer[0], outer[1]
+		} else {
+			lb = fe.reduceBounds(lbRest[:lbGroups[d]], true)
+			ub = fe.reduceBounds(ubRest[:ubGroups[d]], false)
+		}
 		return fe.emitCountedLoop(fe.ivName(blk.Args[d]), lb, ub, i64(steps[d]), accs, func(iv value.Value, iters []value.Value) ([]value.Value, error) {
 			ivs[d] = iv
 			return nest(d+1, lbRest[lbGroups[d]:], ubRest[ubGroups[d]:], iters)

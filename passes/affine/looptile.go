@@ -128,6 +128,9 @@ band:
 		if !ok {
 			return false
 		}
+		if affine.IsParallel(l) {
+			t.SetAttr(affine.ParallelAttr, ir.UnitAttr{}) // tiles of a parallel loop are independent
+		}
 		iv := affine.InductionVar(t)
 		iv.NameHint = ivs[k].NameHint + "t"
 		tileIVs[k] = iv

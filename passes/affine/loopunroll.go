@@ -65,6 +65,9 @@ func unrollLoop(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, factor int64
 	if !ok {
 		return false
 	}
+	if affine.IsParallel(loop) {
+		main.SetAttr(affine.ParallelAttr, ir.UnitAttr{}) // chunks of independent iterations
+	}
 	body := affine.ForBody(main)
 	for i, a := range affine.ForBody(loop).Args {
 		body.Args[i].NameHint = a.NameHint

@@ -161,6 +161,11 @@ func (v *vectorizer) loop(loop *ir.Operation) bool {
 	if !ok {
 		return false
 	}
+	if affine.IsParallel(loop) {
+		// Chunks of independent iterations are independent (threads=omp
+		// runs the vector loop of a 1-D nest on all cores).
+		main.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
+	}
 	affine.InductionVar(main).NameHint = iv.NameHint
 	if !v.build(loop, main, ops, kinds) {
 		return false

@@ -12,6 +12,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/tir/interp"
+	"tir/passes"
 	"tir/tools/driver"
 	"tir/tools/native"
 )
@@ -21,6 +22,7 @@ var (
 	llcFlags      = []string{"-O3", "-filetype=obj", "-relocation-model=pic"}
 	gccNative     = []string{"-O3", "-march=native", "-ffp-contract=off"}
 	gccGeneric    = []string{"-O3", "-ffp-contract=off"}
+	gccOMP        = []string{"-O3", "-ffp-contract=off", "-fopenmp"}
 	mlirLowering  = []string{"--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm", "--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"}
 	mlirLLCFlags  = append([]string{"-opaque-pointers"}, llcFlags...)
 	mlirJITFlags  = []string{"-O3", "-e", "main", "-entry-point-result=void"}
@@ -74,6 +76,8 @@ type build struct {
 	failed [numVariants]error
 	// log keeps what every build step printed, for -v.
 	log strings.Builder
+	// threads is OMP_NUM_THREADS for the runs (the threaded variants).
+	threads int
 }
 
 func (b *build) sh(name string, args ...string) error {
@@ -151,6 +155,36 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	if b.failed[vOurs] == nil {
 		objs, defs = append(objs, "ours.o"), append(defs, "-DHAVE_OURS")
 	}
+	// 1b. ours with threads: tc-opt -O2 --threads, the function renamed
+	// threads_<name> so that it links next to ours.
+	b.failed[vOursThreads] = func() error {
+		if tools.llcErr != nil {
+			return tools.llcErr
+		}
+		decl := "tir.func @" + b.name + "("
+		if strings.Count(string(src), decl) != 1 {
+			return fmt.Errorf("cannot find %q in %s", decl, k.file)
+		}
+		renamed := strings.Replace(string(src), decl, "tir.func @threads_"+b.name+"(", 1)
+		p, err := passes.OptPipeline(2, "x86_64")
+		if err == nil {
+			err = passes.WithThreads(p)
+		}
+		if err != nil {
+			return err
+		}
+		ll, err := native.CompileWith(filepath.Join(dir, "threads_"+k.file), renamed, p)
+		if err != nil {
+			return fmt.Errorf("tc-opt -O2 --threads: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "ours_threads.ll"), []byte(ll), 0o644); err != nil {
+			return err
+		}
+		return b.sh(tools.llc, append(llcFlags, "ours_threads.ll", "-o", "ours_threads.o")...)
+	}()
+	if b.failed[vOursThreads] == nil {
+		objs, defs = append(objs, "ours_threads.o"), append(defs, "-DHAVE_OURS_THREADS")
+	}
 
 	// 2. the C reference, with and without -march=native.
 	gccErr := b.sh(tools.gcc, append(append(append([]string{}, gccNative...), k.cdefs...), "-DREF=ref_native", "-c", k.ref, "-o", "ref_native.o")...)
@@ -160,6 +194,12 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	b.failed[vGCCNative], b.failed[vGCCGeneric] = gccErr, gccErr
 	if gccErr == nil {
 		objs, defs = append(objs, "ref_native.o", "ref_generic.o"), append(defs, "-DHAVE_GCC")
+	}
+	// 2b. the C reference with -fopenmp (its outer loop under #pragma omp
+	// parallel for), the generic ISA as ours.
+	b.failed[vGCCOMP] = b.sh(tools.gcc, append(append(append([]string{}, gccOMP...), k.cdefs...), "-DREF=ref_omp", "-c", k.ref, "-o", "ref_omp.o")...)
+	if b.failed[vGCCOMP] == nil {
+		objs, defs = append(objs, "ref_omp.o"), append(defs, "-DHAVE_GCC_OMP")
 	}
 
 	// 3. MLIR 16 on our affine output.
@@ -187,7 +227,8 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	}
 	b.exe = filepath.Join(dir, "driver")
 	args := append(append(append([]string{}, driverCCFlags...), defs...), "driver.c")
-	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm")...); err != nil {
+	// -fopenmp links libgomp, which ours threads and gcc omp call.
+	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm", "-fopenmp")...); err != nil {
 		return nil, fmt.Errorf("linking the driver: %v", err)
 	}
 	if b.failed[vMLIRJIT] == nil {

@@ -68,26 +68,30 @@ func signature(fn *ir.Operation, argNames []string) ([]param, error) {
 }
 
 // The variants, in table order. Their ids are the driver's variant numbers.
+// The threaded ones run on OMP_NUM_THREADS threads (all CPUs by default).
 const (
 	vOurs = iota
 	vGCCNative
 	vGCCGeneric
 	vMLIR
 	vMLIRJIT
+	vOursThreads // tc-opt -O2 --threads
+	vGCCOMP      // the C reference with -fopenmp (#pragma omp parallel for)
 	numVariants
 )
 
-var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3"}
+var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3", "ours threads", "gcc omp"}
 
 // driverC is the benchmark driver of a kernel: it reads the inputs from
 // $BENCH_DIR/in<i>.bin and the sizes from $BENCH_DIR/config, calls one
 // variant through its ABI (one untimed warm-up call, then timed calls
 // until they last $BENCH_MIN_NS in all, at least $BENCH_MIN_REPS and at
-// most $BENCH_MAX_REPS of them), prints "median_ns reps"
+// most $BENCH_MAX_REPS of them), prints "median_ns reps min_ns"
 // and writes the results of the last call to $BENCH_DIR/out<variant>_<k>.bin.
 //
-// Built as an executable (argv[1] = variant) with HAVE_OURS, HAVE_GCC and
-// HAVE_MLIR naming the objects linked in; built with -DJIT as a shared
+// Built as an executable (argv[1] = variant) with HAVE_OURS, HAVE_GCC,
+// HAVE_MLIR, HAVE_OURS_THREADS and HAVE_GCC_OMP naming the objects linked
+// in (ours threads defines threads_<name>); built with -DJIT as a shared
 // library for mlir-cpu-runner, whose main passes the JIT-compiled
 // function's address to bench_jit.
 func driverC(name string, ps []param, nsyms int) string {
@@ -160,6 +164,8 @@ func driverC(name string, ps []param, nsyms int) string {
 	fmt.Fprintf(&b, "#ifdef HAVE_OURS\nextern int32_t %s(%s);\nextern const char *%s_error(int32_t);\n#endif\n", name, sig, name)
 	fmt.Fprintf(&b, "#ifdef HAVE_GCC\nextern int32_t ref_native(%s);\nextern int32_t ref_generic(%s);\n#endif\n", sig, sig)
 	fmt.Fprintf(&b, "#ifdef HAVE_MLIR\nextern void mlir_%s(%s);\n#endif\n", name, msig)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\nextern int32_t threads_%s(%s);\nextern const char *threads_%s_error(int32_t);\n#endif\n", name, sig, name)
+	fmt.Fprintf(&b, "#ifdef HAVE_GCC_OMP\nextern int32_t ref_omp(%s);\n#endif\n", sig)
 	fmt.Fprintf(&b, "typedef void (*jit_fn_t)(%s);\nstatic jit_fn_t jit_fn;\n\n", msig)
 
 	b.WriteString("static int32_t call(int v) {\n  switch (v) {\n")
@@ -167,8 +173,12 @@ func driverC(name string, ps []param, nsyms int) string {
 	fmt.Fprintf(&b, "#ifdef HAVE_GCC\n  case 1: return ref_native(%s);\n  case 2: return ref_generic(%s);\n#endif\n", args, args)
 	fmt.Fprintf(&b, "#ifdef HAVE_MLIR\n  case 3: mlir_%s(%s); return 0;\n#endif\n", name, margs)
 	fmt.Fprintf(&b, "  case 4: if (jit_fn) { jit_fn(%s); return 0; } break;\n", margs)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\n  case 5: return threads_%s(%s);\n#endif\n", name, args)
+	fmt.Fprintf(&b, "#ifdef HAVE_GCC_OMP\n  case 6: return ref_omp(%s);\n#endif\n", args)
 	b.WriteString("  }\n  fprintf(stderr, \"variant %d is not built into this driver\\n\", v);\n  exit(2);\n}\n\n")
-	fmt.Fprintf(&b, "static const char *errmsg(int v, int32_t rc) {\n#ifdef HAVE_OURS\n  if (v == 0) return %s_error(rc);\n#endif\n  (void)v; (void)rc; return \"the function failed\";\n}\n", name)
+	fmt.Fprintf(&b, "static const char *errmsg(int v, int32_t rc) {\n#ifdef HAVE_OURS\n  if (v == 0) return %s_error(rc);\n#endif\n", name)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\n  if (v == 5) return threads_%s_error(rc);\n#endif\n", name)
+	b.WriteString("  (void)v; (void)rc; return \"the function failed\";\n}\n")
 
 	b.WriteString(driverBody)
 	return b.String()
@@ -230,7 +240,7 @@ static int bench(int v) {
   }
   if (reps == 0) die("no timed call (BENCH_MAX_REPS < 1)");
   qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);
-  printf("%lld %lld\n", (long long)ns[reps / 2], (long long)reps);
+  printf("%lld %lld %lld\n", (long long)ns[reps / 2], (long long)reps, (long long)ns[0]);
   fflush(stdout);
 
   int k = 0;

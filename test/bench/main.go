@@ -31,6 +31,7 @@ type config struct {
 	tiers   []tier          // size classes timed
 	keep    bool            // keep the work directory
 	verbose bool            // print every build command and its output
+	threads int             // OMP_NUM_THREADS of the threaded variants (0: all CPUs)
 	log     io.Writer       // progress and build logs
 }
 
@@ -39,6 +40,7 @@ type cell struct {
 	na    string // why the variant was not built or run (n/a)
 	wrong string // the variant ran but its results are wrong
 	ns    int64  // median time of one call
+	min   int64  // the fastest call
 	reps  int64
 	check verdict // comparison with the interpreter
 }
@@ -95,6 +97,7 @@ func main() {
 	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
+	flag.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "OMP_NUM_THREADS of the threaded variants (ours threads, gcc omp)")
 	flag.Parse()
 	cfg.log = os.Stderr
 	debug.SetGCPercent(50) // the interpreter's intermediates at the DRAM sizes are large
@@ -154,6 +157,9 @@ func sourceDir() string {
 // runAll builds and checks every kernel (concurrently), then times them
 // one at a time.
 func runAll(cfg config) (*report, error) {
+	if cfg.threads < 1 {
+		cfg.threads = runtime.NumCPU()
+	}
 	tools := findTools()
 	if tools.llcErr != nil {
 		return nil, tools.llcErr
@@ -223,7 +229,7 @@ func runAll(cfg config) (*report, error) {
 					c.na = "failed at the " + w.tier + " size: " + err.Error()
 					continue
 				}
-				c.ns, c.reps = t.ns, t.reps
+				c.ns, c.reps, c.min = t.ns, t.reps, t.min
 				if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
 					c.wrong = err.Error()
 				} else if !(c.check.maxRel <= tolerance(r.b)) {
@@ -251,6 +257,7 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 	if err != nil {
 		return err
 	}
+	b.threads = cfg.threads
 	ds, err := prepare(b, r.k.check, "check", 1)
 	if err != nil {
 		return err

@@ -120,6 +120,7 @@ func decode(data []byte, p param) []float64 {
 // timing is what one variant measured.
 type timing struct {
 	ns, reps int64
+	min      int64 // the fastest call
 	outs     [][]float64
 }
 
@@ -138,7 +139,8 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 		"BENCH_DIR="+ds.dir,
 		fmt.Sprintf("BENCH_MIN_NS=%d", minNs),
 		fmt.Sprintf("BENCH_MIN_REPS=%d", minReps),
-		fmt.Sprintf("BENCH_MAX_REPS=%d", maxReps))
+		fmt.Sprintf("BENCH_MAX_REPS=%d", maxReps),
+		fmt.Sprintf("OMP_NUM_THREADS=%d", b.threads))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -150,7 +152,7 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 	}
 	t := &timing{}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if _, err := fmt.Sscan(lines[len(lines)-1], &t.ns, &t.reps); err != nil {
+	if _, err := fmt.Sscan(lines[len(lines)-1], &t.ns, &t.reps, &t.min); err != nil {
 		return nil, fmt.Errorf("unexpected driver output %q", stdout.String())
 	}
 	k := 0

@@ -21,6 +21,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/lower/tollvm"
 	"tir/tools/emit"
 )
 
@@ -87,7 +88,12 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 		return nil, err
 	}
 	p.Exe = filepath.Join(dir, "run")
-	if out, err := exec.Command("gcc", "-O2", "-o", p.Exe, c, obj, "-lm").CombinedOutput(); err != nil {
+	link := []string{"-O2", "-o", p.Exe, c, obj, "-lm"}
+	if tollvm.UsesOpenMP(llvmIR) {
+		// Parallel loops run through GNU OpenMP's runtime (docs/abi.md).
+		link = append(link, "-fopenmp")
+	}
+	if out, err := exec.Command("gcc", link...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("gcc: %v\n%s", err, out)
 	}
 	return p, nil

@@ -6,6 +6,7 @@ int32_t REF(const double *a, const desc1 *xd, const desc1 *yd, desc1 *zd, int64_
   const double *restrict y = BASE(const double, yd);
   double *restrict z = BASE(double, zd);
   const double s = *a;
+#pragma omp parallel for /* with -fopenmp: the "gcc omp" variant */
   for (int64_t i = 0; i < N; i++)
     z[i] = s * x[i] + y[i];
   return 0;

@@ -25,6 +25,7 @@ int32_t REF(const desc2 *ud, const desc2 *cd, desc2 *od, int64_t N, int64_t M) {
   const double *restrict u = BASE(const double, ud) + 2 * su + 2; /* point (0, 0) */
   const double *restrict coeff = BASE(const double, cd);
   double *restrict out = BASE(double, od);
+#pragma omp parallel for /* with -fopenmp: the "gcc omp" variant */
   for (int64_t i = 0; i < N; i++)
     for (int64_t j = 0; j < M; j++) {
       double div = (flx(u, su, i, j) - flx(u, su, i - 1, j)) + (fly(u, su, i, j) - fly(u, su, i, j - 1));

@@ -17,6 +17,7 @@ int32_t REF(const desc1 *ppd, const desc1 *sxd, const desc1 *syd, const desc2 *s
   double *restrict nx = BASE(double, nxd);
   double *restrict ny = BASE(double, nyd);
   const int64_t ss = sgd->strides[0], se = e2vd->strides[0], sv = v2ed->strides[0];
+#pragma omp parallel for /* with -fopenmp: the "gcc omp" variant */
   for (int64_t v = 0; v < NV; v++) {
     double sx = 0.0, sy = 0.0;
     for (int k = 0; k < 7; k++) {
