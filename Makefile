@@ -1,7 +1,7 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
 #   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16, Debian's python3-numpy
-#                for python/), only when missing,
+#                for python/, Open MPI for examples/mpi), only when missing,
 #                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
@@ -31,14 +31,21 @@ deps:
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
+	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@sh test/tools/fetch-cuda.sh $(CUDA_DEPS)
 
+# The commit --version prints (tools/internal/version): HEAD, "-dirty" when
+# the working tree has changes; Go's own vcs.revision when git is missing.
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+LDFLAGS := $(if $(filter-out -dirty,$(COMMIT)),-X tir/tools/internal/version.Commit=$(COMMIT))
+
 build:
-	$(GO) build -o $(BIN)/ ./tools/tc-opt ./tools/tc-run
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./tools/tc-opt ./tools/tc-run
 
 vet:
 	$(GO) vet ./...

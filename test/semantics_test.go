@@ -23,7 +23,7 @@ const materializeAll = "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-
 	"func.func(affine-licm,affine-scalar-replace,affine-vectorize{width=8}),convert-to-llvm)"
 
 // runAllModes runs the only function of src on args in the interpreter and
-// compiled both ways, and returns the three result lists.
+// compiled three ways, and returns the four result lists.
 func runAllModes(t *testing.T, src string, args []*interp.Tensor, syms map[string]int64) map[string][]*interp.Tensor {
 	t.Helper()
 	out := map[string][]*interp.Tensor{}
@@ -69,6 +69,8 @@ func runModes(t *testing.T, src string, args []*interp.Tensor, syms map[string]i
 	for mode, compile := range map[string]func() (string, error){
 		"-O2":              func() (string, error) { return native.Compile(path, src, 2, "x86_64") },
 		"all materialized": func() (string, error) { return native.CompileWith(path, src, all) },
+		// Parallel loops split among three threads however small (threads_test.go).
+		"-O2 --threads": func() (string, error) { return native.CompileWith(path, src, threadsPipeline(t)) },
 	} {
 		llvm, err := compile()
 		if err != nil {
@@ -78,6 +80,7 @@ func runModes(t *testing.T, src string, args []*interp.Tensor, syms map[string]i
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
+		prog.Env = []string{"OMP_NUM_THREADS=3"}
 		got, _, err := prog.Run(args, syms, 1)
 		out[mode] = modeResult{got, err}
 	}

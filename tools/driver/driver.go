@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tir/passes"
+	"tir/tools/internal/version"
 
 	// Dialects register their ops from init.
 	_ "tir/dialects/affine"
@@ -48,7 +49,7 @@ const LLVMAttr = lower.LLVMAttr
 // argument); every other flag is a switch or takes `=value`.
 var valueFlags = map[string]bool{
 	"o": true, "pass-pipeline": true, "target": true, "emit": true, "input-format": true, "ptx": true,
-	"mlir-print-ir-before": true, "mlir-print-ir-after": true,
+	"mlir-print-ir-before": true, "mlir-print-ir-after": true, "size": true, "mcpu": true,
 }
 
 type config struct {
@@ -60,6 +61,8 @@ type config struct {
 	passFlags         []passFlag
 	optLevel          int // -1: none
 	target            string
+	threads           bool
+	mcpu              string
 	emit              string
 	emitGiven         bool // --emit was on the command line
 	inputFormat       string
@@ -72,6 +75,9 @@ type config struct {
 	printAfter        []string
 	timing            bool
 	verifyEach        bool
+	sizeArgs          []string         // --size NAME=INT (extents_json.go)
+	sizes             map[string]int64 // parsed by parseSizes
+	version           bool
 }
 
 type passFlag struct{ name, options string }
@@ -151,6 +157,8 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.BoolFlag{Name: "O2", Usage: "the default pipeline at level 2"},
 		&cli.BoolFlag{Name: "O3", Usage: "the default pipeline at level 3"},
 		&cli.StringFlag{Name: "target", Usage: "target of the -O pipelines: " + strings.Join(passes.Targets, "|") + " (default " + passes.DefaultTarget + ")"},
+		&cli.StringFlag{Name: "mcpu", Usage: "with -O0..-O3 on a CPU target: the processor to generate code for, native or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...), written into the LLVM IR so that plain llc -O3 uses its instructions (convert-to-llvm{cpu=...})"},
+		&cli.BoolFlag{Name: "threads", Usage: "with -O0..-O3 on a CPU target: run the outermost parallel loops on all cores through GNU OpenMP's runtime (convert-to-llvm{threads=omp}; link with gcc -fopenmp or -lgomp)"},
 		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKinds, "|")},
 		&cli.StringFlag{Name: "input-format", Usage: "tir|tc (default: from the file extension)"},
 		&cli.StringFlag{Name: "ptx", Usage: "with --emit=cuda-host: embed the kernels' PTX read from `FILE` (llc -march=nvptx64 output) in the host wrapper"},
@@ -165,6 +173,8 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.StringSliceFlag{Name: "mlir-print-ir-after", Usage: "print the IR after the named passes (stderr)"},
 		&cli.BoolFlag{Name: "mlir-timing", Usage: "print a per-pass wall time report (stderr)"},
 		&cli.BoolFlag{Name: "verify-each", Value: true, Usage: "verify the IR after each pass"},
+		&cli.StringSliceFlag{Name: "size", Usage: "with --emit=extents-json: bind a size symbol, `NAME=INT` (repeat, or N=64,M=48), to give every quantity its value"},
+		&cli.BoolFlag{Name: "version", Usage: "print the commit this tc-opt was built from and the LLVM and MLIR versions it targets"},
 	}
 	for _, d := range passes.All() {
 		usage := d.Summary
@@ -201,6 +211,8 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.pipelineText = c.String("pass-pipeline")
 	cfg.pipelineSet = c.IsSet("pass-pipeline")
 	cfg.target = c.String("target")
+	cfg.threads = c.Bool("threads")
+	cfg.mcpu = c.String("mcpu")
 	cfg.emit = c.String("emit")
 	cfg.emitGiven = c.IsSet("emit")
 	cfg.inputFormat = c.String("input-format")
@@ -216,6 +228,8 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.printAfter = c.StringSlice("mlir-print-ir-after")
 	cfg.timing = c.Bool("mlir-timing")
 	cfg.verifyEach = c.Bool("verify-each")
+	cfg.sizeArgs = c.StringSlice("size")
+	cfg.version = c.Bool("version")
 	switch args := c.Args().Slice(); len(args) {
 	case 0:
 		cfg.input = "-"
@@ -280,7 +294,29 @@ func buildPipeline(cfg *config) (*passes.Pipeline, error) {
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
+		if cfg.mcpu != "" {
+			if passes.IsGPUTarget(cfg.target) {
+				return nil, usagef("--mcpu applies to CPU targets, not %s (the GPU architecture is given to llc or ptxas)", cfg.target)
+			}
+			if _, err := p.SetOption("convert-to-llvm", "cpu", cfg.mcpu); err != nil {
+				return nil, usagef("--mcpu: %v", err)
+			}
+		}
+		if cfg.threads {
+			if passes.IsGPUTarget(cfg.target) {
+				return nil, usagef("--threads applies to CPU targets, not %s", cfg.target)
+			}
+			if err := passes.WithThreads(p); err != nil {
+				return nil, usagef("%v", err)
+			}
+		}
 		return p, nil
+	}
+	if cfg.mcpu != "" {
+		return nil, usagef("--mcpu goes with -O0..-O3 (in a pipeline, write convert-to-llvm{cpu=...})")
+	}
+	if cfg.threads {
+		return nil, usagef("--threads goes with -O0..-O3 (in a pipeline, write convert-to-llvm{threads=omp})")
 	}
 	p := passes.NewPipeline(passes.AnchorModule)
 	for _, f := range cfg.passFlags {
@@ -313,12 +349,19 @@ func run(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ExitInput
 	}
+	if cfg.version {
+		io.WriteString(stdout, version.Text("tc-opt"))
+		return ExitOK
+	}
 	if cfg.listPasses {
 		listPasses(stdout)
 		return ExitOK
 	}
 	if !contains(emitKinds, cfg.emit) {
 		return fail(usagef("unknown --emit value '%s' (valid: %s)", cfg.emit, strings.Join(emitKinds, ", ")))
+	}
+	if err := parseSizes(cfg); err != nil {
+		return fail(err)
 	}
 	if cfg.ptxFile != "" && cfg.emit != "cuda-host" {
 		return fail(usagef("--ptx only applies to --emit=cuda-host"))

@@ -190,6 +190,10 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=%s: the module has no tir.func (it describes tir.func signatures and domains); run --emit=%s without lowering passes", cfg.emit, cfg.emit))
 				res.code = ExitUsage
 				return res
+			case errors.As(err, new(*emit.SizeError)):
+				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "%v", err))
+				res.code = ExitUsage
+				return res
 			case errors.Is(err, emit.ErrNotOutlined):
 				res.diags = append(res.diags, ir.Errorf(ir.Location{File: file}, "--emit=%s describes the GPU build: run it with -O2 --target=nvptx64 (or a pipeline with gpu-kernel-outlining)", cfg.emit))
 				res.code = ExitUsage

@@ -13,7 +13,8 @@ import (
 	"tir/tools/native"
 )
 
-// runCompiled compiles the file with the -O2 CPU pipeline, llc and gcc,
+// runCompiled compiles the file with the -O2 CPU pipeline (--threads:
+// parallel loops through libgomp, which the build then links), llc and gcc,
 // runs the entry function on the same inputs, and with --check compares
 // with the interpreter's results (ref), with --bench reports timings.
 func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor, syms map[string]int64, ref []*interp.Tensor, stdout io.Writer) ([]*interp.Tensor, error) {
@@ -30,7 +31,7 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 	}
 	defer os.RemoveAll(dir)
 	var prog *native.Program
-	m, err := compileModule(o.file, src, 2, o.target)
+	m, err := compileModule(o.file, src, 2, o.target, o.threads)
 	if err != nil {
 		return nil, diagnosed(err)
 	}
@@ -71,14 +72,7 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 		for _, t := range append(append([]*interp.Tensor(nil), args...), got...) {
 			bytes += t.Len() * elemBytes(t.Elem)
 		}
-		secs := timing.Median.Seconds()
-		fmt.Fprintf(stdout, "bench: median %v over %d runs, %.2f GB/s of compulsory traffic (%d bytes); interpreter %v (%.0fx slower)\n",
-			timing.Median, timing.Reps, float64(bytes)/secs/1e9, bytes, o.interpTime, o.interpTime.Seconds()/secs)
-		if c := timing.CopyMedian.Seconds(); c > 0 {
-			// The copy moved as many bytes (half read, half written).
-			fmt.Fprintf(stdout, "bench: device-to-device copy of the same traffic: median %v, %.2f GB/s; the function reaches %.0f%% of it\n",
-				timing.CopyMedian, float64(bytes)/c/1e9, 100*c/secs)
-		}
+		fmt.Fprint(stdout, benchTable(ir.SymbolName(fn), bytes, timing, o.interpTime))
 	}
 	return got, nil
 }
@@ -108,7 +102,7 @@ func checkLine(d native.Diff) (line string, ok bool) {
 // about a precondition checked at run time still compiles. The module is
 // loaded again because the passes rewrite it, and fn belongs to the one
 // the interpreter runs.
-func compileModule(file, src string, level int, target string) (*ir.Module, error) {
+func compileModule(file, src string, level int, target string, threads bool) (*ir.Module, error) {
 	m, diags := native.Load(file, src)
 	if diags.HasErrors() {
 		return nil, diags
@@ -119,6 +113,11 @@ func compileModule(file, src string, level int, target string) (*ir.Module, erro
 	p, err := passes.OptPipeline(level, target)
 	if err != nil {
 		return nil, err
+	}
+	if threads {
+		if err := passes.WithThreads(p); err != nil {
+			return nil, err
+		}
 	}
 	if err := passes.NewManager(p).Run(m); err != nil {
 		var pe interface{ Diagnostics() ir.DiagList }

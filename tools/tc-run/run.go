@@ -16,6 +16,7 @@ import (
 	"tir/dialects/tir/interp"
 	"tir/tools/internal/npy"
 	"tir/tools/internal/outfile"
+	"tir/tools/internal/version"
 	"tir/tools/native"
 )
 
@@ -63,6 +64,9 @@ type options struct {
 	// kernels on the CPU with the driver emulator of the tests.
 	target  string
 	emulate bool
+	// threads compiles with --threads: the outermost parallel loops run
+	// on all cores through libgomp (OMP_NUM_THREADS sets how many).
+	threads bool
 	// interpTime is how long the interpreter took (for --bench).
 	interpTime time.Duration
 }
@@ -90,6 +94,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		},
 		Flags: flagSet(),
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				_, err := io.WriteString(stdout, version.Text("tc-run"))
+				return err
+			}
 			if c.NArg() != 1 {
 				return usagef("expected one input file, got %d (%s)", c.NArg(), strings.Join(c.Args().Slice(), " "))
 			}
@@ -103,12 +111,16 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				bench:   c.Int("bench"),
 				target:  c.String("target"),
 				emulate: c.Bool("emulate-gpu"),
+				threads: c.Bool("threads"),
 			}
 			if opts.target != "x86_64" && opts.target != "nvptx64" {
 				return usagef("--target must be x86_64 or nvptx64, not '%s'", opts.target)
 			}
 			if opts.emulate && opts.target != "nvptx64" {
 				return usagef("--emulate-gpu needs --target=nvptx64")
+			}
+			if opts.threads && opts.target != "x86_64" {
+				return usagef("--threads applies to the CPU target (x86_64)")
 			}
 			if c.IsSet("random") {
 				seed := c.Int64("random")
@@ -132,6 +144,8 @@ func flagSet() []cli.Flag {
 		&cli.BoolFlag{Name: "check", Usage: "run compiled code and the interpreter and report the largest difference"},
 		&cli.IntFlag{Name: "bench", Usage: "time N runs of the compiled code"},
 		&cli.StringFlag{Name: "target", Value: "x86_64", Usage: "compile for x86_64 (this CPU) or nvptx64 (an NVIDIA GPU, through the CUDA driver)"},
+		&cli.BoolFlag{Name: "threads", Usage: "compile with tc-opt --threads: the outermost parallel loops run on all cores through libgomp (OMP_NUM_THREADS sets how many)"},
+		&cli.BoolFlag{Name: "version", Usage: "print the commit this tc-run was built from and the LLVM and MLIR versions it targets"},
 		&cli.BoolFlag{Name: "emulate-gpu", Usage: "with --target=nvptx64: run the GPU build's kernels on the CPU (the CUDA driver emulator of the tests)"},
 	}
 }
