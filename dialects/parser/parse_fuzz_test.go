@@ -75,33 +75,18 @@ func FuzzParseRoundTrip(f *testing.F) {
 				t.Fatalf("printed IR (generic %v) does not verify: %v\n%s", opts.Generic, err, out)
 			}
 			if out2 := printer.Module(m2, opts); out2 != out {
-				if knownUnknownExtentOrder(out, out2, opts) {
-					t.Skip("known bug: the order of ?_ARG_DIM symbols in min/max changes on the first reprint (TestUnknownExtentReprint)")
-				}
 				t.Fatalf("print -> parse -> print is not a fixed point (generic %v):\n%s\n---\n%s", opts.Generic, out, out2)
 			}
 		}
 	})
 }
 
-// knownUnknownExtentOrder recognizes the one known failure of the round
-// trip: with unknown extents (?_ARG_DIM) and size symbols in one min or
-// max, the first print orders them one way and the reprint the other, then
-// stays there.
-func knownUnknownExtentOrder(out, out2 string, opts printer.Options) bool {
-	if !strings.Contains(out, "?_") || len(out) != len(out2) {
-		return false
-	}
-	m3, diags := parser.Parse("printed.tir", out2)
-	return !diags.HasErrors() && printer.Module(m3, opts) == out2
-}
-
 // TestUnknownExtentReprint: printing a module is idempotent, also when a
-// min mixes a size symbol and an unknown extent. Known bug, found by
-// FuzzParseRoundTrip: the first print orders min(N, ?_a_I) (inference
-// numbers the function's size parameters first), the reprint
-// min(?_a_I, N) (the parser numbers symbols in textual order,
-// dialects/parser/parser.go builder.SizeSymbol).
+// min mixes a size symbol and an unknown extent. Found by
+// FuzzParseRoundTrip: the first print ordered min(N, ?_a_I), the reprint
+// min(?_a_I, N), because the parser numbered symbols in textual order and
+// the reprint names ?_a_I first. Unknown extents now sort after every size
+// symbol (dialects/parser/parser.go, builder.SizeSymbol).
 func TestUnknownExtentReprint(t *testing.T) {
 	const src = `tir.func @f(%a: !tir.tensor<f32, I[?]>, %b: !tir.tensor<f32, I[0:N]>) {
   %x = tir.mul %a, %b
@@ -118,6 +103,6 @@ func TestUnknownExtentReprint(t *testing.T) {
 		t.Fatal(diags)
 	}
 	if out2 := printer.Module(m2, printer.Options{}); out2 != out {
-		t.Skipf("known bug (issue 10, parser/printer symbol order): the reprint differs:\n%s---\n%s", out, out2)
+		t.Errorf("the reprint differs:\n%s---\n%s", out, out2)
 	}
 }

@@ -9,6 +9,7 @@ package parser
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
 
@@ -89,6 +90,9 @@ type builder struct {
 	// dictionary is being read (ir.GenericResultTypes).
 	declared []ir.Type
 }
+
+// unknownExtentOrder is the Order of every unknown extent's symbol.
+const unknownExtentOrder = 1 << 28
 
 // DeclaredResults implements ir.GenericResultTypes.
 func (b *builder) DeclaredResults() []ir.Type { return b.declared }
@@ -186,11 +190,19 @@ func (b *builder) ResolveValue(name string, loc ir.Location) (*ir.Value, error) 
 
 // SizeSymbol implements ir.ParserHost: symbols are numbered in order of
 // first appearance in the module, which is their canonical print order.
+// Unknown extents (?_ARG_DIM, and the bare `?` before it is named) come
+// after every size symbol, among themselves by name: a printed module
+// writes them where the first print put them, and numbering them by
+// position would make the reprint order min(N, ?_a_I) differently.
 func (b *builder) SizeSymbol(name string) sizeexpr.Expr {
 	if e, ok := b.symbols[name]; ok {
 		return e
 	}
-	e := sizeexpr.Sym(name, len(b.symbols))
+	order := len(b.symbols)
+	if strings.HasPrefix(name, "?") {
+		order = unknownExtentOrder
+	}
+	e := sizeexpr.Sym(name, order)
 	b.symbols[name] = e
 	return e
 }

@@ -1,6 +1,8 @@
 package tir
 
 import (
+	"strings"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -116,7 +118,11 @@ func PrintFuncSignature(p ir.OpPrinter, op *ir.Operation) {
 		p.Types(ft.Results)
 		p.Write(")")
 	}
-	p.AttrDict(op.Attrs, "sym_name", "function_type", "tir.inferred_results")
+	elide := []string{"sym_name", "function_type", "tir.inferred_results"}
+	if sameNames(op.Attr(SizeParamsAttr), derivedSymbols(op)) {
+		elide = append(elide, SizeParamsAttr)
+	}
+	p.AttrDict(op.Attrs, elide...)
 	p.Write(" ")
 	p.Region(op.Regions[0], false)
 }
@@ -126,6 +132,7 @@ func printFunc(p ir.OpPrinter, op *ir.Operation) { PrintFuncSignature(p, op) }
 // inferFunc completes a signature written without results: the results are
 // what the body returns, with their computed domains.
 func inferFunc(op *ir.Operation) ([]ir.Type, error) {
+	defer fixSizeParams(op)
 	if op.Attr("tir.inferred_results") == nil {
 		return nil, nil
 	}
@@ -164,6 +171,9 @@ func verifyFunc(op *ir.Operation, warn func(*ir.Diagnostic)) error {
 	}
 	if len(entry.Args) != len(ft.Inputs) {
 		return ir.Errorf(op.Loc, "'%s' has %d arguments but its type has %d inputs", op.Name, len(entry.Args), len(ft.Inputs))
+	}
+	if err := verifySizeParams(op); err != nil {
+		return err
 	}
 	for i, a := range entry.Args {
 		if !ir.TypeEqual(a.Type, ft.Inputs[i]) {
@@ -274,7 +284,96 @@ func checkOutputDomain(op *ir.Operation, i int, got, want TensorType) error {
 // appearance. This is the order of the trailing integer arguments of the
 // compiled function (spec 5.1). Unknown extents (`?`) are read from
 // descriptors and are not parameters.
+//
+// The list is fixed when the function is parsed (SizeParamsAttr): a pass
+// that removes the only use of a symbol (a dead shift by N) does not change
+// the compiled function's parameters, which the C header, tc-run and the
+// interpreter take from the source.
 func Symbols(fn *ir.Operation) []sizeexpr.Var {
+	derived := derivedSymbols(fn)
+	fixed, ok := fn.Attr(SizeParamsAttr).(ir.ArrayAttr)
+	if !ok {
+		return derived
+	}
+	out := make([]sizeexpr.Var, 0, len(fixed))
+	for i, a := range fixed {
+		name, _ := a.(ir.StringAttr)
+		v := sizeexpr.Var{Name: string(name), Order: len(derived) + i, Kind: sizeexpr.SymbolVar}
+		for _, d := range derived {
+			if d.Name == v.Name {
+				v = d
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// SizeParamsAttr on a tir.func lists its size parameters by name, in
+// order, as they were when it was parsed (Symbols). The custom form prints
+// it only where it differs from what the function mentions.
+const SizeParamsAttr = "tir.size_params"
+
+// fixSizeParams records a function's size parameters once its signature
+// is complete (at parse time), unless the input gave them.
+func fixSizeParams(fn *ir.Operation) {
+	if fn.Name != "tir.func" || fn.Attr(SizeParamsAttr) != nil {
+		return
+	}
+	names := ir.ArrayAttr{}
+	for _, v := range derivedSymbols(fn) {
+		names = append(names, ir.StringAttr(v.Name))
+	}
+	fn.SetAttr(SizeParamsAttr, names)
+}
+
+// verifySizeParams checks a SizeParamsAttr: distinct size symbol names
+// that include every symbol the function mentions.
+func verifySizeParams(fn *ir.Operation) error {
+	a := fn.Attr(SizeParamsAttr)
+	if a == nil {
+		return nil
+	}
+	names, ok := a.(ir.ArrayAttr)
+	if !ok {
+		return ir.Errorf(fn.Loc, "%s must be an array of symbol names, got %s", SizeParamsAttr, a)
+	}
+	listed := map[string]bool{}
+	for _, n := range names {
+		s, ok := n.(ir.StringAttr)
+		if !ok || s == "" || strings.HasPrefix(string(s), "?") {
+			return ir.Errorf(fn.Loc, "%s holds %s, which is not a size symbol name", SizeParamsAttr, n)
+		}
+		if listed[string(s)] {
+			return ir.Errorf(fn.Loc, "%s lists %s twice", SizeParamsAttr, string(s))
+		}
+		listed[string(s)] = true
+	}
+	for _, v := range derivedSymbols(fn) {
+		if !listed[v.Name] {
+			return ir.Errorf(fn.Loc, "the function uses the size symbol %s, which %s does not list", v.Name, SizeParamsAttr)
+		}
+	}
+	return nil
+}
+
+// sameNames reports whether a SizeParamsAttr lists exactly these symbols.
+func sameNames(a ir.Attribute, vs []sizeexpr.Var) bool {
+	names, ok := a.(ir.ArrayAttr)
+	if !ok || len(names) != len(vs) {
+		return false
+	}
+	for i, n := range names {
+		if s, _ := n.(ir.StringAttr); string(s) != vs[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// derivedSymbols are the size symbols a function mentions, in order of
+// first appearance.
+func derivedSymbols(fn *ir.Operation) []sizeexpr.Var {
 	var out []sizeexpr.Var
 	seen := map[string]bool{}
 	add := func(e sizeexpr.Expr) {

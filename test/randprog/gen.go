@@ -32,16 +32,14 @@ type Options struct {
 	// signed zeros and the integer limits.
 	Specials bool
 	// BodyOnlySymbols lets the body use size symbols that no argument
-	// type has (a shift by N, a broadcast on K[0:N]). Off by default: such
-	// a symbol is a parameter of the compiled function only while an op
-	// that uses it survives, so -O1 and above drop it when the op is dead
-	// while the C header and tc-run still pass it (regress_test.go,
-	// TestDeadSymbolKeepsABI).
+	// type has (a shift by N, a broadcast on K[0:N]); they are parameters
+	// of the compiled function even where the op that uses them is dead
+	// (regress_test.go, TestDeadSymbolKeepsABI).
 	BodyOnlySymbols bool
 }
 
 // DefaultOptions are the settings of the tests.
-var DefaultOptions = Options{MaxOps: 16, Symbolic: true, Specials: true}
+var DefaultOptions = Options{MaxOps: 16, Symbolic: true, Specials: true, BodyOnlySymbols: true}
 
 // Program is one generated function with the inputs it runs on.
 type Program struct {

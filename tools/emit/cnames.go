@@ -87,7 +87,13 @@ func isCIdent(s string) bool {
 // value names may hold characters C does not allow (%a.b, %0) or be
 // keywords (%int), and a result may share an input's name. Names only
 // document the parameters; the ABI is positional.
-type cNamer struct{ used map[string]bool }
+type cNamer struct {
+	used map[string]bool
+	// taken, when set, reports identifiers the generated code declares
+	// itself where the parameters are in scope (the host wrapper's
+	// locals); a parameter that would be called so gets an arg_ prefix.
+	taken func(string) bool
+}
 
 func newCNamer() *cNamer { return &cNamer{used: map[string]bool{}} }
 
@@ -106,6 +112,9 @@ func (n *cNamer) name(s string) string {
 	}
 	if cReserved[id] {
 		id += "_"
+	}
+	if n.taken != nil && n.taken(id) {
+		id = "arg_" + id
 	}
 	for base, i := id, 1; n.used[id]; i++ {
 		id = fmt.Sprintf("%s_%d", base, i)

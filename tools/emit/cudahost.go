@@ -371,6 +371,7 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 	}
 	name := h.sig.Name
 	namer := newCNamer()
+	namer.taken = func(id string) bool { return hostLocal(name, id) }
 	var protos []string
 	nin := 0
 	for _, a := range h.sig.Args {
@@ -460,6 +461,30 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 		return nil, err
 	}
 	return &funcText{text: b.String(), kernels: f.kernels}, nil
+}
+
+// hostLocal reports whether the host wrapper of function fn declares or
+// refers to identifier id where its parameters are in scope: its locals
+// (rc, launched, w, args, the values t0, t1, ..., the launch parameters
+// p0, p1, ..., the temporaries tmp0_x, ...), the runtime's tir_* names and
+// the function's own fn_* globals. A tir argument called so (%t1, %p0)
+// would be redeclared or would shadow them.
+func hostLocal(fn, id string) bool {
+	switch id {
+	case "rc", "launched", "w", "args":
+		return true
+	}
+	if strings.HasPrefix(id, "tir_") || strings.HasPrefix(id, fn+"_") {
+		return true
+	}
+	for _, family := range []string{"t", "p", "tmp"} {
+		rest, ok := strings.CutPrefix(id, family)
+		digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if ok && digits > 0 && (digits == len(rest) || family == "tmp" && rest[digits] == '_') {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolName names symbol s_i of an extent expression: the C parameter of

@@ -54,7 +54,11 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 		}
 		for k, d := range pt.Dims {
 			if exact {
-				eqs = append(eqs, equation{d.Lo, a.Dims[k].Lo}, equation{d.Hi, a.Dims[k].Hi})
+				// An inverted interval ([1:0] of [1:N] with N = 0) is
+				// empty: the callee sees an extent of 0, never a negative
+				// size symbol (docs/decisions.md).
+				lo, hi := a.Dims[k].Lo, max(a.Dims[k].Hi, a.Dims[k].Lo)
+				eqs = append(eqs, equation{d.Lo, lo}, equation{d.Hi, hi})
 			} else {
 				eqs = append(eqs, equation{d.Extent(), a.Dims[k].Extent()})
 			}
@@ -344,6 +348,7 @@ func bindArg(name string, pt tir.TensorType, a *Tensor, env map[string]int64, ex
 		}
 		dims[k] = Dim{Name: d.Name, Lo: lo, Hi: hi}
 		got := a.Dims[k]
+		got.Hi = max(got.Hi, got.Lo) // inverted is empty, as in call
 		if exact && (got.Lo != lo || got.Hi != hi) {
 			return nil, fmt.Errorf("argument '%s' dimension %s: expected [%d:%d], got [%d:%d]", name, d.Name, lo, hi, got.Lo, got.Hi)
 		}
