@@ -30,11 +30,12 @@ func init() {
 		Anchor:  passes.AnchorTIRFunc,
 		Options: []passes.OptionSpec{
 			{Name: "threshold", Type: passes.OptInt, Default: 8, Help: "cost per point (8 per transcendental or division, 4 per gather; arithmetic is free) from which a re-read value is materialized"},
+			{Name: "max-fused", Type: passes.OptInt, Default: 64, Help: "evaluations per point (distinct value points, 1 per arithmetic op) above which fusing a re-read value into its readers is materialized instead (footprint.go)"},
 		},
 		New: func(o passes.Options) passes.Pass {
-			threshold := o.Int("threshold")
+			threshold, maxFused := o.Int("threshold"), o.Int("max-fused")
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
-				markTemporaries(fn, threshold)
+				markTemporaries(fn, threshold, maxFused)
 				return nil
 			})
 		},
@@ -128,8 +129,9 @@ func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	return n, seen
 }
 
-func markTemporaries(fn *ir.Operation, threshold int) {
+func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 	memo := map[*ir.Value]int{}
+	fs := &footprints{memo: map[*ir.Value]footprint{}, sums: map[[2]string]string{}, costs: memo, maxFused: maxFused}
 	uses := ir.UsesIn(fn)
 	entry := fn.Regions[0].Entry()
 	for _, op := range entry.Ops {
@@ -150,15 +152,22 @@ func markTemporaries(fn *ir.Operation, threshold int) {
 		}
 		c := cost(v, memo)
 		how := fmt.Sprintf("read at %d points per point (%s)", n, strings.Join(reads, "; "))
-		if c < threshold {
+		var why string
+		switch fused := fs.fusedWeight(uses, v); {
+		case c >= threshold:
+			why = fmt.Sprintf("and a point costs %d (threshold %d)", c, threshold)
+		case fused > maxFused:
+			why = fmt.Sprintf("and fused, its readers would evaluate %d ops per point (max-fused %d)", fused, maxFused)
+		default:
 			op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("fused: %s, but a point costs %d, under the threshold %d: recomputing is cheaper than a temporary's memory traffic", how, c, threshold)))
 			continue
 		}
-		op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: %s, and a point costs %d (threshold %d): computed once into a temporary", how, c, threshold)))
+		op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: %s, %s: computed once into a temporary", how, why)))
 		op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
-		// Readers now load it. Only v's own entry is stale: the memo
-		// holds costs of v and the values before it (cost follows
-		// operands), and the later ones are computed after this.
+		// Readers now load it. Only v's own entries are stale: the memos
+		// hold v and the values before it (both follow operands), and
+		// the later ones are computed after this.
 		memo[v] = 0
+		fs.memo[v] = footprint{}
 	}
 }
