@@ -65,6 +65,9 @@ func FormatFloat(v float64, t Type) string {
 	is32 := false
 	if ft, ok := t.(FloatType); ok && ft.Bits() <= 32 {
 		is32 = true
+		// A value beyond f32's range (2.22e224 : f32 from a TC literal)
+		// is the infinity it rounds to.
+		v = float64(float32(v))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if is32 {
