@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity orders diagnostics as compilers users know them.
@@ -155,12 +156,13 @@ func (e *DiagEngine) render(b *strings.Builder, d *Diagnostic) {
 	lines := e.sources[d.Loc.File]
 	if d.Loc.Line >= 1 && d.Loc.Line <= len(lines) {
 		line := strings.TrimRight(lines[d.Loc.Line-1], "\r")
-		b.WriteString(line)
-		b.WriteByte('\n')
 		col := d.Loc.Col
 		if col < 1 {
 			col = 1
 		}
+		line, col = quoteWindow(line, col)
+		b.WriteString(line)
+		b.WriteByte('\n')
 		// Keep tabs so the caret lines up under the same column.
 		var pad strings.Builder
 		for i := 0; i < col-1 && i < len(line); i++ {
@@ -173,6 +175,34 @@ func (e *DiagEngine) render(b *strings.Builder, d *Diagnostic) {
 		b.WriteString(pad.String())
 		b.WriteString("^\n")
 	}
+}
+
+// quoteWidth bounds how much of a source line a diagnostic quotes on each
+// side of its column: a generated program on one line of a megabyte would
+// otherwise be copied into every message.
+const quoteWidth = 100
+
+// quoteWindow returns the part of line a diagnostic quotes, with "..."
+// where it cuts, and the column within it.
+func quoteWindow(line string, col int) (string, int) {
+	if len(line) <= 2*quoteWidth+40 {
+		return line, col
+	}
+	start, end := max(col-1-quoteWidth, 0), min(col-1+quoteWidth, len(line))
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end++
+	}
+	out := line[start:end]
+	if start > 0 {
+		out, col = "..."+out, col-start+3
+	}
+	if end < len(line) {
+		out += "..."
+	}
+	return out, col
 }
 
 // RenderAll formats every collected diagnostic in emission order.
