@@ -1,6 +1,9 @@
 package affinepasses
 
 import (
+	"fmt"
+	"strings"
+
 	"tir/dialects/ir"
 	"tir/passes"
 )
@@ -54,17 +57,10 @@ type known struct {
 }
 
 func forwardInBlock(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
-	var avail []known
+	var avail availValues
 	var pending []access       // stores nothing has read yet
 	forget := func(a access) { // a write: values it may overwrite are lost
-		n := 0
-		for _, k := range avail {
-			if relate(k.acc, a) == disjoint {
-				avail[n] = k
-				n++
-			}
-		}
-		avail = avail[:n]
+		avail.keep(func(k known) bool { return relate(k.acc, a) == disjoint })
 	}
 	unread := func(a access) { // a read: the stores it may read are used
 		n := 0
@@ -87,18 +83,18 @@ func forwardInBlock(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 			continue
 		}
 		if unknown {
-			avail, pending = nil, nil
+			avail, pending = availValues{}, nil
 			continue
 		}
 		for _, a := range accs {
 			switch {
 			case !a.write && isLoad(o) && a.subs != nil:
 				unread(a)
-				if v := lookup(avail, a, o.Results[0].Type); v != nil {
+				if v := avail.lookup(a, o.Results[0].Type); v != nil {
 					rw.ReplaceOp(o, []*ir.Value{v})
 					continue
 				}
-				avail = append(avail, known{a, o.Results[0]})
+				avail.add(known{a, o.Results[0]})
 			case !a.write:
 				unread(access{op: a.op, mem: a.mem, lanes: 1})
 			case isStore(o) && a.subs != nil:
@@ -110,7 +106,7 @@ func forwardInBlock(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 					}
 				}
 				forget(a)
-				avail = append(avail, known{a, o.Operands[0]})
+				avail.add(known{a, o.Operands[0]})
 				pending = append(pending, a)
 			default:
 				forget(a)
@@ -119,10 +115,67 @@ func forwardInBlock(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 	}
 }
 
+// availValues are the values known to be in memory, in the order they
+// became known, indexed by the exact elements they hold: a block of
+// thousands of loads (a long stencil, a big TC sum) looked each one up
+// among all the others.
+type availValues struct {
+	list []known
+	// at maps an access's elements (elemKey) to the last entry of list
+	// holding them; rebuilt when entries are dropped.
+	at map[string]int
+}
+
+// elemKey names the elements an access with known subscripts touches:
+// canonical subscripts make equal keys exactly when relate says
+// sameElems for the same memref.
+func elemKey(a access) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%p/%d", a.mem, a.lanes)
+	for _, e := range a.subs {
+		b.WriteByte('|')
+		b.WriteString(e.String())
+	}
+	return b.String()
+}
+
+func (av *availValues) add(k known) {
+	if av.at == nil {
+		av.at = map[string]int{}
+	}
+	av.list = append(av.list, k)
+	av.at[elemKey(k.acc)] = len(av.list) - 1
+}
+
+// keep drops the entries for which ok is false.
+func (av *availValues) keep(ok func(known) bool) {
+	n := 0
+	for _, k := range av.list {
+		if ok(k) {
+			av.list[n] = k
+			n++
+		}
+	}
+	if n == len(av.list) {
+		return
+	}
+	av.list = av.list[:n]
+	av.at = map[string]int{}
+	for i, k := range av.list {
+		av.at[elemKey(k.acc)] = i
+	}
+}
+
 // lookup finds a value holding exactly the elements a reads, of type t.
-func lookup(avail []known, a access, t ir.Type) *ir.Value {
-	for i := len(avail) - 1; i >= 0; i-- {
-		k := avail[i]
+func (av *availValues) lookup(a access, t ir.Type) *ir.Value {
+	last, ok := av.at[elemKey(a)]
+	if !ok {
+		return nil
+	}
+	// The last value at these elements, or one before it of type t
+	// (another type at the same elements is rare).
+	for i := last; i >= 0; i-- {
+		k := av.list[i]
 		if relate(k.acc, a) == sameElems && ir.TypeEqual(k.val.Type, t) {
 			return k.val
 		}
