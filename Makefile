@@ -1,7 +1,7 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
 #   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16, Debian's python3-numpy
-#                for python/, Open MPI for examples/mpi), only when missing,
+#                for python/, Open MPI for examples/mpi, OpenBLAS for make bench), only when missing,
 #                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
@@ -33,6 +33,7 @@ deps:
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
+	[ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ] || [ -e /usr/include/aarch64-linux-gnu/cblas.h ] || missing="$$missing libopenblas-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
@@ -50,8 +51,10 @@ build:
 vet:
 	$(GO) vet ./...
 
+# -timeout: the end-to-end package takes a few minutes on 2 cores; Go's
+# default of 10 minutes per package leaves too little room on a slow one.
 test: deps build vet
-	$(GO) test ./...
+	$(GO) test -timeout 45m ./...
 
 FUZZTIME  ?= 60s
 RANDPROGS ?= 10000

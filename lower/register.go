@@ -50,6 +50,8 @@ func init() {
 				Help: "CPU targets: omp runs the outermost parallel loops on all cores through GNU OpenMP's runtime (GOMP_parallel; link with gcc -fopenmp or -lgomp)"},
 			{Name: "cpu", Type: passes.OptString, Default: "",
 				Help: "CPU targets: the processor to generate code for, written as target-cpu/target-features so that plain llc -O3 uses its instructions: native (this machine) or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...); empty: generic"},
+			{Name: "contract", Type: passes.OptBool, Default: false,
+				Help: "let llc fuse float multiplies with the adds and subtracts that use them (the contract flag; FMA instructions where the CPU has them): faster, and results may differ from the interpreter's in the last bits"},
 			{Name: "parallel-min-work", Type: passes.OptInt, Default: tollvm.DefaultParallelMinWork,
 				Help: "with threads=omp: a loop nest estimated to execute fewer operations runs on the calling thread (0: fork whenever the loop has two iterations or more)"},
 		},
@@ -66,7 +68,7 @@ func init() {
 				minWork = -1 // 0 is Options' "default"; here it means no threshold
 			}
 			opts := tollvm.Options{Target: o.String("target"), Math: o.String("math"), Emulate: o.Bool("emulate"),
-				Threads: o.String("threads"), ParallelMinWork: minWork, CPU: o.String("cpu")}
+				Threads: o.String("threads"), ParallelMinWork: minWork, CPU: o.String("cpu"), Contract: o.Bool("contract")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				text, err := tollvm.Emit(ctx.Module, opts)
 				if err != nil {

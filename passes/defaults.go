@@ -26,7 +26,7 @@ var OptPipelines = [4]string{
 	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse," +
 		"func.func(affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET}),convert-to-llvm{target=TARGET})",
 	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse," +
-		"func.func(affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2}),convert-to-llvm{target=TARGET})",
+		"func.func(affine-contraction-tile?,affine-licm?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2}),convert-to-llvm{target=TARGET})",
 }
 
 // GPUTargets are the targets whose code is kernels launched by host code;

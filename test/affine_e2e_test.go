@@ -45,6 +45,8 @@ var affineVariants = []struct{ name, passes string }{
 	{"scalar-replace", "affine-scalar-replace"},
 	{"fuse-tile-vectorize-unroll", "affine-loop-fusion,affine-scalar-replace,affine-licm,affine-loop-tile{sizes=4,8},affine-vectorize{width=4},affine-loop-unroll{factor=2}"},
 	{"o3-like", "affine-licm,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=2},affine-licm"},
+	{"contraction", "affine-contraction-tile"},
+	{"contraction-blocked-o3", "affine-contraction-tile{vector-bits=256 rows=3 vectors=2 k-block=5 n-block=16},affine-licm,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=2}"},
 }
 
 type affineProgram struct {

@@ -272,6 +272,14 @@ type GenericResultTypes interface {
 	DeclaredResults() []Type
 }
 
+// ResultNamer is implemented by ParserHosts that know the names the input
+// gives the results of the op being read (`%r = ...` gives ["r"]; nil
+// elsewhere). An op whose result type names something after its result
+// (the data-dependent extent ?_r_I of tir.compress) reads them here.
+type ResultNamer interface {
+	ResultNames() []string
+}
+
 // BlockResolver is implemented by ParserHosts that read multi-block
 // regions: it finds the block labelled ^name in the region being read.
 type BlockResolver interface {

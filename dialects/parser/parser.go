@@ -13,6 +13,7 @@ import (
 
 	"github.com/antlr4-go/antlr/v4"
 
+	"tir/dialects/internal/limits"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/grammar/tirparser"
@@ -33,7 +34,17 @@ func Parse(file, src string) (m *ir.Module, diags ir.DiagList) {
 	lexer := tirparser.NewTIRLexer(antlr.NewInputStream(src))
 	lexer.RemoveErrorListeners()
 	lexer.AddErrorListener(listener)
-	p := tirparser.NewTIRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	tokens := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	// Input nested too deeply is refused before the parse, whose time
+	// would grow with the square of the depth (limits.MaxNesting).
+	tokens.Fill()
+	if d := limits.Nesting(file, tokens.GetAllTokens(), tirTokens); d != nil {
+		if len(listener.diags) > 0 && listener.diags[0].Loc.Line < d.Loc.Line {
+			return nil, listener.diags[:1]
+		}
+		return nil, ir.DiagList{d}
+	}
+	p := tirparser.NewTIRParser(tokens)
 	p.RemoveErrorListeners()
 	p.AddErrorListener(listener)
 	tree := p.Module_()
@@ -54,6 +65,16 @@ func Parse(file, src string) (m *ir.Module, diags ir.DiagList) {
 		}
 	}
 	return b.mod, nil
+}
+
+// tirTokens are the brackets and operators of the grammar for
+// limits.Nesting.
+var tirTokens = limits.Tokens{
+	Open:      limits.Set(tirparser.TIRParserLPAREN, tirparser.TIRParserLBRACKET, tirparser.TIRParserLBRACE, tirparser.TIRParserLANGLE),
+	Close:     limits.Set(tirparser.TIRParserRPAREN, tirparser.TIRParserRBRACKET, tirparser.TIRParserRBRACE, tirparser.TIRParserRANGLE),
+	Prefix:    limits.Set(tirparser.TIRParserMINUS, tirparser.TIRParserPLUS, tirparser.TIRParserSTAR, tirparser.TIRParserCOLON, tirparser.TIRParserGE, tirparser.TIRParserLE, tirparser.TIRParserEQEQ),
+	Infix:     limits.Set(tirparser.TIRParserEQUAL, tirparser.TIRParserARROW),
+	Separator: limits.Set(tirparser.TIRParserCOMMA),
 }
 
 func diagList(err error) ir.DiagList {
@@ -89,6 +110,13 @@ type builder struct {
 	// declared holds the result types of the generic op whose attribute
 	// dictionary is being read (ir.GenericResultTypes).
 	declared []ir.Type
+	// resultNames are the names of the results of the custom op being
+	// read (ir.ResultNamer).
+	resultNames []string
+	// exprDepth, exprTerms and exprLoc follow the expression being built
+	// (limits.MaxExprTerms).
+	exprDepth, exprTerms int
+	exprLoc              ir.Location
 }
 
 // unknownExtentOrder is the Order of every unknown extent's symbol.
@@ -96,6 +124,9 @@ const unknownExtentOrder = 1 << 28
 
 // DeclaredResults implements ir.GenericResultTypes.
 func (b *builder) DeclaredResults() []ir.Type { return b.declared }
+
+// ResultNames implements ir.ResultNamer.
+func (b *builder) ResultNames() []string { return b.resultNames }
 
 // ResolveBlock implements ir.BlockResolver: a label of the innermost
 // region being read.
@@ -244,7 +275,17 @@ func (b *builder) operation(ctx tirparser.IOperationContext) (*ir.Operation, err
 	if g := ctx.GenericOp(); g != nil {
 		op, err = b.genericOp(g, total, start)
 	} else {
+		// Ops in the regions of this one set their own names while they
+		// are read.
+		outer := b.resultNames
+		b.resultNames = nil
+		for _, rn := range names {
+			for i := 0; i < rn.n; i++ {
+				b.resultNames = append(b.resultNames, rn.name)
+			}
+		}
 		op, err = b.customOp(ctx.CustomOp(), total, start)
+		b.resultNames = outer
 	}
 	if err != nil {
 		return nil, err

@@ -4,9 +4,11 @@ import (
 	"github.com/antlr4-go/antlr/v4"
 
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
+	"tir/dialects/internal/limits"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/grammar/tirparser"
@@ -430,58 +432,76 @@ func (b *builder) attr(ctx tirparser.IAttributeContext) (ir.Attribute, error) {
 }
 
 func (b *builder) dict(ctx tirparser.IDictAttrContext) (ir.DictAttr, error) {
-	d := ir.DictAttr{}
+	d := &dictBuilder{}
 	for _, e := range ctx.AllDictEntry() {
-		var err error
-		if d, err = b.addEntry(d, e, e.DictKey().GetText(), e.Attribute()); err != nil {
+		if err := b.addEntry(d, e, e.DictKey().GetText(), e.Attribute()); err != nil {
 			return nil, err
 		}
 	}
-	return d, nil
+	return d.done(), nil
+}
+
+// dictBuilder collects the entries of a dictionary, sorted once at the
+// end: adding them one by one with DictAttr.With, which copies and sorts,
+// would take time quadratic in their number.
+type dictBuilder struct {
+	entries ir.DictAttr
+	seen    map[string]bool
+}
+
+func (d *dictBuilder) done() ir.DictAttr {
+	out := append(ir.DictAttr{}, d.entries...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // bareDict reads a dictionary written after a region (grammar: bareDict).
 func (b *builder) bareDict(ctx tirparser.IBareDictContext) (ir.DictAttr, error) {
-	d := ir.DictAttr{}
+	d := &dictBuilder{}
 	var err error
 	for _, c := range ctx.GetChildren() {
 		switch c := c.(type) {
 		case tirparser.IKeyedEntryContext:
-			d, err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
+			err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
 		case tirparser.IUnitEntryContext:
-			d, err = b.addEntry(d, c, c.GetText(), nil)
+			err = b.addEntry(d, c, c.GetText(), nil)
 		case tirparser.IPlainKeyContext:
-			d, err = b.addEntry(d, c, c.GetText(), nil)
+			err = b.addEntry(d, c, c.GetText(), nil)
 		case tirparser.IDictEntryContext:
-			d, err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
+			err = b.addEntry(d, c, c.DictKey().GetText(), c.Attribute())
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return d, nil
+	return d.done(), nil
 }
 
 // addEntry adds key = value (a unit attribute without value) to d.
-func (b *builder) addEntry(d ir.DictAttr, at antlr.ParserRuleContext, key string, value tirparser.IAttributeContext) (ir.DictAttr, error) {
+func (b *builder) addEntry(d *dictBuilder, at antlr.ParserRuleContext, key string, value tirparser.IAttributeContext) error {
 	if strings.HasPrefix(key, "\"") {
 		k, err := unquote(key)
 		if err != nil {
-			return nil, ir.Errorf(b.locOf(at), "%v", err)
+			return ir.Errorf(b.locOf(at), "%v", err)
 		}
 		key = k
 	}
-	if d.Get(key) != nil {
-		return nil, ir.Errorf(b.locOf(at), "duplicate attribute '%s'", key)
+	if d.seen[key] {
+		return ir.Errorf(b.locOf(at), "duplicate attribute '%s'", key)
 	}
 	var v ir.Attribute = ir.UnitAttr{}
 	if value != nil {
 		var err error
 		if v, err = b.attr(value); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return d.With(key, v), nil
+	if d.seen == nil {
+		d.seen = map[string]bool{}
+	}
+	d.seen[key] = true
+	d.entries = append(d.entries, ir.NamedAttr{Name: key, Value: v})
+	return nil
 }
 
 func (b *builder) dialectAttr(c tirparser.IDialectAttrContext) (ir.Attribute, error) {
@@ -604,7 +624,21 @@ func (b *builder) affineSet(c tirparser.IAffineSetAttrContext) (ir.AffineSet, er
 
 // ---- expressions ----
 
+// expr builds a size or affine expression, of at most
+// limits.MaxSizeExprTerms terms.
 func (b *builder) expr(ctx tirparser.IExprContext) (*ir.ExprNode, error) {
+	if b.exprDepth == 0 {
+		b.exprTerms, b.exprLoc = 0, b.locOf(ctx)
+	}
+	if b.exprTerms++; b.exprTerms > limits.MaxSizeExprTerms {
+		return nil, limits.ExprError(b.exprLoc, limits.MaxSizeExprTerms)
+	}
+	b.exprDepth++
+	defer func() { b.exprDepth-- }()
+	return b.exprNode(ctx)
+}
+
+func (b *builder) exprNode(ctx tirparser.IExprContext) (*ir.ExprNode, error) {
 	loc := b.locOf(ctx)
 	switch c := ctx.(type) {
 	case *tirparser.NegExprContext:

@@ -87,7 +87,7 @@ func (b *body) bound(e Expr, owner string) (sizeexpr.Expr, error) {
 	switch e := e.(type) {
 	case *Num:
 		if e.Float {
-			return sizeexpr.Expr{}, errorf(e.Loc, "a range bound must be an integer, not %s", e.Src)
+			return sizeexpr.Expr{}, errorf(e.Loc, "a range bound must be an integer, not %s", e.Text())
 		}
 		return sizeexpr.Const(e.Int), nil
 	case *Name:
@@ -164,19 +164,19 @@ func (b *body) boundBinary(e *Binary, owner string) (sizeexpr.Expr, error) {
 		r, err = sizeexpr.MulExpr(x, y)
 	case "/":
 		if !isConst {
-			return r, errorf(e.Loc, "%s: a bound can only be divided by a constant", e.Src)
+			return r, errorf(e.Loc, "%s: a bound can only be divided by a constant", e.Text())
 		}
 		r, err = sizeexpr.FloorDiv(x, c)
 	case "%":
 		if !isConst {
-			return r, errorf(e.Loc, "%s: a bound can only be taken modulo a constant", e.Src)
+			return r, errorf(e.Loc, "%s: a bound can only be taken modulo a constant", e.Text())
 		}
 		r, err = sizeexpr.Mod(x, c)
 	default:
-		return r, errorf(e.Loc, "%s is not a size expression", e.Src)
+		return r, errorf(e.Loc, "%s is not a size expression", e.Text())
 	}
 	if err != nil {
-		return r, errorf(e.Loc, "%s: %v", e.Src, err)
+		return r, errorf(e.Loc, "%s: %v", e.Text(), err)
 	}
 	return r, nil
 }

@@ -1,6 +1,10 @@
 package tc
 
-import "tir/dialects/ir"
+import (
+	"github.com/antlr4-go/antlr/v4"
+
+	"tir/dialects/ir"
+)
 
 // The syntax tree of a TC file. The ANTLR parse tree is converted into it
 // once (parse.go) so that name resolution, range inference and IR
@@ -97,10 +101,28 @@ type Expr interface {
 type node struct {
 	Loc ir.Location
 	Src string
+	// src, when set, holds the source text instead of Src, read on demand:
+	// the nodes of a chain `a + b + c + ...` each span the rest of it, so
+	// copying every span would take time and memory quadratic in its
+	// length.
+	src *span
+}
+
+// span is a range of source characters.
+type span struct {
+	input       *antlr.InputStream
+	start, stop int
 }
 
 func (n node) Pos() ir.Location { return n.Loc }
-func (n node) Text() string     { return n.Src }
+
+// Text is the node's source text.
+func (n node) Text() string {
+	if n.src != nil {
+		return n.src.input.GetText(n.src.start, n.src.stop)
+	}
+	return n.Src
+}
 
 // Num is a literal; Float tells which of Int and F is meaningful.
 type Num struct {

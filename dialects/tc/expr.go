@@ -43,7 +43,23 @@ var cmpPreds = map[string]string{"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "
 func (sc *stmtCtx) typeOf(e Expr) etype { return sc.b.typeOf(e) }
 
 // typeOf is the static type of an expression.
+//
+// Types are remembered per node until a tensor is (re)defined (define):
+// emit asks for the type of every subexpression, which would otherwise
+// take time quadratic in the length of a chain `a + b + c + ...`.
 func (b *body) typeOf(e Expr) etype {
+	if t, ok := b.types[e]; ok {
+		return t
+	}
+	t := b.typeOfNode(e)
+	if b.types == nil {
+		b.types = map[Expr]etype{}
+	}
+	b.types[e] = t
+	return t
+}
+
+func (b *body) typeOfNode(e Expr) etype {
 	switch e := e.(type) {
 	case *Num:
 		if e.Float {

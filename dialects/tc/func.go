@@ -29,6 +29,8 @@ type body struct {
 	incoming func(name string, want []sizeexpr.Interval, elem ir.Type, loc ir.Location) (*ir.Value, error)
 	// isIndex tells the index variables of the statement being imported.
 	isIndex func(string) bool
+	// types remembers typeOf until a tensor is defined.
+	types map[Expr]etype
 }
 
 // tensor is the current value of a TC name.

@@ -252,11 +252,11 @@ func (b *body) unknownCallee(fn Ident) error {
 func (b *body) dimSize(e *DimSize) (sizeexpr.Expr, error) {
 	t, ok := b.vals[e.Tensor.Name]
 	if !ok {
-		return sizeexpr.Expr{}, errorf(e.Loc, "'%s' in %s is not a tensor defined here", e.Tensor.Name, e.Src)
+		return sizeexpr.Expr{}, errorf(e.Loc, "'%s' in %s is not a tensor defined here", e.Tensor.Name, e.Text())
 	}
 	dims := t.typ().Dims
 	if e.Index < 0 || e.Index >= len(dims) {
-		return sizeexpr.Expr{}, errorf(e.Loc, "'%s' has %d dimensions, so %s does not exist", e.Tensor.Name, len(dims), e.Src)
+		return sizeexpr.Expr{}, errorf(e.Loc, "'%s' has %d dimensions, so %s does not exist", e.Tensor.Name, len(dims), e.Text())
 	}
 	return dims[e.Index].Extent(), nil
 }

@@ -5,9 +5,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/antlr4-go/antlr/v4"
 
+	"tir/dialects/internal/limits"
 	"tir/dialects/ir"
 	"tir/grammar/tcparser"
 )
@@ -21,7 +23,17 @@ func Parse(file, src string) (*Module, ir.DiagList) {
 	lexer := tcparser.NewTCLexer(input)
 	lexer.RemoveErrorListeners()
 	lexer.AddErrorListener(listener)
-	p := tcparser.NewTCParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	tokens := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	// Input nested too deeply is refused before the parse, whose time
+	// would grow with the square of the depth (limits.MaxNesting).
+	tokens.Fill()
+	if d := limits.Nesting(file, tokens.GetAllTokens(), tcTokens()); d != nil {
+		if len(listener.diags) > 0 && listener.diags[0].Loc.Line < d.Loc.Line {
+			return nil, listener.diags[:1]
+		}
+		return nil, ir.DiagList{d}
+	}
+	p := tcparser.NewTCParser(tokens)
 	p.RemoveErrorListeners()
 	p.AddErrorListener(listener)
 	tree := p.Module_()
@@ -37,6 +49,42 @@ func Parse(file, src string) (*Module, ir.DiagList) {
 		return nil, c.diags
 	}
 	return m, nil
+}
+
+var (
+	tcTokenOnce sync.Once
+	tcTokenSets limits.Tokens
+)
+
+// tcTokens are the brackets and operators of the grammar for
+// limits.Nesting, found by their spelling (the grammar's literal tokens
+// have no names).
+func tcTokens() limits.Tokens {
+	tcTokenOnce.Do(func() {
+		byText := map[string]int{}
+		for i, n := range tcparser.NewTCParser(nil).GetLiteralNames() {
+			if n != "" {
+				byText[strings.Trim(n, "'")] = i
+			}
+		}
+		set := func(texts ...string) map[int]bool {
+			m := map[int]bool{}
+			for _, t := range texts {
+				if i, ok := byText[t]; ok {
+					m[i] = true
+				}
+			}
+			return m
+		}
+		tcTokenSets = limits.Tokens{
+			Open:      set("(", "{"),
+			Close:     set(")", "}"),
+			Prefix:    set("-", "+", "!", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"),
+			Infix:     set("?", ":", "=", "+=", "*=", "min=", "max=", "+=!", "*=!", "min=!", "max=!", "->", "<=>"),
+			Separator: set(","),
+		}
+	})
+	return tcTokenSets
 }
 
 type syntaxErrors struct {
@@ -55,6 +103,10 @@ type converter struct {
 	file  string
 	input *antlr.InputStream
 	diags ir.DiagList
+	// expDepth, expTerms and expRoot follow the expression being
+	// converted (limits.MaxExprTerms).
+	expDepth, expTerms int
+	expRoot            ir.Location
 }
 
 func (c *converter) loc(t antlr.Token) ir.Location {
@@ -76,7 +128,10 @@ func (c *converter) idents(l tcparser.IIdListContext) []Ident {
 
 func (c *converter) node(ctx antlr.ParserRuleContext) node {
 	start, stop := ctx.GetStart(), ctx.GetStop()
-	return node{Loc: c.loc(start), Src: c.input.GetText(start.GetStart(), stop.GetStop())}
+	if start == stop {
+		return node{Loc: c.loc(start), Src: start.GetText()}
+	}
+	return node{Loc: c.loc(start), src: &span{c.input, start.GetStart(), stop.GetStop()}}
 }
 
 func (c *converter) fn(f tcparser.IFunc_Context) *Func {
@@ -165,7 +220,27 @@ type binaryCtx interface {
 	GetOp() antlr.Token
 }
 
+// exp converts an expression of at most limits.MaxExprTerms terms; a
+// larger one is reported once and replaced by 0.
 func (c *converter) exp(e tcparser.IExpContext) Expr {
+	if c.expDepth == 0 {
+		c.expTerms = 0
+	}
+	if c.expTerms++; c.expTerms > limits.MaxExprTerms {
+		if c.expTerms == limits.MaxExprTerms+1 {
+			c.diags = append(c.diags, limits.ExprError(c.expRoot, limits.MaxExprTerms))
+		}
+		return &Num{node: node{Loc: c.loc(e.GetStart()), Src: "0"}}
+	}
+	if c.expDepth == 0 {
+		c.expRoot = c.loc(e.GetStart())
+	}
+	c.expDepth++
+	defer func() { c.expDepth-- }()
+	return c.expNode(e)
+}
+
+func (c *converter) expNode(e tcparser.IExpContext) Expr {
 	n := c.node(e)
 	switch e := e.(type) {
 	case *tcparser.ParenExpContext:
@@ -200,7 +275,7 @@ func (c *converter) exp(e tcparser.IExpContext) Expr {
 // integers with u/l suffixes, floats with an f/l suffix (the suffix does
 // not change the type: a literal takes the type its context needs).
 func (c *converter) number(n node) Expr {
-	text := n.Src
+	text := n.Text()
 	if isFloatLiteral(text) {
 		f, err := strconv.ParseFloat(strings.TrimRight(text, "fFlL"), 64)
 		if err != nil || math.IsInf(f, 0) {

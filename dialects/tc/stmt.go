@@ -150,4 +150,5 @@ func (b *body) define(name string, v *ir.Value) {
 		v.NameHint = b.names.fresh(name)
 	}
 	b.vals[name] = &tensor{v: v}
+	b.types = nil
 }

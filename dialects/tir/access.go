@@ -28,7 +28,8 @@ type Read struct {
 	// dimensions in Over map to their own variable; Gathered has no entry.
 	At map[string]sizeexpr.Expr
 	// Over lists the dimensions of the operand a result point reads
-	// entirely (the reduced dimensions of a reduction).
+	// entirely (the reduced dimensions of a reduction, the compacted one
+	// of a compress: ReducedInterval gives the interval).
 	Over []string
 	// Gathered, when not empty, is the operand dimension whose coordinate
 	// is data: the value of operand Table at the same result point. A
@@ -135,6 +136,22 @@ var accessRules = map[string]accessRule{
 		return a
 	},
 	"tir.scan": readsAtResultPoint,
+	// iota reads its 0-d start and step at every point.
+	"tir.iota": readsAtResultPoint,
+	// compress may read any point of the interval it compacts, of the
+	// values and of the mask (which says which): it ranges over it.
+	"tir.compress": func(op *ir.Operation, in []TensorType) Access {
+		dim := DimAttr(op)
+		var a Access
+		for i, t := range in {
+			r := identityRead(i, t)
+			if _, ok := r.At[dim]; ok {
+				r.Over = []string{dim}
+			}
+			a = append(a, r)
+		}
+		return a
+	},
 }
 
 // readsAtResultPoint: every operand is read at the result point.

@@ -256,6 +256,9 @@ var callDef = &ir.OpDef{
 			return nil
 		}
 		probe := ir.NewOp("tir.call", st.Loc, st.Operands, nil, st.Attrs)
+		if err := checkDataResults(probe, callee); err != nil {
+			return err
+		}
 		bind, err := Unify(probe, callee, st.Operands)
 		if err != nil {
 			return err
@@ -280,6 +283,9 @@ var callDef = &ir.OpDef{
 		}
 		if callee.Name != "tir.func" {
 			return ir.Errorf(op.Loc, "@%s is not a tir.func", Callee(op))
+		}
+		if err := checkDataResults(op, callee); err != nil {
+			return err
 		}
 		bind, err := Unify(op, callee, op.Operands)
 		if err != nil {

@@ -295,6 +295,27 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 			for _, c := range callChecks(fn, op) {
 				addMsg(op.Loc, c.NonNeg, c.ok, c.msg)
 			}
+		case "tir.compress":
+			// The mask and the values must be on one interval.
+			dim := DimAttr(op)
+			x, _ := AsTensor(op.Operands[0].Type)
+			m, _ := AsTensor(op.Operands[1].Type)
+			xd, xok := x.Dim(dim)
+			md, mok := m.Dim(dim)
+			if xok && mok && !(sizeexpr.ProveEQ(xd.Lo, md.Lo) && sizeexpr.ProveEQ(xd.Hi, md.Hi)) {
+				var conds []sizeexpr.Expr
+				for _, p := range [][2]sizeexpr.Expr{{xd.Lo, md.Lo}, {xd.Hi, md.Hi}} {
+					if !sizeexpr.ProveEQ(p[0], p[1]) {
+						conds = append(conds, sizeexpr.Sub(p[0], p[1]), sizeexpr.Sub(p[1], p[0]))
+					}
+				}
+				var msg message
+				msg.text("tir.compress along %s: the mask is on ", dim)
+				msg.interval(md.Interval)
+				msg.text(" but %s on ", valueName(fn, op.Operands[0]))
+				msg.interval(xd.Interval)
+				addMsg(op.Loc, conds, true, &msg)
+			}
 		case "tir.reduce":
 			ins, _ := ReduceOperands(op)
 			for _, d := range ReduceDims(op) {
@@ -330,7 +351,7 @@ func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
 		}
 		return true
 	})
-	return mergeChecks(inferredChecks(fn, warn), out)
+	return withoutDataValues(fn, mergeChecks(inferredChecks(fn, warn), out))
 }
 
 func hasUnknownExtent(iv sizeexpr.Interval) bool {
@@ -362,6 +383,8 @@ func unknownBounds(fn *ir.Operation, es []sizeexpr.Expr) string {
 		if v, ok := e.AsVar(); ok && IsUnknownExtent(v) {
 			if arg, dim, ok := unknownOwner(fn, v); ok {
 				text = fmt.Sprintf("the extent of argument '%s' dimension %s (%s)", arg, dim, v.Name)
+			} else if op := DataSymbols(fn)[v.Name]; op != nil {
+				text = fmt.Sprintf("the extent of %s along %s (%s, from data)", valueName(fn, op.Results[0]), DimAttr(op), v.Name)
 			}
 		}
 		parts = append(parts, text)

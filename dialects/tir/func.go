@@ -175,6 +175,11 @@ func verifyFunc(op *ir.Operation, warn func(*ir.Diagnostic)) error {
 	if err := verifySizeParams(op); err != nil {
 		return err
 	}
+	if op.Name == "tir.func" {
+		if err := verifyDataExtents(op); err != nil {
+			return err
+		}
+	}
 	for i, a := range entry.Args {
 		if !ir.TypeEqual(a.Type, ft.Inputs[i]) {
 			return ir.Errorf(op.Loc, "argument #%d has type %s but the signature says %s", i, a.Type, ft.Inputs[i])

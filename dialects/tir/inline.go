@@ -44,6 +44,16 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 	for i, a := range entry.Args {
 		mapping[a] = move(callBoundary(call, call.Operands[i], want[i], rw), 1)
 	}
+	// Extents the callee computes from data get names of their own here.
+	subst := bind.Subst
+	if fresh := renameDataExtents(enclosingFunc(call), callee); fresh != nil {
+		subst = func(e sizeexpr.Expr) sizeexpr.Expr {
+			return bind.Subst(e).Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+				x, ok := fresh[v.Name]
+				return x, ok
+			})
+		}
+	}
 	var ret *ir.Operation
 	for _, o := range entry.Ops {
 		if o.Name == "tir.return" {
@@ -53,7 +63,7 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 		c := o.Clone(mapping)
 		c.Loc = call.Loc
 		c.Walk(func(x *ir.Operation) bool {
-			substOp(x, bind.Subst)
+			substOp(x, subst)
 			return true
 		})
 		rw.InsertBefore(call, c)
@@ -127,4 +137,14 @@ func substType(t ir.Type, sub func(sizeexpr.Expr) sizeexpr.Expr) ir.Type {
 		n.Dims = append(n.Dims, Dim{Name: d.Name, Interval: sizeexpr.Span(sub(d.Lo), sub(d.Hi))})
 	}
 	return n
+}
+
+// enclosingFunc is the tir.func an op is in (nil outside one).
+func enclosingFunc(op *ir.Operation) *ir.Operation {
+	for p := op.ParentOp(); p != nil; p = p.ParentOp() {
+		if p.Name == "tir.func" {
+			return p
+		}
+	}
+	return nil
 }

@@ -21,9 +21,10 @@ type DimNeed struct {
 	// be read at all.
 	Interval sizeexpr.Interval
 	// Unbounded says why the points read cannot be bounded statically:
-	// "gather" (indices come from a neighbor table at run time) or "call"
-	// (the analysis does not look into callees; inline them first with
-	// --tir-inline). Empty for a static bound.
+	// "gather" (indices come from a neighbor table at run time), "compress"
+	// (which points tir.compress moves where depends on its mask) or
+	// "call" (the analysis does not look into callees; inline them first
+	// with --tir-inline). Empty for a static bound.
 	Unbounded string
 	// Frame is the output dimension these points move with: reading the
 	// output on [a:b] along Frame reads [a + lo : b + hi] here, for fixed
@@ -43,10 +44,13 @@ func unionRead(a, b DimNeed) DimNeed {
 		r.Frame = a.Frame
 	}
 	// A data-dependent read is reported as such whatever else reads the
-	// dimension; "gather" wins over "call" because it cannot be fixed.
+	// dimension; "gather" and "compress" win over "call" because they
+	// cannot be fixed.
 	switch {
 	case a.Unbounded == "gather" || b.Unbounded == "gather":
 		r.Unbounded = "gather"
+	case a.Unbounded == "compress" || b.Unbounded == "compress":
+		r.Unbounded = "compress"
 	case a.Unbounded != "":
 		r.Unbounded = a.Unbounded
 	default:
@@ -195,6 +199,12 @@ func (a *Needs) through(op *ir.Operation, r Read, rb Need) {
 	for _, d := range x.Dims {
 		if d.Name == r.Gathered {
 			b[d.Name] = DimNeed{Interval: d.Interval, Unbounded: "gather"}
+			continue
+		}
+		if r.ranges(d.Name) {
+			// Every point of the interval tir.compress compacts: which
+			// of them a point of the result reads depends on the mask.
+			b[d.Name] = DimNeed{Interval: ReducedInterval(op, d.Name), Unbounded: "compress"}
 			continue
 		}
 		if off, ok := r.Offset(d.Name); ok {

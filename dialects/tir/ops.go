@@ -78,7 +78,7 @@ func opTable() []*ir.OpDef {
 		funcDef, returnDef, constantDef, cmpDef, selectDef, shiftDef,
 		castDef, makeTupleDef, tupleGetDef, viewDef, gatherDef, canDerefDef,
 		subsetDef, broadcastDef, posDef, concatDef, assumeShapeDef,
-		reduceDef, yieldDef, scanDef, callDef,
+		reduceDef, yieldDef, scanDef, callDef, iotaDef, compressDef,
 	)
 	return defs
 }

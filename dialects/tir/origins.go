@@ -163,6 +163,11 @@ func trailStep(v *ir.Value, dim string, iv sizeexpr.Interval) (TrailStep, []*ir.
 		}
 	case "tir.pos":
 		return step, one(op.Operands[0])
+	case "tir.iota", "tir.compress":
+		if DimAttr(op) == dim {
+			step.What = fmt.Sprintf("computed from data by %s", op.Name)
+			return step, nil
+		}
 	case "tir.scan":
 		if DimAttr(op) == dim {
 			if x := withDim(op.Operands[1:]); len(x) == 0 {

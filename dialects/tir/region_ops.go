@@ -252,8 +252,12 @@ func reduceResultType(op *ir.Operation) (TensorType, error) {
 }
 
 // ReducedInterval is the interval a reduction runs over for dimension d:
-// the intersection over the inputs that have it.
+// the intersection over the inputs that have it. For a tir.compress, the
+// interval it compacts (CompressedInterval).
 func ReducedInterval(op *ir.Operation, d string) sizeexpr.Interval {
+	if op.Name == "tir.compress" {
+		return CompressedInterval(op)
+	}
 	ins, _ := ReduceOperands(op)
 	var iv *sizeexpr.Interval
 	for _, v := range ins {

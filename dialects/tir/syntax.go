@@ -70,6 +70,7 @@ var syntaxAttrs = map[string][]string{
 	"tir.view": {"map"}, "tir.gather": {"dim"}, "tir.subset": {"bounds"}, "tir.broadcast": {"dims"},
 	"tir.pos": {"dim"}, "tir.concat": {"dim"}, "tir.reduce": {"dims", "kind"},
 	"tir.scan": {"dim", "direction", "interval"}, "tir.call": {"callee"}, "tir.constant": {"value"},
+	"tir.iota": {"dim"}, "tir.compress": {"dim"},
 }
 
 // dimOrder makes a dimension print before any size symbol in canonical

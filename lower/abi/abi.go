@@ -36,6 +36,25 @@ const (
 	AttrNumResults = "tir.num_results"
 )
 
+// Data-dependent extents (tir.iota, tir.compress; docs/abi.md):
+//
+//	tir.result_shape_of = "f"   on the func.func f_result_shape_data: it
+//	                              has f's inputs, one memref<K x i64> result
+//	                              (f's K result extents) and f's size
+//	                              parameters, and is emitted as
+//	                              int32_t f_result_shape_data(inputs...,
+//	                              int64_t syms..., int64_t *sizes), sharing
+//	                              f's error codes and f_error
+//	tir.data_extent = "?_r_I"   on the op that computes the extent ?_r_I
+//	                              from data (GPU targets refuse it)
+const (
+	AttrShapeOf    = "tir.result_shape_of"
+	AttrDataExtent = "tir.data_extent"
+)
+
+// ShapeDataSuffix names a function's shape function: f_result_shape_data.
+const ShapeDataSuffix = "_result_shape_data"
+
 // AssertCodeBase numbers the failure codes of the run-time checks inside a
 // function (cf.assert): the first is AssertCodeBase + 1, after the codes
 // of the entry checks (1, 2, ...).

@@ -31,6 +31,7 @@ import (
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
+	"tir/lower/abi"
 	"tir/lower/affinescf"
 )
 
@@ -62,6 +63,11 @@ func Outline(m *ir.Module, opts Options) error {
 	for _, op := range m.Body().Ops {
 		if op.Name == "func.func" && len(op.Regions) > 0 && len(op.Regions[0].Blocks) > 0 {
 			funcs = append(funcs, op)
+		}
+	}
+	for _, fn := range funcs {
+		if err := refuseDataExtents(fn); err != nil {
+			return err
 		}
 	}
 	for _, fn := range funcs {
@@ -609,4 +615,19 @@ func sortOps(ops []*ir.Operation, order map[*ir.Operation]int) {
 			ops[j], ops[j-1] = ops[j-1], ops[j]
 		}
 	}
+}
+
+// refuseDataExtents reports, at the tir op that computes it, an extent
+// computed from data (tir.iota, tir.compress; abi.AttrDataExtent): its
+// loops are sequential host work whose result sizes buffers, which the
+// GPU mapping does not support yet.
+func refuseDataExtents(fn *ir.Operation) error {
+	var err error
+	fn.Walk(func(op *ir.Operation) bool {
+		if s, ok := op.Attr(abi.AttrDataExtent).(ir.StringAttr); ok && err == nil {
+			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: the extent %s is computed from data (tir.iota, tir.compress), which GPU targets do not support yet: compile for the CPU", string(s))
+		}
+		return err == nil
+	})
+	return err
 }

@@ -39,9 +39,14 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 		d        tir.Dim
 	}
 	var rest []pending
+	// Extents computed from data are bound later (checkDataResults).
+	data := tir.DataSymbols(fl.src)
 	for i, t := range all {
 		tt, _ := tir.AsTensor(t)
 		for k, d := range tt.Dims {
+			if tir.MentionsData(d.Lo, data) || tir.MentionsData(d.Hi, data) {
+				continue
+			}
 			if v, ok := d.Hi.AsVar(); ok && tir.IsUnknownExtent(v) && fl.syms[v.Name] == nil && i < len(ft.Inputs) {
 				size := fl.entry.value("memref.dim", []*ir.Value{args[i], fl.indexConst(int64(k))}, ir.Index, nil)
 				size.NameHint = v.Name[1:]
@@ -65,7 +70,8 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 			}
 		}
 		size := fl.entry.value("memref.dim", []*ir.Value{args[p.arg], fl.indexConst(int64(p.dim))}, ir.Index, nil)
-		want := ev.index(p.d.Extent())
+		// An inverted interval is empty (docs/decisions.md): extent 0.
+		want := ev.index(sizeexpr.Max(p.d.Extent(), sizeexpr.Const(0)))
 		ok := fl.entry.value("arith.cmpi", []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 0, Type: ir.I64}))
 		// The interpreter's message: "argument 'y' dimension I: expected
 		// extent ?_x_I = 5, got 4".
@@ -152,10 +158,13 @@ func (fl *funcLowering) abiValues(values []sizeexpr.Expr) ([]sizeexpr.Expr, bool
 		repl[k] = v
 	}
 	j := 0
+	// An extent computed from data is no descriptor's: a result's size is
+	// what the caller passed, which is what is checked.
+	data := tir.DataSymbols(fl.src)
 	for _, t := range append(append([]ir.Type(nil), ft.Inputs...), ft.Results...) {
 		tt, _ := tir.AsTensor(t)
 		for _, d := range tt.Dims {
-			if v, isVar := d.Hi.AsVar(); isVar && tir.IsUnknownExtent(v) {
+			if v, isVar := d.Hi.AsVar(); isVar && tir.IsUnknownExtent(v) && data[v.Name] == nil {
 				if _, seen := repl[v.Name]; !seen {
 					repl[v.Name] = sizeexpr.Add(ir.MapDim(j), subst(d.Lo, syms))
 				}

@@ -38,7 +38,7 @@ func Convert(m *ir.Module) error { return ConvertWith(m, DefaultOptions) }
 // func.func.
 func ConvertWith(m *ir.Module, opts Options) error {
 	body := m.Body()
-	for i, op := range append([]*ir.Operation(nil), body.Ops...) {
+	for _, op := range append([]*ir.Operation(nil), body.Ops...) {
 		if op.Name != "tir.func" {
 			continue
 		}
@@ -46,8 +46,19 @@ func ConvertWith(m *ir.Module, opts Options) error {
 		if err != nil {
 			return err
 		}
+		var shape *ir.Operation
+		if NeedsShapeFunc(op) {
+			// f_result_shape_data (dataextent.go), right after f.
+			if shape, err = lowerShapeFunc(op); err != nil {
+				return err
+			}
+		}
+		at := body.IndexOf(op)
 		body.Remove(op)
-		body.InsertAt(i, fn)
+		body.InsertAt(at, fn)
+		if shape != nil {
+			body.InsertAt(at+1, shape)
+		}
 	}
 	return nil
 }
@@ -86,6 +97,9 @@ type funcLowering struct {
 	// hoistAfter is the entry op they follow (nil: the leading constants).
 	hoisted    map[string]hoisted
 	hoistAfter *ir.Operation
+	// iotas holds the start and step of each tir.iota, computed at entry
+	// with its extent (dataextent.go).
+	iotas map[*ir.Operation]iotaParts
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -109,53 +123,13 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	}
 	entryBlock := src.Regions[0].Entry()
 	syms := tir.Symbols(src)
-	var ins []ir.Type
-	var names, dimNames, extents ir.ArrayAttr
-	symMap := func(e []sizeexpr.Expr) ir.AffineMap {
-		m := ir.AffineMap{NumSyms: len(syms)}
-		for _, x := range e {
-			m.Results = append(m.Results, x.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-				for i, s := range syms {
-					if s.Name == v.Name {
-						return ir.MapSym(i), true
-					}
-				}
-				return sizeexpr.Expr{}, false
-			}))
-		}
-		return m
-	}
-	addTensor := func(t ir.Type, name string) error {
-		tt, ok := tir.AsTensor(t)
-		if !ok {
-			return ir.Errorf(src.Loc, "argument %s is not a tensor", name)
-		}
-		ins = append(ins, MemRefType(tt))
-		names = append(names, ir.StringAttr(name))
-		var dn ir.ArrayAttr
-		var ext []sizeexpr.Expr
-		for _, d := range tt.Dims {
-			dn = append(dn, ir.StringAttr(d.Name))
-			ext = append(ext, d.Extent())
-		}
-		if dn == nil {
-			dn = ir.ArrayAttr{}
-		}
-		dimNames = append(dimNames, dn)
-		if usesUnknownExtent(tt) {
-			// Checked in the body against the descriptors (bindUnknown).
-			extents = append(extents, ir.UnitAttr{})
-		} else {
-			extents = append(extents, abi.ExtentsAttr(symMap(ext)))
-		}
-		return nil
-	}
+	sig := newSigBuilder(src, syms)
 	for i, t := range ft.Inputs {
 		name := entryBlock.Args[i].NameHint
 		if name == "" {
 			name = fmt.Sprintf("arg%d", i)
 		}
-		if err := addTensor(t, name); err != nil {
+		if err := sig.addTensor(t, name); err != nil {
 			return nil, err
 		}
 	}
@@ -164,28 +138,16 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		if len(ft.Results) > 1 {
 			name = fmt.Sprintf("result%d", i)
 		}
-		if err := addTensor(t, name); err != nil {
+		if err := sig.addTensor(t, name); err != nil {
 			return nil, err
 		}
 	}
-	for _, s := range syms {
-		ins = append(ins, ir.Index)
-		names = append(names, ir.StringAttr(s.Name))
-		dimNames = append(dimNames, ir.ArrayAttr{})
-		extents = append(extents, ir.AffineMapAttr{Map: ir.AffineMap{NumSyms: len(syms)}})
-	}
-	attrs := ir.DictAttr{}.
-		With("sym_name", src.Attr("sym_name")).
-		With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: ins}}).
-		With(abi.AttrArgNames, names).
-		With(abi.AttrDimNames, dimNames).
-		With(abi.AttrExtents, extents).
-		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(len(ft.Results)), Type: ir.I64})
-	fn := ir.NewOp("func.func", src.Loc, nil, nil, attrs)
+	sig.addSyms()
+	fn := ir.NewOp("func.func", src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := fn.AddRegion().AddBlock()
-	fl := &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{}, storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{}, syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}}
-	for i, t := range ins {
-		hint := string(names[i].(ir.StringAttr))
+	fl := newFuncLowering(src, entry)
+	for i, t := range sig.ins {
+		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
 		if i < len(ft.Inputs) {
 			fl.buffers[entryBlock.Args[i]] = []*ir.Value{a}
@@ -201,7 +163,8 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	if err := fl.bindUnknown(ft, entry.Args); err != nil {
 		return nil, err
 	}
-	fl.emitChecks(tir.RuntimeChecks(src, nil))
+	entryChecks, dataChecks := tir.SplitDataChecks(src, tir.RuntimeChecks(src, nil))
+	fl.emitChecks(entryChecks)
 	fl.needs = tir.NewNeeds()
 	for i, v := range ret.Operands {
 		outT, _ := tir.AsTensor(ft.Results[i])
@@ -210,6 +173,18 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	fl.needs.Block(entryBlock)
 	if ops := entry.Ops; len(ops) > 0 {
 		fl.hoistAfter = ops[len(ops)-1]
+	}
+	// Extents computed from data, then what needs them checked, then the
+	// compressions no extent reads (dataextent.go): a failed check
+	// leaves as little allocated as it can.
+	early := readByDataExtents(src)
+	if err := fl.dataPhase(func(op *ir.Operation) bool { return early[op] }); err != nil {
+		return nil, err
+	}
+	fl.emitChecks(dataChecks)
+	fl.checkDataResults(ft, entry.Args)
+	if err := fl.fillRest(early); err != nil {
+		return nil, err
 	}
 	// Scans are computed first, into temporaries — or straight into the
 	// result buffer when the scan is returned as is.
@@ -258,6 +233,90 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	}
 	fl.entry.op("func.return", nil, nil, nil)
 	return fn, nil
+}
+
+// sigBuilder collects the arguments of a lowered func.func and the ABI
+// attributes that describe them (package abi).
+type sigBuilder struct {
+	src                      *ir.Operation
+	syms                     []sizeexpr.Var
+	ins                      []ir.Type
+	names, dimNames, extents ir.ArrayAttr
+}
+
+func newSigBuilder(src *ir.Operation, syms []sizeexpr.Var) *sigBuilder {
+	return &sigBuilder{src: src, syms: syms}
+}
+
+// symMap writes extents as an affine map over the size symbols.
+func (s *sigBuilder) symMap(e []sizeexpr.Expr) ir.AffineMap {
+	m := ir.AffineMap{NumSyms: len(s.syms)}
+	for _, x := range e {
+		m.Results = append(m.Results, x.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+			for i, sym := range s.syms {
+				if sym.Name == v.Name {
+					return ir.MapSym(i), true
+				}
+			}
+			return sizeexpr.Expr{}, false
+		}))
+	}
+	return m
+}
+
+// addTensor adds a memref argument for a tensor type.
+func (s *sigBuilder) addTensor(t ir.Type, name string) error {
+	tt, ok := tir.AsTensor(t)
+	if !ok {
+		return ir.Errorf(s.src.Loc, "argument %s is not a tensor", name)
+	}
+	s.ins = append(s.ins, MemRefType(tt))
+	s.names = append(s.names, ir.StringAttr(name))
+	var dn ir.ArrayAttr
+	var ext []sizeexpr.Expr
+	for _, d := range tt.Dims {
+		dn = append(dn, ir.StringAttr(d.Name))
+		ext = append(ext, d.Extent())
+	}
+	if dn == nil {
+		dn = ir.ArrayAttr{}
+	}
+	s.dimNames = append(s.dimNames, dn)
+	if usesUnknownExtent(tt) {
+		// Checked in the body against the descriptors (bindUnknown,
+		// checkDataResults).
+		s.extents = append(s.extents, ir.UnitAttr{})
+	} else {
+		s.extents = append(s.extents, abi.ExtentsAttr(s.symMap(ext)))
+	}
+	return nil
+}
+
+// addSyms adds one index argument per size symbol.
+func (s *sigBuilder) addSyms() {
+	for _, sym := range s.syms {
+		s.ins = append(s.ins, ir.Index)
+		s.names = append(s.names, ir.StringAttr(sym.Name))
+		s.dimNames = append(s.dimNames, ir.ArrayAttr{})
+		s.extents = append(s.extents, ir.AffineMapAttr{Map: ir.AffineMap{NumSyms: len(s.syms)}})
+	}
+}
+
+// attrs are the func.func's attributes: its name, type and ABI.
+func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
+	return ir.DictAttr{}.
+		With("sym_name", ir.StringAttr(name)).
+		With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: s.ins}}).
+		With(abi.AttrArgNames, s.names).
+		With(abi.AttrDimNames, s.dimNames).
+		With(abi.AttrExtents, s.extents).
+		With(abi.AttrNumResults, ir.IntegerAttr{Value: int64(results), Type: ir.I64})
+}
+
+func newFuncLowering(src *ir.Operation, entry *ir.Block) *funcLowering {
+	return &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
+		storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
+		syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}, iotas: map[*ir.Operation]iotaParts{}}
 }
 
 // point maps each dimension name to its index expression: loop variables

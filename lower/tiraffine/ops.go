@@ -25,6 +25,8 @@ func init() {
 		"tir.pos":        lowerPos,
 		"tir.can_deref":  lowerCanDeref,
 		"tir.reduce":     lowerReduce,
+		"tir.iota":       lowerIota,
+		"tir.compress":   lowerCompressed,
 		"tir.call": func(_ *evaluator, op *ir.Operation, _ tir.TensorType, _ point) (scalar, error) {
 			return scalar{}, ir.Errorf(op.Loc, "tir.call must be inlined before lowering (run tir-inline)")
 		},

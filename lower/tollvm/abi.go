@@ -100,6 +100,13 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
+	// f_result_shape_data, when the tiraffine lowering made one, shares
+	// f's codes and message buffer (shape_data.go).
+	if shape := me.shapeFuncOf(op); shape != nil {
+		if err := me.emitShapeFunc(shape, errBuf, errCode); err != nil {
+			return err
+		}
+	}
 	me.emitErrorFunc(sig, errBuf, errCode, append(checks, me.asserts...))
 	if err := me.emitResultShape(sig); err != nil {
 		return ir.Errorf(op.Loc, "%v", err)

@@ -18,7 +18,12 @@ import (
 // "expected extent 20, got 18". env gives the values of the dimensions
 // (the descriptor sizes, abi.Signature.SizeDims) and of the symbols.
 func (fe *fnEmitter) formatAsserts(rc value.Value, env affineEnv, buf constant.Constant, errCode *ll.Global) error {
-	for _, c := range fe.me.asserts {
+	return fe.formatAssertList(fe.me.asserts, rc, env, buf, errCode)
+}
+
+// formatAssertList is formatAsserts for the asserts of one body.
+func (fe *fnEmitter) formatAssertList(asserts []check, rc value.Value, env affineEnv, buf constant.Constant, errCode *ll.Global) error {
+	for _, c := range asserts {
 		if c.format == "" {
 			continue
 		}

@@ -183,3 +183,48 @@ func applyCPU(mod *ll.Module, name, features string) {
 		}
 	}
 }
+
+// x86AVX512CPUs and x86AVXCPUs are the LLVM 14 x86 processors with
+// AVX-512 (32 registers of 512 bits) and with AVX but not AVX-512 (16 of
+// 256 bits); the others have 16 SSE registers of 128 bits.
+var (
+	x86AVX512CPUs = []string{"cannonlake", "cascadelake", "cooperlake", "icelake-client", "icelake-server", "knl", "knm",
+		"rocketlake", "sapphirerapids", "skx", "skylake-avx512", "tigerlake", "x86-64-v4"}
+	x86AVXCPUs = []string{"alderlake", "bdver1", "bdver2", "bdver3", "bdver4", "broadwell", "btver2", "core-avx-i",
+		"core-avx2", "corei7-avx", "haswell", "ivybridge", "sandybridge", "skylake", "x86-64-v3", "znver1", "znver2", "znver3"}
+)
+
+// VectorRegisters returns the width in bits and the number of the vector
+// registers that code for a CPU (a --mcpu value, as ResolveCPU takes it)
+// can use: affine-contraction-tile sizes its register tile with them.
+// Generic x86-64 has 16 SSE registers of 128 bits; AVX gives 256 bits,
+// AVX-512 32 registers of 512 bits; AArch64 has 32 NEON registers of 128
+// bits (SVE's length is not known at compile time).
+func VectorRegisters(target, cpu string) (bits, count int, err error) {
+	target = normTarget(target)
+	name, features, err := ResolveCPU(target, cpu)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch target {
+	case "aarch64":
+		return 128, 32, nil
+	case "nvptx64":
+		return 0, 0, fmt.Errorf("nvptx64 has no vector registers to tile for")
+	}
+	has := func(list []string) bool {
+		for _, n := range list {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(x86AVX512CPUs) || strings.Contains(","+features+",", ",+avx512f,"):
+		return 512, 32, nil
+	case has(x86AVXCPUs) || strings.Contains(","+features+",", ",+avx,"):
+		return 256, 16, nil
+	}
+	return 128, 16, nil
+}

@@ -28,9 +28,9 @@ func TestErrors(t *testing.T) {
 		{"unsupported op", fn(`    "foo.bar"() : () -> ()`), "", `in.mlir:4:5: error: tollvm: unsupported operation 'foo.bar'`},
 		{"nested unsupported op", fn(`    "affine.for"() ({
     ^bb0(%i: index):
-      %x = "vector.broadcast"(%arg1) : (index) -> vector<4xindex>
+      %x = "vector.splat"(%arg1) : (index) -> vector<4xindex>
       "affine.yield"() : () -> ()
-    }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", `in.mlir:6:7: error: tollvm: unsupported operation 'vector.broadcast'`},
+    }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", `in.mlir:6:7: error: tollvm: unsupported operation 'vector.splat'`},
 		{"nvptx without kernels", fn(""), "nvptx64", "run gpu-kernel-outlining before convert-to-llvm"},
 		{"unknown target", fn(""), "riscv", `unknown target "riscv"`},
 		{"results", `"func.func"() ({

@@ -21,6 +21,7 @@ import (
 
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	"tir/lower/abi"
 )
 
 // Options selects the code generation target.
@@ -51,6 +52,13 @@ type Options struct {
 	// DefaultParallelMinWork; a negative value forks whenever the loop has
 	// two iterations or more (for tests).
 	ParallelMinWork int64
+	// Contract allows llc to fuse a float multiply and the add or
+	// subtract that uses it into one fused multiply-add (the `contract`
+	// fast-math flag on every fadd, fsub and fmul; an FMA where the CPU
+	// has one). A fused operation rounds once instead of twice, so results
+	// may differ from the reference interpreter's in the last bits
+	// (docs/decisions.md); off by default.
+	Contract bool
 }
 
 // Emit lowers every func.func of m to LLVM IR and returns the module text.
@@ -68,6 +76,7 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	}
 	me := newModuleEmitter(tgt)
 	me.libdevice = opts.Math == "libdevice"
+	me.contract = opts.Contract
 	if err := me.setThreads(opts); err != nil {
 		return "", err
 	}
@@ -79,6 +88,11 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 			// gpu.module; what it computes itself must be host work.
 			if err := checkHostFunc(op); err != nil {
 				return "", err
+			}
+		case op.Name == "func.func" && op.Attr(abi.AttrShapeOf) != nil:
+			// Emitted with the function whose shape it computes.
+			if f := lookupFunc(m, op.Attr(abi.AttrShapeOf)); f == nil || me.shapeFuncOf(f) != op {
+				return "", ir.Errorf(op.Loc, "tollvm: @%s computes the result shape of %s, which is not a func.func of this module", ir.SymbolName(op), op.Attr(abi.AttrShapeOf))
 			}
 		case op.Name == "func.func":
 			if err := me.emitFunc(op); err != nil {
@@ -133,6 +147,13 @@ type moduleEmitter struct {
 	omp      bool
 	minWork  int64
 	outlined int
+	// contract adds the contract flag to float adds, subtracts and
+	// multiplies (Options.Contract).
+	contract bool
+	// shapeFuncs maps a function's name to its f_result_shape_data
+	// (shape_data.go), built once: looking it up per function made
+	// modules of many functions quadratic.
+	shapeFuncs map[string]*ir.Operation
 }
 
 func newModuleEmitter(tgt *targetDesc) *moduleEmitter {

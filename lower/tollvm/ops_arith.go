@@ -154,7 +154,11 @@ func emitFloatBin(fe *fnEmitter, op *ir.Operation) error {
 		return err
 	}
 	inst := floatBinOps[op.Name](fe.bb(), x, y)
-	setFMF(inst, fastMath(op))
+	fmf := fastMath(op)
+	if fe.me.contract && (op.Name == "arith.addf" || op.Name == "arith.subf" || op.Name == "arith.mulf") && !hasFlag(fmf, enum.FastMathFlagContract) {
+		fmf = append(fmf, enum.FastMathFlagContract)
+	}
+	setFMF(inst, fmf)
 	if k := halfKind(op.Results[0].Type); k != "" {
 		inst = fe.roundHalf(k, inst)
 	}
@@ -423,6 +427,16 @@ func emitCmpI(fe *fnEmitter, op *ir.Operation) error {
 	}
 	fe.bind(op.Results[0], fe.cur.NewICmp(cmpIPreds[p], x, y), "")
 	return nil
+}
+
+// hasFlag reports whether flags holds f (or fast, which implies it).
+func hasFlag(flags []enum.FastMathFlag, f enum.FastMathFlag) bool {
+	for _, g := range flags {
+		if g == f || g == enum.FastMathFlagFast {
+			return true
+		}
+	}
+	return false
 }
 
 // fastMath translates the `fastmath = #arith.fastmath<...>` attribute

@@ -2,6 +2,7 @@ package affinepasses
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"tir/dialects/affine"
@@ -12,9 +13,9 @@ import (
 // A small interpreter for the affine-stage subset the passes produce and
 // the random tests generate: affine.for/if/apply/min/max, affine loads and
 // stores (scalar and vector), memref.alloc/dealloc, arith constants and
-// float add/sub/mul, func.return. Every access is bounds-checked: an
-// out-of-bounds access is a failure, as a wrong transformation would
-// produce.
+// float add/sub/mul/max, vector.broadcast, func.return. Every access is
+// bounds-checked: an out-of-bounds access is a failure, as a wrong
+// transformation would produce.
 
 type ival struct {
 	i    int64
@@ -117,7 +118,7 @@ func (in *interp) op(o *ir.Operation) {
 			}
 			in.vals[o.Results[0]] = ival{f: f, isF: true}
 		}
-	case "arith.addf", "arith.subf", "arith.mulf":
+	case "arith.addf", "arith.subf", "arith.mulf", "arith.maxf":
 		x, y := in.vals[o.Operands[0]].f, in.vals[o.Operands[1]].f
 		r := make([]float64, len(x))
 		for i := range x {
@@ -126,6 +127,8 @@ func (in *interp) op(o *ir.Operation) {
 				r[i] = x[i] + y[i]
 			case "arith.subf":
 				r[i] = x[i] - y[i]
+			case "arith.maxf":
+				r[i] = math.Max(x[i], y[i])
 			default:
 				r[i] = x[i] * y[i]
 			}
@@ -183,6 +186,13 @@ func (in *interp) op(o *ir.Operation) {
 		}
 		in.vals[o.Results[0]] = ival{buf: &ibuf{shape: shape, data: make([]float64, n)}, isMR: true}
 	case "memref.dealloc":
+	case "vector.broadcast":
+		x := in.vals[o.Operands[0]].f[0]
+		f := make([]float64, o.Results[0].Type.(ir.VectorType).Shape[0])
+		for i := range f {
+			f[i] = x
+		}
+		in.vals[o.Results[0]] = ival{f: f, isF: true}
 	case "affine.if":
 		set := o.Attr("condition").(ir.AffineSetAttr).Set
 		m := ir.AffineMap{NumDims: set.NumDims, NumSyms: set.NumSyms}

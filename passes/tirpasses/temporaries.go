@@ -53,8 +53,8 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 		return c
 	}
 	op := v.DefiningOp()
-	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Attr(tir.MaterializeAttr) != nil {
-		return 0 // a load (or nothing)
+	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil {
+		return 0 // a load (or nothing): scans and compressions are stored anyway
 	}
 	memo[v] = 1 // cycles cannot happen in SSA, but be safe
 	c := 0
@@ -135,7 +135,7 @@ func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 	uses := ir.UsesIn(fn)
 	entry := fn.Regions[0].Entry()
 	for _, op := range entry.Ops {
-		if len(op.Results) != 1 || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.return" {
+		if len(op.Results) != 1 || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Name == "tir.return" {
 			continue
 		}
 		v := op.Results[0]

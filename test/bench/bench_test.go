@@ -32,8 +32,15 @@ func TestSmoke(t *testing.T) {
 	}
 	for _, r := range rep.results {
 		for v, c := range r.check.cells {
-			if c.na != "" && (v < vMLIR || tools.mlirError == nil) {
+			if c.absent {
+				continue
+			}
+			optional := blasVariant(v) || ((v == vMLIR || v == vMLIRJIT) && tools.mlirError != nil)
+			if c.na != "" && !optional {
 				t.Errorf("%s/%s was not run although its tools are installed: %s", r.k.name, variantTitles[v], c.na)
+			}
+			if c.na != "" && optional {
+				t.Logf("%s/%s: %s", r.k.name, variantTitles[v], c.na)
 			}
 			if c.na == "" && c.check.compared == 0 {
 				t.Errorf("%s/%s: nothing was compared", r.k.name, variantTitles[v])

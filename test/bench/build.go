@@ -10,8 +10,9 @@ import (
 	"strings"
 
 	"tir/dialects/ir"
-	"tir/dialects/parser"
+	"tir/dialects/printer"
 	"tir/dialects/tir/interp"
+	"tir/lower"
 	"tir/passes"
 	"tir/tools/driver"
 	"tir/tools/native"
@@ -27,6 +28,7 @@ var (
 	mlirLLCFlags  = append([]string{"-opaque-pointers"}, llcFlags...)
 	mlirJITFlags  = []string{"-O3", "-e", "main", "-entry-point-result=void"}
 	driverCCFlags = []string{"-O2"}
+	gccBLAS       = []string{"-O2"}
 )
 
 // toolset is where the external tools are.
@@ -72,6 +74,8 @@ type build struct {
 	exe    string // driver with ours, gcc and mlir + llc linked in
 	jitSO  string // driver as a library for mlir-cpu-runner
 	jitIR  string // the lowered module with a main that calls the driver
+	// blasExe is the driver linked with the BLAS reference and OpenBLAS.
+	blasExe string
 	// failed[v] says why variant v could not be built (nil: it was).
 	failed [numVariants]error
 	// log keeps what every build step printed, for -v.
@@ -116,7 +120,7 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 			return nil, err
 		}
 	}
-	m, diags := parser.Parse(path, string(src))
+	m, diags := native.Load(path, string(src))
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -138,52 +142,62 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	}
 
 	var objs, defs []string
-	// 1. ours: tc-opt -O2 (in-process), llc -O3.
-	b.failed[vOurs] = func() error {
-		if tools.llcErr != nil {
-			return tools.llcErr
+	// ours, compiled in-process with a -O pipeline (edit adds --threads,
+	// --mcpu, ...) and llc -O3, the function renamed prefix+name (so that
+	// the variants link next to each other) unless prefix is empty.
+	ours := func(v int, prefix, macro string, edit func(p *passes.Pipeline) error) {
+		b.failed[v] = func() error {
+			if tools.llcErr != nil {
+				return tools.llcErr
+			}
+			p, err := passes.OptPipeline(b.opt(), "x86_64")
+			if err == nil && edit != nil {
+				err = edit(p)
+			}
+			if err != nil {
+				return err
+			}
+			file, text := path, string(src)
+			if prefix != "" {
+				if file, text, err = b.renamed(prefix); err != nil {
+					return err
+				}
+			}
+			ll, err := native.CompileWith(file, text, p)
+			if err != nil {
+				return fmt.Errorf("tc-opt %s: %v", b.oursFlags(v), err)
+			}
+			base := strings.TrimSuffix("ours_"+prefix, "_")
+			if err := os.WriteFile(filepath.Join(dir, base+".ll"), []byte(ll), 0o644); err != nil {
+				return err
+			}
+			return b.sh(tools.llc, append(llcFlags, base+".ll", "-o", base+".o")...)
+		}()
+		if b.failed[v] == nil {
+			base := strings.TrimSuffix("ours_"+prefix, "_")
+			objs, defs = append(objs, base+".o"), append(defs, "-D"+macro)
 		}
-		ll, err := native.Compile(path, string(src), 2, "x86_64")
-		if err != nil {
-			return fmt.Errorf("tc-opt -O2: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "ours.ll"), []byte(ll), 0o644); err != nil {
-			return err
-		}
-		return b.sh(tools.llc, append(llcFlags, "ours.ll", "-o", "ours.o")...)
-	}()
-	if b.failed[vOurs] == nil {
-		objs, defs = append(objs, "ours.o"), append(defs, "-DHAVE_OURS")
 	}
-	// 1b. ours with threads: tc-opt -O2 --threads, the function renamed
-	// threads_<name> so that it links next to ours.
-	b.failed[vOursThreads] = func() error {
-		if tools.llcErr != nil {
-			return tools.llcErr
+	// 1. ours: tc-opt -O2 (-O3 for the contractions), llc -O3.
+	ours(vOurs, "", "HAVE_OURS", nil)
+	// 1b. ours with threads: the same with --threads, the function renamed
+	// threads_<name>.
+	ours(vOursThreads, "threads_", "HAVE_OURS_THREADS", passes.WithThreads)
+	// 1c. with a BLAS reference: for this machine's vector unit, exact and
+	// with fused multiply-adds.
+	if k.blas == "" {
+		for _, v := range []int{vOursNative, vOursFMA, vBLAS, vBLASForced} {
+			b.failed[v] = errAbsent
 		}
-		decl := "tir.func @" + b.name + "("
-		if strings.Count(string(src), decl) != 1 {
-			return fmt.Errorf("cannot find %q in %s", decl, k.file)
-		}
-		renamed := strings.Replace(string(src), decl, "tir.func @threads_"+b.name+"(", 1)
-		p, err := passes.OptPipeline(2, "x86_64")
-		if err == nil {
-			err = passes.WithThreads(p)
-		}
-		if err != nil {
-			return err
-		}
-		ll, err := native.CompileWith(filepath.Join(dir, "threads_"+k.file), renamed, p)
-		if err != nil {
-			return fmt.Errorf("tc-opt -O2 --threads: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "ours_threads.ll"), []byte(ll), 0o644); err != nil {
-			return err
-		}
-		return b.sh(tools.llc, append(llcFlags, "ours_threads.ll", "-o", "ours_threads.o")...)
-	}()
-	if b.failed[vOursThreads] == nil {
-		objs, defs = append(objs, "ours_threads.o"), append(defs, "-DHAVE_OURS_THREADS")
+	} else {
+		forHost := func(p *passes.Pipeline) error { return lower.WithCPU(p, "x86_64", "native") }
+		ours(vOursNative, "native_", "HAVE_OURS_NATIVE", forHost)
+		ours(vOursFMA, "fma_", "HAVE_OURS_FMA", func(p *passes.Pipeline) error {
+			if err := forHost(p); err != nil {
+				return err
+			}
+			return lower.WithContract(p)
+		})
 	}
 
 	// 2. the C reference, with and without -march=native.
@@ -231,11 +245,112 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm", "-fopenmp")...); err != nil {
 		return nil, fmt.Errorf("linking the driver: %v", err)
 	}
+	if k.blas != "" {
+		b.failed[vBLAS] = b.buildBLAS()
+		b.failed[vBLASForced] = b.failed[vBLAS]
+		if b.failed[vBLAS] == nil && blasCoreType() == "" {
+			b.failed[vBLASForced] = fmt.Errorf("no OPENBLAS_CORETYPE to force on this CPU (neither AVX-512 nor AVX2)")
+		}
+	}
 	if b.failed[vMLIRJIT] == nil {
 		b.jitSO = filepath.Join(dir, "driver_jit.so")
 		b.failed[vMLIRJIT] = b.sh(tools.gcc, append(append([]string{}, driverCCFlags...), "-DJIT", "-shared", "-fPIC", "driver.c", "-o", "driver_jit.so")...)
 	}
 	return b, nil
+}
+
+// errAbsent marks the variants a kernel does not have.
+var errAbsent = errors.New("not a variant of this kernel")
+
+// opt is the -O level of ours.
+func (b *build) opt() int {
+	if b.k.opt == 0 {
+		return 2
+	}
+	return b.k.opt
+}
+
+// oursFlags are the tc-opt flags of one of our variants, as the table
+// describes them.
+func (b *build) oursFlags(v int) string {
+	f := fmt.Sprintf("-O%d", b.opt())
+	switch v {
+	case vOursThreads:
+		f += " --threads"
+	case vOursNative:
+		f += " --mcpu=native"
+	case vOursFMA:
+		f += " --mcpu=native --fp-contract=fast"
+	}
+	return f
+}
+
+// renamed returns the kernel as IR text with its function renamed
+// prefix+name, and a path for it.
+func (b *build) renamed(prefix string) (string, string, error) {
+	src, err := sources.ReadFile("kernels/" + b.k.file)
+	if err != nil {
+		return "", "", err
+	}
+	m, diags := native.Load(b.k.file, string(src))
+	if len(diags) > 0 {
+		return "", "", diags
+	}
+	found := false
+	for _, op := range m.Body().Ops {
+		if op.Name == "tir.func" && ir.SymbolName(op) == b.name {
+			op.SetAttr("sym_name", ir.StringAttr(prefix+b.name))
+			found = true
+		}
+	}
+	if !found {
+		return "", "", fmt.Errorf("no tir.func @%s in %s", b.name, b.k.file)
+	}
+	return filepath.Join(b.dir, prefix+b.name+".tir"), printer.Module(m, printer.Options{}), nil
+}
+
+// buildBLAS compiles the kernel's BLAS reference and links the BLAS
+// driver with OpenBLAS.
+func (b *build) buildBLAS() error {
+	data, err := sources.ReadFile("ref/" + b.k.blas)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(b.dir, b.k.blas), data, 0o644); err != nil {
+		return err
+	}
+	if err := b.sh(b.tools.gcc, append(append([]string{}, gccBLAS...), "-DREF=blas_ref", "-c", b.k.blas, "-o", "blas.o")...); err != nil {
+		return fmt.Errorf("%v (OpenBLAS: apt-get install libopenblas-dev)", err)
+	}
+	b.blasExe = filepath.Join(b.dir, "driver_blas")
+	if err := b.sh(b.tools.gcc, append(append([]string{}, driverCCFlags...), "-DHAVE_BLAS", "driver.c", "blas.o", "-o", "driver_blas", "-lopenblas", "-lm")...); err != nil {
+		return fmt.Errorf("%v (OpenBLAS: apt-get install libopenblas-dev)", err)
+	}
+	return nil
+}
+
+// blasCoreType is the OPENBLAS_CORETYPE that matches this CPU's vector
+// unit ("" when there is none to force): OpenBLAS's run-time dispatch
+// falls back to an SSE3 kernel (Prescott) on processors it does not know,
+// such as virtual CPUs with a model number newer than the library.
+func blasCoreType() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
+			flags := " " + v + " "
+			switch {
+			case strings.Contains(flags, " avx512f ") && strings.Contains(flags, " avx512bw "):
+				return "SkylakeX"
+			case strings.Contains(flags, " avx2 ") && strings.Contains(flags, " fma "):
+				return "Haswell"
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // mlirLower runs tc-opt --convert-tir-to-affine (in-process) and upstream

@@ -77,10 +77,28 @@ const (
 	vMLIRJIT
 	vOursThreads // tc-opt -O2 --threads
 	vGCCOMP      // the C reference with -fopenmp (#pragma omp parallel for)
+	// The kernels with a BLAS reference (kernel.blas) also have:
+	vOursNative // tc-opt -O3 --mcpu=native
+	vOursFMA    // tc-opt -O3 --mcpu=native --fp-contract=fast
+	vBLAS       // OpenBLAS on one thread, with the kernel it picks at run time
+	vBLASForced // the same with OPENBLAS_CORETYPE set from the CPU's vector ISA
 	numVariants
 )
 
-var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3", "ours threads", "gcc omp"}
+// mainVariants are the variants of the main table; the others are in the
+// BLAS table.
+const mainVariants = vGCCOMP + 1
+
+var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3", "ours threads", "gcc omp",
+	"ours native", "ours native fma", "openblas", "openblas forced"}
+
+// blasVariant reports whether variant v runs in the BLAS driver.
+func blasVariant(v int) bool { return v == vBLAS || v == vBLASForced }
+
+// inexact reports whether a variant computes other roundings than the
+// interpreter (fused multiply-adds, another order of the sums): its
+// results are compared within a tolerance relative to the largest result.
+func inexact(v int) bool { return v == vOursFMA || blasVariant(v) }
 
 // driverC is the benchmark driver of a kernel: it reads the inputs from
 // $BENCH_DIR/in<i>.bin and the sizes from $BENCH_DIR/config, calls one
@@ -90,10 +108,15 @@ var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generi
 // and writes the results of the last call to $BENCH_DIR/out<variant>_<k>.bin.
 //
 // Built as an executable (argv[1] = variant) with HAVE_OURS, HAVE_GCC,
-// HAVE_MLIR, HAVE_OURS_THREADS and HAVE_GCC_OMP naming the objects linked
-// in (ours threads defines threads_<name>); built with -DJIT as a shared
-// library for mlir-cpu-runner, whose main passes the JIT-compiled
-// function's address to bench_jit.
+// HAVE_MLIR, HAVE_OURS_THREADS, HAVE_GCC_OMP, HAVE_OURS_NATIVE and
+// HAVE_OURS_FMA naming the objects linked in (ours threads defines
+// threads_<name>, ours native native_<name>, ours native fma fma_<name>);
+// built with -DJIT as a shared library for mlir-cpu-runner, whose main
+// passes the JIT-compiled function's address to bench_jit; built with
+// HAVE_BLAS alone (blas_ref, linked with -lopenblas) as the BLAS driver,
+// which prints the OpenBLAS kernel's name first ("core NAME"). A call
+// longer than $BENCH_MAX_NS (a naive variant at a large size) is timed
+// once, its warm-up call being that timing.
 func driverC(name string, ps []param, nsyms int) string {
 	var b strings.Builder
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdint.h>\n#include <time.h>\n#include \"bench.h\"\n\n")
@@ -166,6 +189,9 @@ func driverC(name string, ps []param, nsyms int) string {
 	fmt.Fprintf(&b, "#ifdef HAVE_MLIR\nextern void mlir_%s(%s);\n#endif\n", name, msig)
 	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\nextern int32_t threads_%s(%s);\nextern const char *threads_%s_error(int32_t);\n#endif\n", name, sig, name)
 	fmt.Fprintf(&b, "#ifdef HAVE_GCC_OMP\nextern int32_t ref_omp(%s);\n#endif\n", sig)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_NATIVE\nextern int32_t native_%s(%s);\nextern const char *native_%s_error(int32_t);\n#endif\n", name, sig, name)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_FMA\nextern int32_t fma_%s(%s);\nextern const char *fma_%s_error(int32_t);\n#endif\n", name, sig, name)
+	fmt.Fprintf(&b, "#ifdef HAVE_BLAS\nextern int32_t blas_ref(%s);\nextern const char *blas_core(void);\n#endif\n", sig)
 	fmt.Fprintf(&b, "typedef void (*jit_fn_t)(%s);\nstatic jit_fn_t jit_fn;\n\n", msig)
 
 	b.WriteString("static int32_t call(int v) {\n  switch (v) {\n")
@@ -175,9 +201,14 @@ func driverC(name string, ps []param, nsyms int) string {
 	fmt.Fprintf(&b, "  case 4: if (jit_fn) { jit_fn(%s); return 0; } break;\n", margs)
 	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\n  case 5: return threads_%s(%s);\n#endif\n", name, args)
 	fmt.Fprintf(&b, "#ifdef HAVE_GCC_OMP\n  case 6: return ref_omp(%s);\n#endif\n", args)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_NATIVE\n  case %d: return native_%s(%s);\n#endif\n", vOursNative, name, args)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_FMA\n  case %d: return fma_%s(%s);\n#endif\n", vOursFMA, name, args)
+	fmt.Fprintf(&b, "#ifdef HAVE_BLAS\n  case %d: case %d: return blas_ref(%s);\n#endif\n", vBLAS, vBLASForced, args)
 	b.WriteString("  }\n  fprintf(stderr, \"variant %d is not built into this driver\\n\", v);\n  exit(2);\n}\n\n")
 	fmt.Fprintf(&b, "static const char *errmsg(int v, int32_t rc) {\n#ifdef HAVE_OURS\n  if (v == 0) return %s_error(rc);\n#endif\n", name)
 	fmt.Fprintf(&b, "#ifdef HAVE_OURS_THREADS\n  if (v == 5) return threads_%s_error(rc);\n#endif\n", name)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_NATIVE\n  if (v == %d) return native_%s_error(rc);\n#endif\n", vOursNative, name)
+	fmt.Fprintf(&b, "#ifdef HAVE_OURS_FMA\n  if (v == %d) return fma_%s_error(rc);\n#endif\n", vOursFMA, name)
 	b.WriteString("  (void)v; (void)rc; return \"the function failed\";\n}\n")
 
 	b.WriteString(driverBody)
@@ -224,12 +255,21 @@ static int bench(int v) {
   fclose(cf);
   export_descs();
 
-  int32_t rc = call(v); /* warm-up: page faults, caches, lazy binding */
-  if (rc) die(errmsg(v, rc));
-  /* Timed calls until they last min_ns in all, at least min_reps of them. */
+  const char *mx = getenv("BENCH_MAX_NS");
+  int64_t max_ns = mx ? atoll(mx) : 0;
   int64_t reps = 0, cap = 64, total = 0;
   int64_t *ns = malloc(sizeof(int64_t) * (size_t)cap);
-  while (reps < max_reps && (reps < min_reps || total < min_ns)) {
+  int64_t w0 = now_ns();
+  int32_t rc = call(v); /* warm-up: page faults, caches, lazy binding */
+  int64_t warm = now_ns() - w0;
+  if (rc) die(errmsg(v, rc));
+  if (max_ns > 0 && warm > max_ns) { /* too slow to repeat: the warm-up call is the timing */
+    ns[reps++] = warm;
+    total = warm;
+  }
+  /* Timed calls until they last min_ns in all, at least min_reps of them
+     (and no more once they last max_ns). */
+  while (reps < max_reps && (reps < min_reps || total < min_ns) && !(max_ns > 0 && reps > 0 && total > max_ns)) {
     int64_t t0 = now_ns();
     rc = call(v);
     int64_t t = now_ns() - t0;
@@ -240,6 +280,9 @@ static int bench(int v) {
   }
   if (reps == 0) die("no timed call (BENCH_MAX_REPS < 1)");
   qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);
+#ifdef HAVE_BLAS
+  printf("core %s\n", blas_core());
+#endif
   printf("%lld %lld %lld\n", (long long)ns[reps / 2], (long long)reps, (long long)ns[0]);
   fflush(stdout);
 

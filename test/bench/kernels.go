@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
@@ -27,6 +29,23 @@ type kernel struct {
 	// in [-1, 1). gen, when set, builds every argument.
 	fill func(rng *rand.Rand, arg string) float64
 	gen  func(rng *rand.Rand, fn *ir.Operation, syms map[string]int64) ([]*interp.Tensor, error)
+	// opt is the -O level of ours (2 when 0): the contractions take -O3,
+	// where affine-contraction-tile blocks them for registers and caches.
+	opt int
+	// blas is the file under ref/ that computes the kernel through
+	// OpenBLAS; a kernel with one is also compiled for this machine's
+	// vector unit ("ours native": --mcpu=native, and "ours native fma":
+	// with --fp-contract=fast too) and gets a table of its own (GFLOP/s).
+	blas string
+	// flops counts the floating-point operations of one call.
+	flops func(syms map[string]int64) float64
+	// want, when set, computes the results without the interpreter, for
+	// the timed sizes where the interpreter cannot run (a matrix product
+	// of 1024^3 materializes a 1024^3 product: 8 GB). At the check size
+	// the interpreter runs too and both must agree bit for bit.
+	want func(args []*interp.Tensor, syms map[string]int64) ([][]float64, error)
+	// minReps is the least number of timed calls (5 when 0).
+	minReps int64
 }
 
 var kernels = []kernel{
@@ -80,6 +99,69 @@ var kernels = []kernel{
 		dram:  map[string]int64{"N": 1 << 22},
 		check: map[string]int64{"N": 1003},
 	},
+	{
+		// The shared matmul.tc, against OpenBLAS's sgemm. Not a bandwidth
+		// kernel: the L3 set is 1024^3 (12 MB of matrices), the DRAM set
+		// 2048^3 (48 MB); what matters is GFLOP/s (the BLAS table).
+		name: "matmul", file: "matmul.tc", ref: "matmul.c", blas: "matmul_blas.c", opt: 3,
+		l3:      map[string]int64{"M": 1024, "K": 1024, "N": 1024},
+		dram:    map[string]int64{"M": 2048, "K": 2048, "N": 2048},
+		check:   map[string]int64{"M": 37, "K": 270, "N": 85},
+		flops:   func(s map[string]int64) float64 { return 2 * float64(s["M"]) * float64(s["K"]) * float64(s["N"]) },
+		want:    matmulWant,
+		minReps: 3,
+	},
+}
+
+// matmulWant is C(m, n) = sum over k in order of A(m, k) * B(k, n) in
+// float32, each product and sum rounded (the conversions keep Go from
+// fusing them): the interpreter's arithmetic, rows split among the CPUs.
+func matmulWant(args []*interp.Tensor, syms map[string]int64) ([][]float64, error) {
+	if len(args) != 2 || len(args[0].Dims) != 2 || len(args[1].Dims) != 2 {
+		return nil, fmt.Errorf("matmulWant: expected two matrices")
+	}
+	a, b := args[0], args[1]
+	M, K, N := a.Dims[0].Extent(), a.Dims[1].Extent(), b.Dims[1].Extent()
+	af := make([]float32, len(a.F64))
+	for i, x := range a.F64 {
+		af[i] = float32(x)
+	}
+	bf := make([]float32, len(b.F64))
+	for i, x := range b.F64 {
+		bf[i] = float32(x)
+	}
+	out := make([]float64, M*N)
+	var wg sync.WaitGroup
+	next := make(chan int64, M)
+	for m := int64(0); m < M; m++ {
+		next <- m
+	}
+	close(next)
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			row := make([]float32, N)
+			for m := range next {
+				for n := range row {
+					row[n] = 0
+				}
+				for k := int64(0); k < K; k++ {
+					x := af[m*K+k]
+					brow := bf[k*N : (k+1)*N]
+					for n, y := range brow {
+						p := float32(x * y)
+						row[n] = float32(row[n] + p)
+					}
+				}
+				for n, v := range row {
+					out[m*N+int64(n)] = float64(v)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return [][]float64{out}, nil
 }
 
 // sizeText prints the size symbols of a kernel (the mesh shape for nabla).

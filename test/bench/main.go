@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-//go:embed kernels/*.tir ref/*.c ref/*.h
+//go:embed kernels/*.tir kernels/*.tc ref/*.c ref/*.h
 var sources embed.FS
 
 type config struct {
@@ -37,12 +37,16 @@ type config struct {
 
 // cell is one variant of one kernel at one size.
 type cell struct {
-	na    string // why the variant was not built or run (n/a)
-	wrong string // the variant ran but its results are wrong
-	ns    int64  // median time of one call
-	min   int64  // the fastest call
-	reps  int64
-	check verdict // comparison with the interpreter
+	// absent: the variant does not exist for this kernel (the BLAS
+	// variants of a kernel without a BLAS reference); it is not reported.
+	absent bool
+	na     string // why the variant was not built or run (n/a)
+	wrong  string // the variant ran but its results are wrong
+	ns     int64  // median time of one call
+	min    int64  // the fastest call
+	reps   int64
+	check  verdict // comparison with the interpreter
+	core   string  // the OpenBLAS kernel (BLAS variants)
 }
 
 // A tier is a class of sizes timed.
@@ -69,6 +73,7 @@ type kernelResult struct {
 type row struct {
 	tier  string
 	size  string
+	syms  map[string]int64
 	bytes int64
 	ds    *dataset
 	cells [numVariants]cell
@@ -221,18 +226,22 @@ func runAll(cfg config) (*report, error) {
 		for _, w := range r.rows {
 			for v := 0; v < numVariants; v++ {
 				c := &w.cells[v]
-				if c.na != "" || c.wrong != "" {
+				if c.absent || c.na != "" || c.wrong != "" {
 					continue
 				}
-				t, err := r.b.run(v, w.ds, cfg.minTime.Nanoseconds(), 5, cfg.maxReps)
+				minReps := r.k.minReps
+				if minReps == 0 {
+					minReps = 5
+				}
+				t, err := r.b.run(v, w.ds, cfg.minTime.Nanoseconds(), minReps, cfg.maxReps)
 				if err != nil {
 					c.na = "failed at the " + w.tier + " size: " + err.Error()
 					continue
 				}
-				c.ns, c.reps, c.min = t.ns, t.reps, t.min
+				c.ns, c.reps, c.min, c.core = t.ns, t.reps, t.min, t.core
 				if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
 					c.wrong = err.Error()
-				} else if !(c.check.maxRel <= tolerance(r.b)) {
+				} else if !acceptable(v, c.check, tolerance(r.b)) {
 					c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
 				}
 				fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps)
@@ -258,15 +267,23 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 		return err
 	}
 	b.threads = cfg.threads
-	ds, err := prepare(b, r.k.check, "check", 1)
+	ds, err := prepare(b, r.k.check, "check", 1, true)
 	if err != nil {
 		return err
 	}
-	r.check = row{tier: "check", size: sizeText(r.k.check, b.syms), bytes: ds.bytes}
+	r.check = row{tier: "check", size: sizeText(r.k.check, b.syms), syms: r.k.check, bytes: ds.bytes}
 	for v := 0; v < numVariants; v++ {
 		c := &r.check.cells[v]
+		if b.failed[v] == errAbsent {
+			c.absent = true
+			continue
+		}
 		if b.failed[v] != nil {
 			c.na = b.failed[v].Error()
+			continue
+		}
+		if v == vBLASForced && r.check.cells[vBLAS].core == blasCoreType() {
+			c.na = "OpenBLAS already runs its " + blasCoreType() + " kernel here"
 			continue
 		}
 		t, err := b.run(v, ds, 0, 1, 1)
@@ -274,9 +291,10 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 			c.na = "failed at the check size: " + err.Error()
 			continue
 		}
+		c.core = t.core
 		if c.check, err = compare(t.outs, ds.want, ds.mask); err != nil {
 			c.wrong = err.Error()
-		} else if !(c.check.maxRel <= tolerance(b)) {
+		} else if !acceptable(v, c.check, tolerance(b)) {
 			c.wrong = fmt.Sprintf("at the check size: %v (%s)", c.check, c.check.where)
 		}
 	}
@@ -288,16 +306,16 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 		// One interpreter run at a large size at a time: it holds every
 		// intermediate tensor (about 2 GB for 10M points).
 		bigPrepare.Lock()
-		ds, err := prepare(b, syms, strings.ToLower(t.name), t.seed)
+		ds, err := prepare(b, syms, strings.ToLower(t.name), t.seed, false)
 		runtime.GC()
 		bigPrepare.Unlock()
 		if err != nil {
 			return fmt.Errorf("%s size: %v", t.name, err)
 		}
-		w := &row{tier: t.name, size: sizeText(syms, b.syms), bytes: ds.bytes, ds: ds}
+		w := &row{tier: t.name, size: sizeText(syms, b.syms), syms: syms, bytes: ds.bytes, ds: ds}
 		for v := range w.cells {
 			// What failed at the check size is not timed.
-			w.cells[v].na, w.cells[v].wrong = r.check.cells[v].na, r.check.cells[v].wrong
+			w.cells[v].absent, w.cells[v].na, w.cells[v].wrong = r.check.cells[v].absent, r.check.cells[v].na, r.check.cells[v].wrong
 		}
 		r.rows = append(r.rows, w)
 	}

@@ -22,8 +22,9 @@ var ratios = []struct {
 }
 
 // essential reports whether a variant that cannot be built or run fails
-// the run: all but the MLIR ones (their tools are optional).
-func essential(v int) bool { return v != vMLIR && v != vMLIRJIT }
+// the run: all but the MLIR and BLAS ones (their tools and libraries are
+// optional).
+func essential(v int) bool { return v != vMLIR && v != vMLIRJIT && !blasVariant(v) }
 
 type report struct {
 	machine []string
@@ -141,7 +142,7 @@ func (rep *report) markdown() string {
 		return fmt.Sprintf("[%d]", len(notes))
 	}
 	head := []string{"kernel", "set", "size", "traffic MB"}
-	for v := 0; v < numVariants; v++ {
+	for v := 0; v < mainVariants; v++ {
 		head = append(head, variantTitles[v])
 	}
 	if !smoke {
@@ -170,7 +171,7 @@ func (rep *report) markdown() string {
 		}
 		for _, w := range rows {
 			line := []string{r.k.name, w.tier, w.size, megabytes(w.bytes)}
-			for v := 0; v < numVariants; v++ {
+			for v := 0; v < mainVariants; v++ {
 				c := w.cells[v]
 				switch {
 				case c.wrong != "":
@@ -203,7 +204,17 @@ func (rep *report) markdown() string {
 	if len(notes) > 0 {
 		b.WriteString("\n")
 	}
+	printedNotes := len(notes)
 
+	rep.blasTable(&b, note)
+	if len(notes) > 0 {
+		for i, n := range notes {
+			if i >= printedNotes {
+				fmt.Fprintf(&b, "%d. %s\n", i+1, n)
+			}
+		}
+		b.WriteString("\n")
+	}
 	if !smoke {
 		rep.threadsTable(&b)
 	}
@@ -212,7 +223,11 @@ func (rep *report) markdown() string {
 		"are compared element by element with the reference interpreter (dialects/tir/interp); the results of every " +
 		"timed run are compared again with the interpreter's at that size (outputs are filled with NaN before the " +
 		"first call, so an unwritten element shows). A variant that differs by more than 1e-12 relative (f64; 1e-5 " +
-		"for f32) is reported WRONG and fails the run.\n\n")
+		"for f32) is reported WRONG and fails the run. Where the interpreter cannot run at the timed sizes (matmul: " +
+		"the 1024^3 product it would materialize), the kernel's own reference (float32 sums in the order of k, " +
+		"test/bench/kernels.go) stands in for it; at the check size both run and must agree bit for bit. The variants " +
+		fmt.Sprintf("that round differently (ours native fma, openblas) must agree within %g of the largest result "+
+			"(normwise).\n\n", inexactTolerance))
 	for _, r := range rep.results {
 		if r.err != nil {
 			continue
@@ -222,7 +237,7 @@ func (rep *report) markdown() string {
 			var parts []string
 			for _, w := range append([]*row{&r.check}, r.rows...) {
 				c := w.cells[v]
-				if c.na != "" || c.wrong != "" {
+				if c.absent || c.na != "" || c.wrong != "" {
 					parts = nil
 					break
 				}
@@ -241,7 +256,8 @@ func (rep *report) markdown() string {
 		fmt.Fprintf(&b, "- %s: %s\n", r.k.name, strings.Join(lines, "; "))
 	}
 	b.WriteString("\n## Variants\n\n")
-	fmt.Fprintf(&b, "- **ours**: `tc-opt -O2` (in-process, `native.Compile`, target x86_64), then `llc-14 %s` "+
+	fmt.Fprintf(&b, "- **ours**: `tc-opt -O2` (`-O3` for matmul, where affine-contraction-tile blocks the product for "+
+		"registers and caches; in-process, target x86_64), then `llc-14 %s` "+
 		"(no `-mcpu`: generic x86-64, SSE2), called through the C ABI of docs/abi.md (descriptor pointers, size symbols; "+
 		"the extent checks run on every call).\n", strings.Join(llcFlags, " "))
 	fmt.Fprintf(&b, "- **gcc -march=native / gcc generic**: the hand-written C of test/bench/ref/ with `gcc %s` and `gcc %s` "+
@@ -258,12 +274,114 @@ func (rep *report) markdown() string {
 		"kernel's address to the driver (built as a shared library), which times it exactly as the others. "+
 		"`opt-14 -opaque-pointers` crashes on MLIR 16's IR (LoopAccessAnalysis), hence the JIT for the optimized MLIR path.\n",
 		strings.Join(mlirJITFlags, " "))
-	fmt.Fprintf(&b, "- **ours threads**: `tc-opt -O2 --threads` (`convert-to-llvm{threads=omp}`: the outermost parallel loop "+
+	fmt.Fprintf(&b, "- **ours threads**: `tc-opt -O2 --threads` (`-O3` for matmul) (`convert-to-llvm{threads=omp}`: the outermost parallel loop "+
 		"of every nest runs through libgomp's `GOMP_parallel` with a static schedule, docs/abi.md), the function renamed "+
 		"`threads_<name>` to link next to ours, `llc-14 %s`.\n", strings.Join(llcFlags, " "))
 	fmt.Fprintf(&b, "- **gcc omp**: the same C with `gcc %s`: `#pragma omp parallel for` on the outer loop "+
 		"(tridiag: one pair of scratch columns per thread); the generic ISA, as ours.\n", strings.Join(gccOMP, " "))
+	fmt.Fprintf(&b, "- **ours native / ours native fma** (kernels with a BLAS reference): ours with `--mcpu=native` "+
+		"(`convert-to-llvm{cpu=native}`, and affine-contraction-tile sized for this CPU's vector registers), and with "+
+		"`--fp-contract=fast` too (`convert-to-llvm{contract=true}`: multiplies and adds fused into FMAs), the functions "+
+		"renamed `native_<name>` and `fma_<name>`, `llc-14 %s`.\n", strings.Join(llcFlags, " "))
+	fmt.Fprintf(&b, "- **openblas / openblas forced**: the BLAS reference of test/bench/ref/ (`cblas_sgemm`, "+
+		"`openblas_set_num_threads(1)` and `OPENBLAS_NUM_THREADS=1`) compiled with `gcc %s` and linked with "+
+		"`-lopenblas` (Debian libopenblas-dev) in a driver of its own; forced sets `OPENBLAS_CORETYPE`.\n", strings.Join(gccBLAS, " "))
 	b.WriteString("- The driver (test/bench/cdriver.go, `gcc -O2`, linked with `-fopenmp`) allocates every buffer 64-byte aligned, reads the " +
-		"inputs, fills the outputs with NaN, and times each call with `clock_gettime(CLOCK_MONOTONIC)`.\n")
+		"inputs, fills the outputs with NaN, and times each call with `clock_gettime(CLOCK_MONOTONIC)`; a variant whose " +
+		fmt.Sprintf("warm-up call lasts more than %.0f s is timed by that one call.\n", float64(maxCallNs)/1e9))
 	return b.String()
+}
+
+// blasVariants are the columns of the BLAS table.
+var blasVariants = []int{vOurs, vOursNative, vOursFMA, vGCCNative, vBLAS, vBLASForced}
+
+// blasTable compares the kernels that have a BLAS reference with
+// OpenBLAS, in GFLOP/s. note numbers the n/a reasons (shared with the main
+// table's notes).
+func (rep *report) blasTable(b *strings.Builder, note func(string) string) {
+	var rs []*kernelResult
+	for _, r := range rep.results {
+		if r.err == nil && r.k.blas != "" {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	smoke := rep.cfg.smoke
+	b.WriteString("## Against BLAS\n\n")
+	b.WriteString("Single-threaded, each cell the median time of one call in ms (GFLOP/s), with the OpenBLAS kernel " +
+		"that ran in brackets. openblas is the library as installed, with the kernel its run-time dispatch picks for this " +
+		"CPU; openblas forced sets OPENBLAS_CORETYPE to the kernel of this CPU's vector ISA (SkylakeX for AVX-512, " +
+		"Haswell for AVX2), for the processors the installed OpenBLAS does not recognize. The last columns give ours' " +
+		"throughput as a share of the faster OpenBLAS variant's. ours is the generic x86-64 ISA (SSE2), ours native " +
+		"`--mcpu=native` (bitwise the interpreter's results), ours native fma also `--fp-contract=fast` (fused " +
+		"multiply-adds: not bitwise, within the rounding of a dot product).\n\n")
+	head := []string{"kernel", "set", "size"}
+	for _, v := range blasVariants {
+		head = append(head, variantTitles[v])
+	}
+	if !smoke {
+		head = append(head, "ours native / openblas", "ours native fma / openblas")
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
+	for i := range head {
+		if i < 3 {
+			b.WriteString("---|")
+		} else {
+			b.WriteString("---:|")
+		}
+	}
+	b.WriteString("\n")
+	ok := func(c cell) bool { return !c.absent && c.na == "" && c.wrong == "" && c.ns > 0 }
+	for _, r := range rs {
+		rows := r.rows
+		if smoke {
+			rows = []*row{&r.check}
+		}
+		for _, w := range rows {
+			flops := 0.0
+			if r.k.flops != nil {
+				flops = r.k.flops(w.syms)
+			}
+			line := []string{r.k.name, w.tier, w.size}
+			for _, v := range blasVariants {
+				c := w.cells[v]
+				text := ""
+				switch {
+				case c.wrong != "":
+					text = "WRONG " + note(fmt.Sprintf("%s, %s: %s", r.k.name, variantTitles[v], c.wrong))
+				case c.na != "":
+					text = "n/a " + note(fmt.Sprintf("%s: %s", variantTitles[v], c.na))
+				case smoke:
+					text = "ok"
+				case flops > 0:
+					text = fmt.Sprintf("%s (%.1f)", ms(c.ns), flops/float64(c.ns))
+				default:
+					text = ms(c.ns)
+				}
+				if c.core != "" {
+					text += " [" + c.core + "]"
+				}
+				line = append(line, text)
+			}
+			if !smoke {
+				best := cell{}
+				for _, v := range []int{vBLAS, vBLASForced} {
+					if c := w.cells[v]; ok(c) && (best.ns == 0 || c.ns < best.ns) {
+						best = c
+					}
+				}
+				for _, v := range []int{vOursNative, vOursFMA} {
+					if c := w.cells[v]; ok(c) && best.ns > 0 {
+						line = append(line, fmt.Sprintf("%.0f%%", 100*float64(best.ns)/float64(c.ns)))
+					} else {
+						line = append(line, "n/a")
+					}
+				}
+			}
+			b.WriteString("| " + strings.Join(line, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 )
 
@@ -26,7 +27,9 @@ type dataset struct {
 
 // prepare generates the inputs of b at the given sizes, runs the
 // interpreter on them and writes them for the driver under b.dir/sub.
-func prepare(b *build, syms map[string]int64, sub string, seed int64) (*dataset, error) {
+// With check false, a kernel with its own reference (kernel.want) uses it
+// instead of the interpreter; with check true both run and must agree.
+func prepare(b *build, syms map[string]int64, sub string, seed int64, check bool) (*dataset, error) {
 	ds := &dataset{dir: filepath.Join(b.dir, sub), syms: syms}
 	if err := os.MkdirAll(ds.dir, 0o755); err != nil {
 		return nil, err
@@ -35,9 +38,41 @@ func prepare(b *build, syms map[string]int64, sub string, seed int64) (*dataset,
 	if err != nil {
 		return nil, err
 	}
-	want, err := interp.Run(b.fn, args, syms)
-	if err != nil {
-		return nil, fmt.Errorf("interpreter: %v", err)
+	var want []*interp.Tensor
+	if check || b.k.want == nil {
+		if want, err = interp.Run(b.fn, args, syms); err != nil {
+			return nil, fmt.Errorf("interpreter: %v", err)
+		}
+	}
+	if b.k.want != nil {
+		ref, err := b.k.want(args, syms)
+		if err != nil {
+			return nil, err
+		}
+		if want != nil {
+			// The kernel's reference must be the interpreter's values.
+			var got [][]float64
+			var mask [][]bool
+			for _, t := range want {
+				got, mask = append(got, t.F64), append(mask, t.Mask)
+			}
+			if v, err := compare(ref, got, mask); err != nil || v.mismatch > 0 {
+				return nil, fmt.Errorf("the kernel's own reference differs from the interpreter: %v %v (%s)", err, v, v.where)
+			}
+		} else {
+			ft, _ := tir.FuncType(b.fn)
+			for r, t := range ft.Results {
+				out, err := newArg(t, syms)
+				if err != nil {
+					return nil, err
+				}
+				if r >= len(ref) || len(ref[r]) != out.Len() {
+					return nil, fmt.Errorf("the kernel's own reference has the wrong shape")
+				}
+				out.F64 = ref[r]
+				want = append(want, out)
+			}
+		}
 	}
 	var cfg strings.Builder
 	for _, s := range b.syms {
@@ -122,7 +157,13 @@ type timing struct {
 	ns, reps int64
 	min      int64 // the fastest call
 	outs     [][]float64
+	core     string // the BLAS driver's OpenBLAS kernel
 }
+
+// maxCallNs is the driver's BENCH_MAX_NS: a variant whose calls take
+// longer (the naive MLIR lowerings of a large matrix product) is timed by
+// one call.
+const maxCallNs int64 = 20e9
 
 // run executes variant v of b on a dataset: minNs of timed calls (0: a
 // single call), at least minReps and at most maxReps of them.
@@ -131,6 +172,8 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 	if v == vMLIRJIT {
 		args := append(append([]string{}, mlirJITFlags...), "-shared-libs="+b.jitSO, b.jitIR)
 		cmd = exec.Command(b.tools.mlirRunner, args...)
+	} else if blasVariant(v) {
+		cmd = exec.Command(b.blasExe, strconv.Itoa(v))
 	} else {
 		cmd = exec.Command(b.exe, strconv.Itoa(v))
 	}
@@ -140,7 +183,14 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 		fmt.Sprintf("BENCH_MIN_NS=%d", minNs),
 		fmt.Sprintf("BENCH_MIN_REPS=%d", minReps),
 		fmt.Sprintf("BENCH_MAX_REPS=%d", maxReps),
+		fmt.Sprintf("BENCH_MAX_NS=%d", maxCallNs),
 		fmt.Sprintf("OMP_NUM_THREADS=%d", b.threads))
+	if blasVariant(v) {
+		cmd.Env = append(cmd.Env, "OPENBLAS_NUM_THREADS=1")
+		if v == vBLASForced {
+			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+blasCoreType())
+		}
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -154,6 +204,11 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	if _, err := fmt.Sscan(lines[len(lines)-1], &t.ns, &t.reps, &t.min); err != nil {
 		return nil, fmt.Errorf("unexpected driver output %q", stdout.String())
+	}
+	for _, line := range lines {
+		if name, ok := strings.CutPrefix(line, "core "); ok {
+			t.core = strings.TrimSpace(name)
+		}
 	}
 	k := 0
 	for _, p := range b.params {
@@ -175,13 +230,39 @@ type verdict struct {
 	compared, mismatch int
 	maxRel             float64
 	where              string
+	// maxAbs is the largest difference, maxWant the largest magnitude of
+	// the reference: their ratio is the normwise difference.
+	maxAbs, maxWant float64
 }
 
 func (v verdict) String() string {
 	if v.mismatch == 0 {
 		return fmt.Sprintf("bitwise equal on %d elements", v.compared)
 	}
-	return fmt.Sprintf("%d of %d elements differ, largest relative difference %.3g", v.mismatch, v.compared, v.maxRel)
+	return fmt.Sprintf("%d of %d elements differ, largest relative difference %.3g, largest difference %.3g of the largest value", v.mismatch, v.compared, v.maxRel, v.normRel())
+}
+
+// normRel is the largest difference relative to the largest reference
+// value.
+func (v verdict) normRel() float64 {
+	if v.maxAbs == 0 {
+		return 0
+	}
+	return v.maxAbs / math.Max(v.maxWant, 1e-300)
+}
+
+// inexactTolerance bounds the normwise difference of the inexact variants
+// (fused multiply-adds, BLAS's order of the sums) from the interpreter: a
+// float32 dot product of K terms has a relative error of order sqrt(K)
+// 2^-24 (K 2^-24 at worst).
+const inexactTolerance = 1e-4
+
+// acceptable reports whether variant v's results are close enough.
+func acceptable(v int, c verdict, tol float64) bool {
+	if inexact(v) {
+		return c.normRel() <= inexactTolerance
+	}
+	return c.maxRel <= tol
 }
 
 // compare checks every unmasked element; the relative difference is
@@ -200,11 +281,15 @@ func compare(got, want [][]float64, mask [][]bool) (verdict, error) {
 				continue
 			}
 			v.compared++
+			v.maxWant = math.Max(v.maxWant, math.Abs(w))
 			g := got[r][i]
 			if g == w || (math.IsNaN(g) && math.IsNaN(w)) {
 				continue
 			}
 			v.mismatch++
+			if d := math.Abs(g - w); d > v.maxAbs || math.IsNaN(d) {
+				v.maxAbs = d
+			}
 			rel := math.Abs(g-w) / math.Max(math.Abs(w), 1e-300)
 			if rel > v.maxRel || math.IsNaN(rel) {
 				v.maxRel = rel

@@ -50,6 +50,7 @@ const LLVMAttr = lower.LLVMAttr
 var valueFlags = map[string]bool{
 	"o": true, "pass-pipeline": true, "target": true, "emit": true, "input-format": true, "ptx": true,
 	"mlir-print-ir-before": true, "mlir-print-ir-after": true, "size": true, "mcpu": true,
+	"fp-contract": true,
 }
 
 type config struct {
@@ -63,6 +64,7 @@ type config struct {
 	target            string
 	threads           bool
 	mcpu              string
+	fpContract        string
 	emit              string
 	emitGiven         bool // --emit was on the command line
 	inputFormat       string
@@ -158,6 +160,7 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.BoolFlag{Name: "O3", Usage: "the default pipeline at level 3"},
 		&cli.StringFlag{Name: "target", Usage: "target of the -O pipelines: " + strings.Join(passes.Targets, "|") + " (default " + passes.DefaultTarget + ")"},
 		&cli.StringFlag{Name: "mcpu", Usage: "with -O0..-O3 on a CPU target: the processor to generate code for, native or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...), written into the LLVM IR so that plain llc -O3 uses its instructions (convert-to-llvm{cpu=...})"},
+		&cli.StringFlag{Name: "fp-contract", Value: "off", Usage: "with -O0..-O3: off keeps every float multiply and add rounded separately (results bitwise those of the interpreter); fast lets llc fuse them into FMA instructions (convert-to-llvm{contract=true}; results may differ in the last bits)"},
 		&cli.BoolFlag{Name: "threads", Usage: "with -O0..-O3 on a CPU target: run the outermost parallel loops on all cores through GNU OpenMP's runtime (convert-to-llvm{threads=omp}; link with gcc -fopenmp or -lgomp)"},
 		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKinds, "|")},
 		&cli.StringFlag{Name: "input-format", Usage: "tir|tc (default: from the file extension)"},
@@ -213,6 +216,7 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.target = c.String("target")
 	cfg.threads = c.Bool("threads")
 	cfg.mcpu = c.String("mcpu")
+	cfg.fpContract = c.String("fp-contract")
 	cfg.emit = c.String("emit")
 	cfg.emitGiven = c.IsSet("emit")
 	cfg.inputFormat = c.String("input-format")
@@ -298,9 +302,18 @@ func buildPipeline(cfg *config) (*passes.Pipeline, error) {
 			if passes.IsGPUTarget(cfg.target) {
 				return nil, usagef("--mcpu applies to CPU targets, not %s (the GPU architecture is given to llc or ptxas)", cfg.target)
 			}
-			if _, err := p.SetOption("convert-to-llvm", "cpu", cfg.mcpu); err != nil {
+			if err := lower.WithCPU(p, cfg.target, cfg.mcpu); err != nil {
 				return nil, usagef("--mcpu: %v", err)
 			}
+		}
+		switch cfg.fpContract {
+		case "off":
+		case "fast":
+			if err := lower.WithContract(p); err != nil {
+				return nil, usagef("%v", err)
+			}
+		default:
+			return nil, usagef("--fp-contract=%s: expected off or fast", cfg.fpContract)
 		}
 		if cfg.threads {
 			if passes.IsGPUTarget(cfg.target) {
@@ -314,6 +327,9 @@ func buildPipeline(cfg *config) (*passes.Pipeline, error) {
 	}
 	if cfg.mcpu != "" {
 		return nil, usagef("--mcpu goes with -O0..-O3 (in a pipeline, write convert-to-llvm{cpu=...})")
+	}
+	if cfg.fpContract != "off" {
+		return nil, usagef("--fp-contract goes with -O0..-O3 (in a pipeline, write convert-to-llvm{contract=true})")
 	}
 	if cfg.threads {
 		return nil, usagef("--threads goes with -O0..-O3 (in a pipeline, write convert-to-llvm{threads=omp})")

@@ -105,6 +105,11 @@ type cSig struct {
 	// shapeArg names the pointer parameter of f_result_shape without
 	// clashing with a size symbol.
 	shapeArg string
+	// data are the extents the function computes from data (tir.iota,
+	// tir.compress), by name; shapeData is set when a result uses one
+	// (the ABI then has f_result_shape_data).
+	data      map[string]*ir.Operation
+	shapeData bool
 }
 
 func newCSig(fn *ir.Operation) (*cSig, error) {
@@ -115,14 +120,17 @@ func newCSig(fn *ir.Operation) (*cSig, error) {
 	if !isCIdent(sig.name) {
 		return nil, ir.Errorf(fn.Loc, "@%s is not a C identifier: a C header cannot declare it (rename the function)", sig.name)
 	}
-	for _, suffix := range []string{"_error", "_result_shape"} {
+	for _, suffix := range []string{"_error", "_result_shape", "_result_shape_data"} {
 		for _, other := range fn.ParentBlock().Ops {
 			if other.Name == "tir.func" && ir.SymbolName(other) == sig.name+suffix {
 				return nil, ir.Errorf(other.Loc, "@%s clashes with the %s function the ABI defines for @%s", sig.name+suffix, suffix, sig.name)
 			}
 		}
 	}
-	s := &cSig{signature: sig, syms: tir.Symbols(fn), checks: tir.RuntimeChecks(fn, nil)}
+	s := &cSig{signature: sig, syms: tir.Symbols(fn), checks: tir.RuntimeChecks(fn, nil), data: tir.DataSymbols(fn)}
+	for _, t := range sig.outs {
+		s.shapeData = s.shapeData || tir.TypeMentionsData(t, s.data)
+	}
 	n := newCNamer()
 	add := func(t tir.TensorType, name string, input bool, i int) error {
 		e, err := cElemOf(t.Elem)
@@ -253,7 +261,11 @@ func (s *cSig) write(b *strings.Builder) {
 	for _, r := range rows[:nin] {
 		b.WriteString(row(r))
 	}
-	fmt.Fprintf(b, " * Results, on their output domains (%s_result_shape gives the sizes):\n", s.name)
+	if s.shapeData {
+		fmt.Fprintf(b, " * Results, on their output domains (%s_result_shape_data gives the sizes):\n", s.name)
+	} else {
+		fmt.Fprintf(b, " * Results, on their output domains (%s_result_shape gives the sizes):\n", s.name)
+	}
 	for _, r := range rows[nin:] {
 		b.WriteString(row(r))
 	}
@@ -270,14 +282,29 @@ func (s *cSig) write(b *strings.Builder) {
 		fmt.Fprintf(b, " * %s elements are %s.\n", e, notes[e])
 	}
 	for _, v := range sortedKeys(unknown) {
+		if op := s.data[v]; op != nil {
+			fmt.Fprintf(b, " * %s is the extent of %s along %s (%s, line %d), computed from\n *   the data: not a parameter; %s_result_shape_data computes it.\n",
+				v, valueText(op.Results[0]), tir.DimAttr(op), op.Name, op.Loc.Line, s.name)
+			continue
+		}
 		arg, dim := s.splitUnknown(v)
 		fmt.Fprintf(b, " * %s is the upper bound of %s's dimension %s: not a parameter, read\n *   from %s's descriptor (lower bound + sizes[d]).\n", v, arg, dim, arg)
 	}
 	b.WriteString(" * Returns 0 on success. Every size above and the unit last strides are\n * checked before anything is written")
-	if len(s.checks) > 0 {
+	var msgs []string
+	for _, c := range s.checks {
+		msgs = append(msgs, c.Msg)
+	}
+	for _, x := range tir.DataExtents(s.fn) {
+		if x.Op.Name == "tir.iota" {
+			zero, large := tir.IotaMessages(s.fn, x.Op)
+			msgs = append(msgs, zero, large)
+		}
+	}
+	if len(msgs) > 0 {
 		b.WriteString(", and:\n")
-		for _, c := range s.checks {
-			fmt.Fprintf(b, " *   - %s\n", strings.ReplaceAll(c.Msg, "*/", "* /"))
+		for _, m := range msgs {
+			fmt.Fprintf(b, " *   - %s\n", strings.ReplaceAll(m, "*/", "* /"))
 		}
 	} else {
 		b.WriteString(".\n")
@@ -316,6 +343,17 @@ func (s *cSig) write(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "/* Writes the %d size%s of the results (result by result, dimension by\n * dimension) to %s; returns 0, or 1 when a size depends on an unknown\n * extent (written as -1). */\n", total, plural, s.shapeArg)
 	b.WriteString(prototype("int32_t "+s.name+"_result_shape(", append(symDecls, "int64_t *"+s.shapeArg)))
+	if !s.shapeData {
+		return
+	}
+	var inDecls []string
+	for _, p := range s.params {
+		if !p.symbol && p.input {
+			inDecls = append(inDecls, p.decl())
+		}
+	}
+	fmt.Fprintf(b, "\n/* Writes the %d size%s of the results, those that depend on data\n * included, computed from the inputs (read, never written) after the\n * same checks %s makes on them; returns 0, or a nonzero code that\n * %s_error explains. Call it to allocate the results. */\n", total, plural, s.name, s.name)
+	b.WriteString(prototype("int32_t "+s.name+"_result_shape_data(", append(append(inDecls, symDecls...), "int64_t *"+s.shapeArg)))
 }
 
 // prototype prints `head p1, p2);` on one line when it fits in 80
@@ -347,4 +385,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// valueText names a value in a comment: %r, or "the result" of an op
+// whose result has no name.
+func valueText(v *ir.Value) string {
+	if v.NameHint != "" {
+		return "%" + v.NameHint
+	}
+	return "the result"
 }

@@ -41,7 +41,7 @@ type JSONDim struct {
 	// Along: Below ghost points before the output's first point, Above
 	// after its last), "fixed" (a reduced or local dimension, or one read
 	// at a scaled index: Reads is read whatever part of the output is
-	// computed) or "unbounded" (Reason "gather" or "call").
+	// computed) or "unbounded" (Reason "gather", "compress" or "call").
 	Kind   string    `json:"kind"`
 	Along  string    `json:"along,omitempty"`
 	Reason string    `json:"reason,omitempty"`

@@ -54,16 +54,24 @@ type Program struct {
 	// symbol is the function's symbol in the built object when it was
 	// renamed there (hideLibraryName), else "".
 	symbol string
+	// asan: the code is instrumented with AddressSanitizer and the driver
+	// allocates every buffer at its exact size (BuildOptions.ASan).
+	asan bool
 }
 
 // Build compiles the LLVM IR of a module that defines fn's lowering into
 // an executable under dir.
 func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
+	return BuildWith(llvmIR, fn, dir, BuildOptions{})
+}
+
+// BuildWith is Build with options (AddressSanitizer).
+func BuildWith(llvmIR string, fn *ir.Operation, dir string, opts BuildOptions) (*Program, error) {
 	ft, ok := tir.FuncType(fn)
 	if !ok {
 		return nil, fmt.Errorf("not a tir.func")
 	}
-	p := &Program{Dir: dir, fn: fn, ft: ft, syms: interp.Symbols(fn)}
+	p := &Program{Dir: dir, fn: fn, ft: ft, syms: interp.Symbols(fn), asan: opts.ASan}
 	llc, err := Tool("llc")
 	if err != nil {
 		return nil, err
@@ -72,6 +80,12 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 	obj := filepath.Join(dir, "module.o")
 	if err := os.WriteFile(ll, []byte(llvmIR), 0o644); err != nil {
 		return nil, err
+	}
+	if opts.ASan {
+		if ll, err = instrumentASan(ll, llvmIR); err != nil {
+			return nil, err
+		}
+		p.Env = asanEnv()
 	}
 	if out, err := exec.Command(llc, "-O3", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("llc: %v\n%s", err, out)
@@ -89,6 +103,9 @@ func Build(llvmIR string, fn *ir.Operation, dir string) (*Program, error) {
 	}
 	p.Exe = filepath.Join(dir, "run")
 	link := []string{"-O2", "-o", p.Exe, c, obj, "-lm"}
+	if opts.ASan {
+		link = append(asanLinkFlags, link...)
+	}
 	if tollvm.UsesOpenMP(llvmIR) {
 		// Parallel loops run through GNU OpenMP's runtime (docs/abi.md).
 		link = append(link, "-fopenmp")
@@ -165,12 +182,122 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	if reps < 1 {
 		reps = 1
 	}
+	argv, resultDims, err := p.prepare(args, syms, reps)
+	if err != nil {
+		return nil, Timing{}, err
+	}
+	stdout, err := p.exec(argv, nil)
+	if err != nil {
+		return nil, Timing{}, err
+	}
+	fields := strings.Fields(stdout)
+	var ns, copyNS int64
+	if len(fields) > 0 {
+		ns, _ = strconv.ParseInt(fields[0], 10, 64)
+	}
+	if len(fields) > 1 {
+		copyNS, _ = strconv.ParseInt(fields[1], 10, 64)
+	}
+	if err := p.resolveResultDims(args, syms, resultDims); err != nil {
+		return nil, Timing{}, err
+	}
+	var outs []*interp.Tensor
+	for i, r := range p.ft.Results {
+		rt, _ := tir.AsTensor(r)
+		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, resultDims[i])
+		if err != nil {
+			return nil, Timing{}, err
+		}
+		outs = append(outs, t)
+	}
+	return outs, Timing{Median: time.Duration(ns), Reps: reps, CopyMedian: time.Duration(copyNS)}, nil
+}
+
+// Wrong is a fault a wrong caller makes, injected by the driver into a
+// call (RunWrong).
+type Wrong struct {
+	// Kind is "size" (Value is added to sizes[Dim] of descriptor Arg),
+	// "stride" (strides[Dim] of descriptor Arg becomes Value), "offset"
+	// (Value is added to the offset of descriptor Arg, or to the pointer
+	// of a 0-d Arg) or "symbol" (Value is added to size symbol Arg).
+	Kind string
+	// Arg counts the arguments, then the results (descriptors), or the
+	// size symbols (Kind "symbol").
+	Arg, Dim int
+	Value    int64
+}
+
+func (w Wrong) String() string { return fmt.Sprintf("%s %d %d %d", w.Kind, w.Arg, w.Dim, w.Value) }
+
+// WrongOutcome is what the function did with one injected fault.
+type WrongOutcome struct {
+	Wrong Wrong
+	// Refused: the function returned an error code without writing any
+	// result; Msg is its message (f_error).
+	Refused bool
+	Msg     string
+	// Wrote is the result it wrote before refusing, else -1.
+	Wrote int
+}
+
+// RunWrong calls the function on args as Run would, once per fault, each
+// time with one fault injected into its descriptors or size symbols and
+// the results filled with a pattern beforehand, in one process, and tells
+// what the function did with each. A crash (or a sanitizer's report) is an
+// error naming the fault. CPU builds only.
+func (p *Program) RunWrong(args []*interp.Tensor, syms map[string]int64, faults []Wrong) ([]WrongOutcome, error) {
+	if p.gpu {
+		return nil, fmt.Errorf("RunWrong needs a CPU build")
+	}
+	argv, _, err := p.prepare(args, syms, 1)
+	if err != nil {
+		return nil, err
+	}
+	var spec []string
+	for _, w := range faults {
+		spec = append(spec, w.String())
+	}
+	stdout, err := p.exec(argv, []string{"TIR_WRONG=" + strings.Join(spec, ";")})
+	if err != nil {
+		// The report follows the line naming the fault being injected.
+		msg := err.Error()
+		if i := strings.LastIndex(msg, "fault: "); i >= 0 {
+			msg = msg[i:]
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(faults) {
+		return nil, fmt.Errorf("the driver reported %d calls for %d faults:\n%s", len(lines), len(faults), stdout)
+	}
+	out := make([]WrongOutcome, len(faults))
+	for i, line := range lines {
+		o := WrongOutcome{Wrong: faults[i], Wrote: -1}
+		switch {
+		case line == "accepted":
+		case strings.HasPrefix(line, "refused "):
+			o.Refused, o.Msg = true, strings.TrimPrefix(line, "refused ")
+		case strings.HasPrefix(line, "wrote "):
+			n, msg, _ := strings.Cut(strings.TrimPrefix(line, "wrote "), " ")
+			o.Wrote, _ = strconv.Atoi(n)
+			o.Msg = msg
+		default:
+			return nil, fmt.Errorf("unexpected driver output %q", line)
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+// prepare writes the input and result-shape files of a run and returns
+// the driver's arguments and the result extents.
+func (p *Program) prepare(args []*interp.Tensor, syms map[string]int64, reps int) ([]string, [][]interp.Dim, error) {
 	if len(args) != len(p.ft.Inputs) {
-		return nil, Timing{}, fmt.Errorf("expected %d arguments, got %d", len(p.ft.Inputs), len(args))
+		return nil, nil, fmt.Errorf("expected %d arguments, got %d", len(p.ft.Inputs), len(args))
 	}
 	for i, a := range args {
 		if err := writeTensor(filepath.Join(p.Dir, fmt.Sprintf("in%d.bin", i)), a); err != nil {
-			return nil, Timing{}, err
+			return nil, nil, err
 		}
 	}
 	// Unknown extents (`?`) are not parameters: they follow from the
@@ -186,9 +313,17 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	var resultDims [][]interp.Dim
 	for _, r := range p.ft.Results {
 		rt, _ := tir.AsTensor(r)
+		if p.dataDependent(rt) {
+			// f_result_shape_data tells the driver (dataextent.go).
+			resultDims = append(resultDims, nil)
+			for range rt.Dims {
+				binary.Write(&shape, binary.LittleEndian, int64(-1))
+			}
+			continue
+		}
 		dims, err := interp.EvalDims(rt, syms)
 		if err != nil {
-			return nil, Timing{}, err
+			return nil, nil, err
 		}
 		resultDims = append(resultDims, dims)
 		for _, d := range dims {
@@ -196,47 +331,37 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 		}
 	}
 	if err := os.WriteFile(filepath.Join(p.Dir, "outshape.bin"), shape.Bytes(), 0o644); err != nil {
-		return nil, Timing{}, err
+		return nil, nil, err
 	}
 	argv := []string{p.Dir, strconv.Itoa(reps)}
 	for _, s := range p.syms {
 		v, ok := syms[s]
 		if !ok {
-			return nil, Timing{}, fmt.Errorf("size symbol %s is unbound", s)
+			return nil, nil, fmt.Errorf("size symbol %s is unbound", s)
 		}
 		argv = append(argv, strconv.FormatInt(v, 10))
 	}
+	return argv, resultDims, nil
+}
+
+// exec runs the driver and returns its standard output; on failure, the
+// error is its standard error (the function's message, or a sanitizer's
+// report).
+func (p *Program) exec(argv, env []string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(p.Exe, argv...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if len(p.Env) > 0 {
-		cmd.Env = append(os.Environ(), p.Env...)
+	if len(p.Env) > 0 || len(env) > 0 {
+		cmd.Env = append(append(os.Environ(), p.Env...), env...)
 	}
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, Timing{}, fmt.Errorf("%s", msg)
+		return "", fmt.Errorf("%s", msg)
 	}
-	fields := strings.Fields(stdout.String())
-	var ns, copyNS int64
-	if len(fields) > 0 {
-		ns, _ = strconv.ParseInt(fields[0], 10, 64)
-	}
-	if len(fields) > 1 {
-		copyNS, _ = strconv.ParseInt(fields[1], 10, 64)
-	}
-	var outs []*interp.Tensor
-	for i, r := range p.ft.Results {
-		rt, _ := tir.AsTensor(r)
-		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, resultDims[i])
-		if err != nil {
-			return nil, Timing{}, err
-		}
-		outs = append(outs, t)
-	}
-	return outs, Timing{Median: time.Duration(ns), Reps: reps, CopyMedian: time.Duration(copyNS)}, nil
+	return stdout.String(), nil
 }
 
 // The binary files the driver exchanges: int64 rank, int64 sizes[rank],
@@ -394,8 +519,15 @@ func (p *Program) driver() (string, error) {
 	fmt.Fprintf(&b, "extern int32_t tir_fn(%s%s) __asm__(%q);\n", strings.Join(params, ", "), symParams, sym)
 	fmt.Fprintf(&b, "extern const char *tir_fn_error(int32_t) __asm__(%q);\n", name+"_error")
 	fmt.Fprintf(&b, "extern int32_t tir_fn_result_shape(%sint64_t *) __asm__(%q);\n\n", strings.Repeat("int64_t, ", len(p.syms)), name+"_result_shape")
+	p.shapeDataDecl(&b, params[:len(p.ft.Inputs)])
 	b.WriteString(`static void die(const char *m) { fprintf(stderr, "%s\n", m); exit(3); }
-static void *read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
+`)
+	if p.asan {
+		b.WriteString(asanDriverAlloc)
+	} else {
+		b.WriteString(driverAlloc)
+	}
+	b.WriteString(`static void *read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
   char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "rb"); if (!f) die("cannot open an input file");
   int64_t r; if (fread(&r, 8, 1, f) != 1 || r != rank) die("bad input rank");
@@ -403,7 +535,7 @@ static void *read_arr(const char *dir, const char *name, int rank, int64_t *size
   for (int i = 0; i < rank; i++) { if (fread(&sizes[i], 8, 1, f) != 1) die("bad input header"); n *= (size_t)sizes[i]; }
   /* An empty tensor gets no buffer at all: compiled code that reads one
      element of it crashes here instead of reading garbage. */
-  void *p = n ? aligned_alloc(64, n * esize + 64) : NULL;
+  void *p = n ? in_alloc(n * esize) : NULL;
   if (n && fread(p, esize, n, f) != n) die("short input file");
   fclose(f); return p;
 }
@@ -452,6 +584,10 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 	var callArgs []string
 	off := 0
 	for i, t := range all {
+		if i == len(p.ft.Inputs) {
+			// The inputs are read: extents that depend on them are known.
+			p.shapeDataCall(&b, callArgs, symArgs, totalOut)
+		}
 		tt, _ := tir.AsTensor(t)
 		ct, size, _ := ctype(tt.Elem)
 		r := tt.Rank()
@@ -481,6 +617,9 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 		callArgs = append(callArgs, "&"+v)
 	}
 	call := fmt.Sprintf("tir_fn(%s)", strings.Join(append(callArgs, symArgs...), ", "))
+	if !p.gpu {
+		p.wrongCall(&b, all, call)
+	}
 	b.WriteString("  int64_t *ns = malloc(sizeof(int64_t) * (size_t)reps);\n")
 	b.WriteString("  for (int rep = 0; rep < reps; rep++) {\n    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);\n")
 	fmt.Fprintf(&b, "    int32_t rc = %s;\n", call)
@@ -513,10 +652,15 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 	return b.String(), nil
 }
 
+// driverAlloc allocates the host buffers of the driver, with some slack.
+const driverAlloc = `static void *in_alloc(size_t n) { return aligned_alloc(64, n + 64); }
+static void *out_alloc(size_t n) { return aligned_alloc(64, n + 64 - n % 64); }
+`
+
 // cpuDriverMemory: buffers live in host memory.
 const cpuDriverMemory = `static void dev_setup(void) {}
 static void *dev_in(void *host, size_t n) { (void)n; return host; }
-static void *dev_out(size_t n) { return n ? aligned_alloc(64, n + 64 - n % 64) : NULL; }
+static void *dev_out(size_t n) { return n ? out_alloc(n) : NULL; }
 static void *host_of(void *dev, size_t n) { (void)n; return dev; }
 static long long copy_ns(size_t n, int reps) { (void)n; (void)reps; return 0; }
 `

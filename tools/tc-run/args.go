@@ -90,7 +90,7 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 		if random == nil {
 			return nil, nil, usagef("missing argument '%s' (%s) of @%s: pass --arg %s=FILE.npy or --random SEED", n, pt, ir.SymbolName(fn), n)
 		}
-		if s := unbound(pt, syms); s != "" {
+		if s := unbound(pt, syms, nil); s != "" {
 			return nil, nil, usagef("cannot generate argument '%s': size symbol %s is unbound: pass --arg %s=...", n, s, s)
 		}
 		dims, err := interp.EvalDims(pt, syms)
@@ -99,10 +99,13 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 		}
 		args[i] = randomTensor(pt.Elem, dims, *random, i)
 	}
-	// Symbols used only by results cannot be inferred from anything.
+	// Symbols used only by results cannot be inferred from anything
+	// (extents computed from data, tir.compress's, are known when the
+	// function runs).
+	data := tir.DataSymbols(fn)
 	for _, t := range ft.Results {
 		if tt, ok := tir.AsTensor(t); ok {
-			if s := unbound(tt, syms); s != "" {
+			if s := unbound(tt, syms, data); s != "" {
 				return nil, nil, usagef("size symbol %s is unbound: pass --arg %s=...", s, s)
 			}
 		}
@@ -110,12 +113,13 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 	return args, syms, nil
 }
 
-// unbound returns the first size symbol of a type that has no value.
-func unbound(t tir.TensorType, syms map[string]int64) string {
+// unbound returns the first size symbol of a type that has no value, other
+// than those of computed.
+func unbound(t tir.TensorType, syms map[string]int64, computed map[string]*ir.Operation) string {
 	for _, d := range t.Dims {
 		for _, e := range []sizeexpr.Expr{d.Lo, d.Hi} {
 			for _, v := range e.Vars() {
-				if _, ok := syms[v.Name]; !ok && v.Kind == sizeexpr.SymbolVar {
+				if _, ok := syms[v.Name]; !ok && v.Kind == sizeexpr.SymbolVar && computed[v.Name] == nil {
 					return v.Name
 				}
 			}

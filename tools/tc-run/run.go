@@ -191,8 +191,15 @@ func execute(o *options, stdout, stderr io.Writer) error {
 			return fmt.Errorf("argument '%s': %v", interp.ArgNames(fn)[i], err)
 		}
 	}
+	// Arrays that cannot fit in memory are refused before they are made.
+	if err := preflight(fn, o.args, o.random); err != nil {
+		return err
+	}
 	args, syms, err := bindArgs(fn, o.args, o.random)
 	if err != nil {
+		return err
+	}
+	if err := checkMemory(fn, syms); err != nil {
 		return err
 	}
 	if o.interp && (o.check || o.bench > 0) {

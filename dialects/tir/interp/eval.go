@@ -48,6 +48,9 @@ type evaluator struct {
 	syms  map[string]int64
 	vals  map[*ir.Value]*Tensor
 	depth int
+	// done marks the top-level ops evaluated ahead of the others, for the
+	// extents computed from data (dataExtents).
+	done map[*ir.Operation]bool
 }
 
 // result returns the element type and concrete domain of result i of op.
@@ -68,6 +71,9 @@ func (ev *evaluator) block(b *ir.Block, args []*Tensor) ([]*Tensor, error) {
 		ev.vals[a] = args[i]
 	}
 	for _, op := range b.Ops {
+		if ev.done[op] {
+			continue
+		}
 		in := make([]*Tensor, len(op.Operands))
 		for i, v := range op.Operands {
 			t, ok := ev.vals[v]

@@ -76,18 +76,21 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 		}
 	}
 	// The run-time checks of the compiled code hold here too, with the
-	// same messages.
+	// same messages, in the same order: those on sizes at entry, then the
+	// extents computed from data (tir.iota, tir.compress, in program
+	// order, with what they read), then the checks that need those.
 	lookup := func(x sizeexpr.Var) (int64, bool) { n, ok := env[x.Name]; return n, ok }
-	for _, c := range tir.RuntimeChecks(fn, nil) {
-		for _, e := range c.NonNeg {
-			v, err := e.Eval(lookup)
-			// An unbound symbol is reported where it is needed.
-			if err == nil && v < 0 {
-				return nil, ir.Errorf(c.Loc, "%s", c.Message(lookup))
-			}
-		}
+	entryChecks, dataChecks := tir.SplitDataChecks(fn, tir.RuntimeChecks(fn, nil))
+	if err := runChecks(entryChecks, lookup); err != nil {
+		return nil, err
 	}
 	ev := &evaluator{fn: fn, syms: env, vals: map[*ir.Value]*Tensor{}, depth: depth}
+	if err := ev.dataExtents(fn.Regions[0].Entry(), bound); err != nil {
+		return nil, located(fn, err)
+	}
+	if err := runChecks(dataChecks, lookup); err != nil {
+		return nil, err
+	}
 	outs, err := ev.block(fn.Regions[0].Entry(), bound)
 	if err != nil {
 		return nil, located(fn, err)
@@ -109,6 +112,20 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 		}
 	}
 	return outs, nil
+}
+
+// runChecks evaluates run-time checks; the first that fails is the error.
+func runChecks(checks []tir.RuntimeCheck, lookup func(sizeexpr.Var) (int64, bool)) error {
+	for _, c := range checks {
+		for _, e := range c.NonNeg {
+			v, err := e.Eval(lookup)
+			// An unbound symbol is reported where it is needed.
+			if err == nil && v < 0 {
+				return ir.Errorf(c.Loc, "%s", c.Message(lookup))
+			}
+		}
+	}
+	return nil
 }
 
 func signature(fn *ir.Operation) (ir.FunctionType, error) {

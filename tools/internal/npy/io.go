@@ -7,13 +7,36 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
+	"os"
 	"strings"
+
+	"tir/tools/internal/memory"
 )
 
 const magic = "\x93NUMPY"
 
-// Read decodes one .npy array from r.
+// maxHeader is the longest header Read accepts (NumPy's np.load accepts
+// 10000 bytes unless told otherwise).
+const maxHeader = 1 << 20
+
+// availableMemory is memory.Available (tests replace it).
+var availableMemory = memory.Available
+
+// Read decodes one .npy array from r. An array that cannot fit in the
+// memory available is refused before anything is allocated, and a header
+// or data that the file does not hold is an error found without
+// allocating what the header announces.
 func Read(r io.Reader) (*Array, error) {
+	// The bytes left in a regular file bound what it can hold.
+	left := int64(-1)
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
+				left = st.Size() - pos
+			}
+		}
+	}
 	br := bufio.NewReader(r)
 	pre := make([]byte, 8)
 	if _, err := io.ReadFull(br, pre); err != nil {
@@ -40,8 +63,11 @@ func Read(r io.Reader) (*Array, error) {
 	default:
 		return nil, fmt.Errorf("npy: unsupported format version %d.%d", major, pre[7])
 	}
-	hb := make([]byte, hlen)
-	if _, err := io.ReadFull(br, hb); err != nil {
+	if hlen > maxHeader {
+		return nil, fmt.Errorf("npy: a header of %d bytes is longer than the %d bytes this reader accepts", hlen, maxHeader)
+	}
+	hb, err := readAtMost(br, hlen)
+	if err != nil {
 		return nil, fmt.Errorf("npy: truncated header (expected %d bytes)", hlen)
 	}
 	h, err := parseHeader(string(hb))
@@ -56,16 +82,78 @@ func Read(r io.Reader) (*Array, error) {
 		return nil, fmt.Errorf("npy: %v", err)
 	}
 	a := &Array{Dtype: d.name, Shape: h.shape}
+	// The data's size, without overflow: at most MaxInt bytes.
+	size := uint64(d.size)
+	for _, s := range h.shape {
+		hi, lo := bits.Mul64(size, uint64(s))
+		if s < 0 || hi != 0 || lo > math.MaxInt {
+			return nil, fmt.Errorf("npy: shape %v of %s has more elements than an array can hold", h.shape, d.name)
+		}
+		size = lo
+	}
+	if left >= 0 {
+		if data := left - int64(preLen(major)) - int64(hlen); uint64(max(data, 0)) < size {
+			return nil, fmt.Errorf("npy: truncated data: shape %v of %s needs %d bytes, got %d", h.shape, d.name, size, max(data, 0))
+		}
+	}
+	// The bytes read, then the decoded values (8 bytes each for integers
+	// and floats); the caller converts them once more.
 	n := a.Len()
-	raw := make([]byte, n*d.size)
-	if got, err := io.ReadFull(br, raw); err != nil {
+	need := float64(size) + 16*float64(n)
+	if avail, ok := availableMemory(); ok && need > float64(avail) {
+		return nil, fmt.Errorf("npy: shape %v of %s needs %s to read, more than the %s of memory available", h.shape, d.name, memory.Bytes(need), memory.Bytes(float64(avail)))
+	}
+	var raw []byte
+	if left >= 0 {
+		// The file holds the data: read it in one buffer.
+		raw = make([]byte, size)
+		var k int
+		k, err = io.ReadFull(br, raw)
+		raw = raw[:k]
+	} else {
+		raw, err = readAtMost(br, int(size))
+	}
+	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("npy: truncated data: shape %v of %s needs %d bytes, got %d", h.shape, d.name, len(raw), got)
+			return nil, fmt.Errorf("npy: truncated data: shape %v of %s needs %d bytes, got %d", h.shape, d.name, size, len(raw))
 		}
 		return nil, fmt.Errorf("npy: %v", err)
 	}
 	decode(a, d, raw)
 	return a, nil
+}
+
+// preLen is the length of the magic, the version and the header length
+// field.
+func preLen(major byte) int {
+	if major == 1 {
+		return 10
+	}
+	return 12
+}
+
+// readAtMost reads n bytes, allocating as they arrive (64 KiB, then
+// doubling) rather than all at once: a file that declares more than it
+// holds costs no more memory than it holds. On a short read it returns
+// what was read and io.ErrUnexpectedEOF (io.EOF when nothing was).
+func readAtMost(r io.Reader, n int) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 1<<16))
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(n, 2*cap(buf)))
+			copy(grown, buf)
+			buf = grown
+		}
+		k, err := io.ReadFull(r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err != nil {
+			if len(buf) > 0 && errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 func decode(a *Array, d dtype, raw []byte) {

@@ -104,20 +104,13 @@ func FuzzRead(f *testing.F) {
 	f.Add(fuzzFile(1, "{'shape': (3,), 'fortran_order': False, 'descr': '|b1'}", []byte{1, 0, 2}))
 	f.Add(fuzzFile(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", make([]byte, 20)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if headerLength(data) > 1<<20 {
-			// Known bug: Read allocates the header length a version 2 or
-			// 3 file declares, up to 4 GiB, before reading it
-			// (TestReadHugeHeaderLength).
-			t.Skip()
-		}
-		if n, overflow, ok := declaredBytes(data); ok && (overflow || n > 1<<26) {
-			// Known bug (issue 10, item 1): huge or overflowing shapes
-			// make Read allocate what the header says, or wrap the
-			// element count to 0 (TestReadHugeShape); the fuzzer looks
-			// elsewhere until it is fixed.
-			t.Skip()
-		}
 		a, err := Read(bytes.NewReader(data))
+		if err == nil && headerLength(data) > maxHeader {
+			t.Fatalf("a header of %d bytes was accepted", headerLength(data))
+		}
+		if n, overflow, ok := declaredBytes(data); ok && err == nil && (overflow || n > uint64(len(data))) {
+			t.Fatalf("shape %v was read from %d bytes", a.Shape, len(data))
+		}
 		if err != nil {
 			return
 		}
@@ -168,15 +161,17 @@ func FuzzRead(f *testing.F) {
 }
 
 // TestReadHugeShape: a header whose element count overflows is an error,
-// not an array of 0 values with a huge shape. Known bug (issue 10, item 1),
-// found again by FuzzRead: skipped while Read accepts it. (A shape that
-// merely does not fit in memory, (10**12, 5), makes Read allocate 40 TB and
-// the process die, which a test cannot catch; FuzzRead skips such inputs.)
+// not an array of 0 values with a huge shape (found by FuzzRead). A shape
+// that merely does not fit in memory, (10**12, 5), is refused before
+// anything is allocated (TestReadBeyondMemory).
 func TestReadHugeShape(t *testing.T) {
 	data := fuzzFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", nil)
 	a, err := Read(bytes.NewReader(data))
 	if err == nil {
-		t.Skipf("known bug (issue 10, item 1): shape %v read as an array of %d values", a.Shape, len(a.F64))
+		t.Fatalf("shape %v read as an array of %d values", a.Shape, len(a.F64))
+	}
+	if want := "has more elements than an array can hold"; !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %q, want it to contain %q", err, want)
 	}
 }
 
@@ -194,10 +189,8 @@ func headerLength(data []byte) uint64 {
 }
 
 // TestReadHugeHeaderLength: a file of 12 bytes that declares a header of
-// 4 GiB is an error found without allocating 4 GiB. Known bug, found by
-// FuzzRead (its fuzzing process died, testdata/fuzz/FuzzRead/6588990b665bc415):
-// Read makes a buffer of the declared length before reading the header
-// (io.go, hb := make([]byte, hlen)); skipped while it does.
+// 4 GiB is an error found without allocating 4 GiB (found by FuzzRead,
+// whose fuzzing process died: testdata/fuzz/FuzzRead/6588990b665bc415).
 func TestReadHugeHeaderLength(t *testing.T) {
 	data := []byte(magic + "\x02\x00\xff\xff\xff\xf0")
 	var before, after runtime.MemStats
@@ -208,6 +201,6 @@ func TestReadHugeHeaderLength(t *testing.T) {
 		t.Fatal("a truncated header was accepted")
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<24 {
-		t.Skipf("known bug: reading a 12-byte file allocated %d MiB (%v)", grew>>20, err)
+		t.Fatalf("reading a 12-byte file allocated %d MiB (%v)", grew>>20, err)
 	}
 }

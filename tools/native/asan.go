@@ -1,0 +1,276 @@
+package native
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// BuildOptions configure BuildWith.
+type BuildOptions struct {
+	// ASan builds the function under LLVM's AddressSanitizer: every
+	// function of the module gets the sanitize_address attribute and goes
+	// through `opt -passes=asan-module` (LLVM 14's module and function
+	// instrumentation in one pass) before llc, and the driver is linked
+	// with `gcc -fsanitize=address` (gcc 12's libasan accepts LLVM 14's
+	// instrumentation: both use version 8 of the runtime interface,
+	// __asan_version_mismatch_check_v8, and the same shadow mapping). The
+	// driver then allocates every argument and result at its exact size,
+	// without the slack of a plain build, so that an access one element
+	// past a buffer is reported. A report ends the run with an error that
+	// holds it (its first line "ERROR: AddressSanitizer: ...").
+	ASan bool
+}
+
+var (
+	asanOnce  sync.Once
+	asanError error
+)
+
+// ASanAvailable tells whether BuildOptions.ASan can work here (opt from
+// LLVM 14, gcc's AddressSanitizer runtime, and a process that can map
+// its shadow memory: an instrumented program is built and run once) and,
+// when it cannot, why.
+func ASanAvailable() error {
+	asanOnce.Do(func() { asanError = probeASan() })
+	return asanError
+}
+
+func probeASan() error {
+	if _, err := Tool("opt"); err != nil {
+		return err
+	}
+	out, err := exec.Command("gcc", "-print-file-name=libasan.so").Output()
+	if err != nil {
+		return fmt.Errorf("gcc: %v", err)
+	}
+	lib := strings.TrimSpace(string(out))
+	if lib == "libasan.so" { // gcc prints the bare name when it has none
+		return fmt.Errorf("gcc has no AddressSanitizer runtime (Debian: libasan8, installed with gcc)")
+	}
+	if _, err := os.Stat(lib); err != nil {
+		return fmt.Errorf("gcc's AddressSanitizer runtime: %v", err)
+	}
+	dir, err := os.MkdirTemp("", "tir-asan-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	src, exe := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\nint main(void) { char *p = malloc(8); p[0] = 1; int r = p[0] - 1; free(p); return r; }\n"), 0o644); err != nil {
+		return err
+	}
+	if out, err := exec.Command("gcc", append(asanLinkFlags, src, "-o", exe)...).CombinedOutput(); err != nil {
+		return fmt.Errorf("gcc -fsanitize=address cannot link: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), asanEnv()...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("an AddressSanitizer program cannot run here: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// asanLinkFlags come before the other flags of the driver's link.
+var asanLinkFlags = []string{"-fsanitize=address", "-fno-omit-frame-pointer", "-g"}
+
+// asanEnv is the environment of an instrumented driver: stop at the first
+// report, no leak checking (temporaries are kept until exit by design,
+// docs/abi.md), and llvm-symbolizer for the reports' stack frames when
+// there is one.
+func asanEnv() []string {
+	env := []string{"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=66"}
+	if sym, err := Tool("llvm-symbolizer"); err == nil {
+		env = append(env, "ASAN_SYMBOLIZER_PATH="+sym)
+	}
+	return env
+}
+
+// instrumentASan writes the AddressSanitizer build of the LLVM IR in
+// path (whose text is llvmIR) next to it and returns its path.
+func instrumentASan(path, llvmIR string) (string, error) {
+	opt, err := Tool("opt")
+	if err != nil {
+		return "", err
+	}
+	marked := strings.TrimSuffix(path, ".ll") + ".sanitize.ll"
+	out := strings.TrimSuffix(path, ".ll") + ".asan.ll"
+	text, err := sanitizeAddress(llvmIR)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(marked, []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	if msg, err := exec.Command(opt, "-S", "-passes=asan-module", marked, "-o", out).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("opt -passes=asan-module: %v\n%s", err, msg)
+	}
+	return out, nil
+}
+
+// sanitizeAddress gives every function definition of an LLVM module the
+// sanitize_address attribute, without which the AddressSanitizer pass
+// leaves a function alone. The attribute goes right after the parameter
+// list (and unnamed_addr, addrspace), where function attributes begin.
+func sanitizeAddress(llvmIR string) (string, error) {
+	lines := strings.Split(llvmIR, "\n")
+	n := 0
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "define ") {
+			continue
+		}
+		at := strings.IndexByte(line, '@')
+		if at < 0 {
+			return "", fmt.Errorf("line %d: a definition without a name: %s", i+1, line)
+		}
+		k := at + 1
+		if k < len(line) && line[k] == '"' {
+			k++
+			for k < len(line) && line[k] != '"' {
+				if line[k] == '\\' {
+					k++
+				}
+				k++
+			}
+		}
+		open := strings.IndexByte(line[k:], '(')
+		if open < 0 {
+			return "", fmt.Errorf("line %d: a definition without parameters: %s", i+1, line)
+		}
+		k += open
+		depth := 0
+		for ; k < len(line); k++ {
+			if line[k] == '(' {
+				depth++
+			} else if line[k] == ')' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if k == len(line) {
+			return "", fmt.Errorf("line %d: unbalanced parameter list: %s", i+1, line)
+		}
+		k++
+		rest := line[k:]
+		for _, w := range []string{" unnamed_addr", " local_unnamed_addr"} {
+			if strings.HasPrefix(rest, w) {
+				k += len(w)
+				rest = rest[len(w):]
+			}
+		}
+		if strings.HasPrefix(rest, " addrspace(") {
+			k += strings.IndexByte(rest, ')') + 1
+		}
+		lines[i] = line[:k] + " sanitize_address" + line[k:]
+		n++
+	}
+	if n == 0 {
+		return "", fmt.Errorf("the module defines no function")
+	}
+	// Without a triple the pass assumes another platform's shadow memory.
+	if !strings.Contains(llvmIR, "\ntarget triple = ") && !strings.HasPrefix(llvmIR, "target triple = ") {
+		return "", fmt.Errorf("the module has no target triple: AddressSanitizer would not know its shadow mapping")
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// asanDriverAlloc allocates the host buffers of an AddressSanitizer
+// driver at their exact sizes (posix_memalign: aligned_alloc would insist
+// on a multiple of the alignment).
+const asanDriverAlloc = `static void *exact_alloc(size_t n) {
+  void *p = 0;
+  if (posix_memalign(&p, 64, n)) die("out of memory");
+  return p;
+}
+static void *in_alloc(size_t n) { return exact_alloc(n); }
+static void *out_alloc(size_t n) { return exact_alloc(n); }
+`
+
+// wrongCall writes the driver's fault injection (RunWrong): with
+// TIR_WRONG set to faults "KIND ARG DIM VALUE" separated by ';', it
+// calls the function once per fault, each time with the descriptors and
+// symbols of the run, the one fault injected and the results filled with
+// 0xA5 bytes, and prints a line per call: "refused MESSAGE" when the
+// function returned an error code without writing any result byte,
+// "accepted" when it returned 0, "wrote N MESSAGE" when it refused after
+// writing result #N.
+func (p *Program) wrongCall(b *strings.Builder, all []ir.Type, call string) {
+	b.WriteString("  const char *wrong = getenv(\"TIR_WRONG\");\n  if (wrong) {\n")
+	for i, t := range all {
+		tt, _ := tir.AsTensor(t)
+		if tt.Rank() == 0 {
+			fmt.Fprintf(b, "    void *a%d_save = a%d;\n", i, i)
+		} else {
+			fmt.Fprintf(b, "    desc%d a%d_save = a%d;\n", tt.Rank(), i, i)
+		}
+	}
+	for i := range p.syms {
+		fmt.Fprintf(b, "    int64_t s%d_save = s%d;\n", i, i)
+	}
+	b.WriteString(`    for (const char *f = wrong; *f;) {
+      char kind[16]; long long wa, wd, wv; int ok = 0, used = 0;
+      if (sscanf(f, "%15s %lld %lld %lld%n", kind, &wa, &wd, &wv, &used) != 4) die("bad TIR_WRONG");
+      f += used;
+      while (*f == ';' || *f == ' ') f++;
+`)
+	for i := range all {
+		fmt.Fprintf(b, "      a%d = a%d_save;\n", i, i)
+	}
+	for i := range p.syms {
+		fmt.Fprintf(b, "      s%d = s%d_save;\n", i, i)
+	}
+	for i, t := range p.ft.Results {
+		k := len(p.ft.Inputs) + i
+		tt, _ := tir.AsTensor(t)
+		_, size, _ := ctype(tt.Elem)
+		if tt.Rank() == 0 {
+			fmt.Fprintf(b, "      unsigned char *w%d = (unsigned char *)a%d; size_t wn%d = %d;\n", i, k, i, size)
+		} else {
+			fmt.Fprintf(b, "      unsigned char *w%d = (unsigned char *)a%d.aligned; size_t wn%d = count(%d, a%d.sizes) * %d;\n", i, k, i, tt.Rank(), k, size)
+		}
+		fmt.Fprintf(b, "      if (wn%d) memset(w%d, 0xA5, wn%d);\n", i, i, i)
+	}
+	b.WriteString("      if (!strcmp(kind, \"symbol\")) {\n        switch (wa) {\n")
+	for i := range p.syms {
+		fmt.Fprintf(b, "        case %d: s%d += wv; ok = 1; break;\n", i, i)
+	}
+	b.WriteString("        }\n      } else {\n        switch (wa) {\n")
+	for i, t := range all {
+		tt, _ := tir.AsTensor(t)
+		r := tt.Rank()
+		fmt.Fprintf(b, "        case %d:\n", i)
+		if r == 0 {
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d += wv; ok = 1; }\n", i)
+		} else {
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d.offset += wv; ok = 1; }\n", i)
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"size\") && wd >= 0 && wd < %d) { a%d.sizes[wd] += wv; ok = 1; }\n", r, i)
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"stride\") && wd >= 0 && wd < %d) { a%d.strides[wd] = wv; ok = 1; }\n", r, i)
+		}
+		b.WriteString("          break;\n")
+	}
+	b.WriteString(`        }
+      }
+      if (!ok) die("bad TIR_WRONG");
+      /* Names the fault in a crash's or a sanitizer's report. */
+      fprintf(stderr, "fault: %s %lld %lld %lld\n", kind, wa, wd, wv);
+`)
+	fmt.Fprintf(b, "      int32_t rc = %s;\n", call)
+	b.WriteString("      if (rc == 0) { printf(\"accepted\\n\"); continue; }\n      int wrote = -1;\n")
+	for i := range p.ft.Results {
+		fmt.Fprintf(b, "      for (size_t k = 0; k < wn%d && wrote < 0; k++) if (w%d[k] != 0xA5) wrote = %d;\n", i, i, i)
+	}
+	b.WriteString(`      if (wrote >= 0) printf("wrote %d %s\n", wrote, tir_fn_error(rc));
+      else printf("refused %s\n", tir_fn_error(rc));
+    }
+    return 0;
+  }
+`)
+}
