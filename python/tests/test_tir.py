@@ -366,6 +366,38 @@ class KernelsTest(unittest.TestCase):
             self.mod.lap3d
 
 
+class DataExtentTest(unittest.TestCase):
+    """Results sized from the data (tir.compress, tir.iota): allocated
+    through f_result_shape_data."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = tir.compile(os.path.join(HERE, "data", "data_extents.tir"))
+
+    def test_compress(self):
+        x = rng(7).standard_normal(17)
+        out = self.mod.positive(x)
+        np.testing.assert_array_equal(out, x[x > 0])
+        np.testing.assert_array_equal(out, self.mod.positive(x, backend="interp"))
+        self.assertEqual(self.mod.positive(-np.ones(5)).shape, (0,))
+
+    def test_iota(self):
+        out = self.mod.arange(np.int64(3), np.int64(20), np.int64(4))
+        np.testing.assert_array_equal(out, np.arange(3, 20, 4))
+        np.testing.assert_array_equal(out, self.mod.arange(np.int64(3), np.int64(20), np.int64(4), backend="interp"))
+        np.testing.assert_array_equal(self.mod.arange(np.int64(5), np.int64(-6), np.int64(-3)), np.arange(5, -6, -3))
+        with self.assertRaisesRegex(tir.RunError, "step is 0"):
+            self.mod.arange(np.int64(0), np.int64(4), np.int64(0))
+
+    def test_out_of_the_wrong_size(self):
+        x = np.array([1.0, -2.0, 3.0])
+        with self.assertRaisesRegex(tir.ArgumentError, "dimension I"):
+            self.mod.positive(x, out=np.empty(3))
+        buf = np.empty(2)
+        self.assertIs(self.mod.positive(x, out=buf), buf)
+        np.testing.assert_array_equal(buf, [1.0, 3.0])
+
+
 class ElementsTest(unittest.TestCase):
     """f16, i8, i1 (and bf16) elements; a function named like a C library function."""
 

@@ -441,7 +441,10 @@ class Function:
             env[what[1]] = int(v)
         return self._shapes(env, self.module.backend == "compiled")
 
-    def _shapes(self, env, use_abi):
+    def _shapes(self, env, use_abi, arrays=None):
+        """The results' shapes from f_result_shape, or, given the inputs
+        and where the function has extents computed from data, from
+        f_result_shape_data."""
         sig = self.signature
         total = sum(p.rank for p in sig.results)
         flat = None
@@ -451,7 +454,12 @@ class Function:
             if missing:
                 raise self._error("missing size symbols: %s" % ", ".join(missing))
             sizes = (ctypes.c_int64 * max(total, 1))()
-            fn.result_shape(*([env[s] for s in sig.symbols] + [sizes]))
+            if arrays is not None and fn.result_shape_data is not None:
+                rc = fn.result_shape_data(*(_abi_args(arrays) + [env[s] for s in sig.symbols] + [sizes]))
+                if rc != 0:
+                    self._raise_call_error(fn, rc)
+            else:
+                fn.result_shape(*([env[s] for s in sig.symbols] + [sizes]))
             flat = list(sizes)[:total]
         shapes, k = [], 0
         for p in sig.results:
@@ -464,8 +472,11 @@ class Function:
                     try:
                         n = max(dim.size.eval(env), 0)
                     except KeyError as e:
-                        raise self._error("%s dimension %s: its size %s depends on %s, which nothing determines"
-                                          % (p.what(), dim.name, dim.size, e.args[0]))
+                        hint = ""
+                        if use_abi and self._lib().result_shape_data is not None:
+                            hint = " (it is computed from the data when the function is called)"
+                        raise self._error("%s dimension %s: its size %s depends on %s, which nothing determines%s"
+                                          % (p.what(), dim.name, dim.size, e.args[0], hint))
                 shape.append(n)
                 k += 1
             shapes.append(tuple(shape))
@@ -484,26 +495,30 @@ class Function:
         for p, v in zip(sig.results, out_views):
             if v is None:
                 if shapes is None:
-                    shapes = self._shapes(env, True)
+                    shapes = self._shapes(env, True, arrays)
                 v = np.empty(shapes[p.index], dtype=p.dtype)
             results.append(v)
-        params = []
-        for a in arrays + results:
-            params.append(a.ctypes.data if a.ndim == 0 else ctypes.byref(_descriptor(a)))
+        params = _abi_args(arrays + results)
         params.extend(env[s] for s in sig.symbols)
         rc = fn.call(params)
         if rc != 0:
-            msg = fn.error(rc)
-            if "argument '" not in msg:
-                raise RunError("@%s: %s" % (self.name, msg))
-            e = ArgumentError("@%s: %s" % (self.name, msg))
-            for p in sig.results:
-                # The ABI calls a result descriptor an argument too.
-                if e.argument == p.cname and all(q.name != p.cname for q in sig.inputs):
-                    e = ArgumentError("@%s: %s (the out= array of %s)" % (self.name, msg, p.what()),
-                                      argument=e.argument, dimension=e.dimension)
-            raise e
+            self._raise_call_error(fn, rc)
         return results
+
+    def _raise_call_error(self, fn, rc):
+        """Raises what f_error says of a failed call: an ArgumentError when
+        it names an argument, else a RunError."""
+        sig = self.signature
+        msg = fn.error(rc)
+        if "argument '" not in msg:
+            raise RunError("@%s: %s" % (self.name, msg))
+        e = ArgumentError("@%s: %s" % (self.name, msg))
+        for p in sig.results:
+            # The ABI calls a result descriptor an argument too.
+            if e.argument == p.cname and all(q.name != p.cname for q in sig.inputs):
+                e = ArgumentError("@%s: %s (the out= array of %s)" % (self.name, msg, p.what()),
+                                  argument=e.argument, dimension=e.dimension)
+        raise e
 
     def _run_interp(self, arrays, env):
         sig = self.signature
@@ -547,6 +562,12 @@ class Function:
         return results
 
 
+def _abi_args(arrays):
+    """The C arguments for arrays: a descriptor pointer, or for a 0-d
+    array its data pointer (docs/abi.md)."""
+    return [a.ctypes.data if a.ndim == 0 else ctypes.byref(_descriptor(a)) for a in arrays]
+
+
 class _LibFunction:
     """The three C functions of one exported function, with their ctypes
     signatures."""
@@ -565,6 +586,16 @@ class _LibFunction:
         self.result_shape = getattr(lib, sig.name + "_result_shape")
         self.result_shape.argtypes = [ctypes.c_int64] * len(sig.symbols) + [ctypes.POINTER(ctypes.c_int64)]
         self.result_shape.restype = ctypes.c_int32
+        # Only functions with a result extent computed from data
+        # (tir.compress, tir.iota) export f_result_shape_data.
+        try:
+            self.result_shape_data = getattr(lib, sig.name + "_result_shape_data")
+        except AttributeError:
+            self.result_shape_data = None
+        else:
+            self.result_shape_data.argtypes = tensor[:len(sig.inputs)] + [ctypes.c_int64] * len(sig.symbols) + [
+                ctypes.POINTER(ctypes.c_int64)]
+            self.result_shape_data.restype = ctypes.c_int32
 
     def call(self, params):
         return self.fn(*params)
