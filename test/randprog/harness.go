@@ -336,7 +336,7 @@ func (b *Batch) writeInputs() error {
 			return err
 		}
 		for i, a := range c.Args {
-			if err := writeTensor(filepath.Join(d, fmt.Sprintf("in%d.bin", i)), a); err != nil {
+			if err := native.WriteTensor(filepath.Join(d, fmt.Sprintf("in%d.bin", i)), a); err != nil {
 				return err
 			}
 		}
@@ -387,7 +387,7 @@ func readOutcome(dir string, c *Case) *Outcome {
 		dims, err := interp.EvalDims(rt, c.P.Syms)
 		if err == nil {
 			var t *interp.Tensor
-			if t, err = readTensor(filepath.Join(dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, dims); err == nil {
+			if t, err = native.ReadTensor(filepath.Join(dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, dims); err == nil {
 				o.Got = append(o.Got, t)
 				continue
 			}
@@ -445,90 +445,6 @@ func elemSize(t ir.Type) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("element type %s does not cross the ABI here", t)
-}
-
-func writeTensor(path string, t *interp.Tensor) error {
-	size, err := elemSize(t.Elem)
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	binary.Write(&b, binary.LittleEndian, int64(len(t.Dims)))
-	for _, d := range t.Dims {
-		binary.Write(&b, binary.LittleEndian, d.Extent())
-	}
-	for i := 0; i < t.Len(); i++ {
-		if t.F64 != nil {
-			if size == 4 {
-				binary.Write(&b, binary.LittleEndian, math.Float32bits(float32(t.F64[i])))
-			} else {
-				binary.Write(&b, binary.LittleEndian, math.Float64bits(t.F64[i]))
-			}
-			continue
-		}
-		v := t.I64[i]
-		switch size {
-		case 1:
-			b.WriteByte(byte(v))
-		case 2:
-			binary.Write(&b, binary.LittleEndian, int16(v))
-		case 4:
-			binary.Write(&b, binary.LittleEndian, int32(v))
-		default:
-			binary.Write(&b, binary.LittleEndian, v)
-		}
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-func readTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	size, err := elemSize(elem)
-	if err != nil {
-		return nil, err
-	}
-	t, err := interp.NewTensor(elem, dims)
-	if err != nil {
-		return nil, err
-	}
-	want := 8 + 8*len(dims) + size*t.Len()
-	if len(data) != want {
-		return nil, fmt.Errorf("%s: %d bytes, expected %d", path, len(data), want)
-	}
-	le := binary.LittleEndian
-	if int(le.Uint64(data)) != len(dims) {
-		return nil, fmt.Errorf("%s: rank %d, expected %d", path, le.Uint64(data), len(dims))
-	}
-	for k, d := range dims {
-		if e := int64(le.Uint64(data[8+8*k:])); e != d.Extent() {
-			return nil, fmt.Errorf("%s: extent %d, expected %d for %s", path, e, d.Extent(), d.Name)
-		}
-	}
-	p := data[8+8*len(dims):]
-	for i := 0; i < t.Len(); i++ {
-		q := p[size*i:]
-		switch {
-		case t.F64 != nil && size == 4:
-			t.F64[i] = float64(math.Float32frombits(le.Uint32(q)))
-		case t.F64 != nil:
-			t.F64[i] = math.Float64frombits(le.Uint64(q))
-		case size == 1:
-			t.I64[i] = int64(int8(q[0]))
-			if it, _ := elem.(ir.IntegerType); it.Width == 1 {
-				t.I64[i] &= 1
-			}
-		case size == 2:
-			t.I64[i] = int64(int16(le.Uint16(q)))
-		case size == 4:
-			t.I64[i] = int64(int32(le.Uint32(q)))
-		default:
-			t.I64[i] = int64(le.Uint64(q))
-		}
-	}
-	return t, nil
 }
 
 func ctype(t ir.Type) string {

@@ -204,7 +204,7 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	var outs []*interp.Tensor
 	for i, r := range p.ft.Results {
 		rt, _ := tir.AsTensor(r)
-		t, err := readTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, resultDims[i])
+		t, err := ReadTensor(filepath.Join(p.Dir, fmt.Sprintf("out%d.bin", i)), rt.Elem, resultDims[i])
 		if err != nil {
 			return nil, Timing{}, err
 		}
@@ -296,7 +296,7 @@ func (p *Program) prepare(args []*interp.Tensor, syms map[string]int64, reps int
 		return nil, nil, fmt.Errorf("expected %d arguments, got %d", len(p.ft.Inputs), len(args))
 	}
 	for i, a := range args {
-		if err := writeTensor(filepath.Join(p.Dir, fmt.Sprintf("in%d.bin", i)), a); err != nil {
+		if err := WriteTensor(filepath.Join(p.Dir, fmt.Sprintf("in%d.bin", i)), a); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -367,7 +367,8 @@ func (p *Program) exec(argv, env []string) (string, error) {
 // The binary files the driver exchanges: int64 rank, int64 sizes[rank],
 // then the elements in row-major order, little-endian.
 
-func writeTensor(path string, t *interp.Tensor) error {
+// WriteTensor writes t as the driver reads its inputs.
+func WriteTensor(path string, t *interp.Tensor) error {
 	_, size, err := ctype(t.Elem)
 	if err != nil {
 		return err
@@ -407,7 +408,9 @@ func writeTensor(path string, t *interp.Tensor) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-func readTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, error) {
+// ReadTensor reads a result the driver wrote, checking its rank and
+// extents against dims.
+func ReadTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
