@@ -137,6 +137,50 @@ func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, erro
 	return fn, nil
 }
 
+// descFields are the fields of a memref descriptor argument, loaded.
+type descFields struct {
+	aligned, offset value.Value
+	sizes, strides  []value.Value
+}
+
+// loadDesc loads, in block b, the fields of the descriptor p points to
+// (argument a, of element type elem), and returns them with the body's
+// arguments they make, in abi.BodyParams order.
+func (fe *fnEmitter) loadDesc(b *ll.Block, p value.Value, a *abi.Arg, elem types.Type) (*descFields, []value.Value) {
+	n := len(a.Mem.Shape)
+	dt := fe.me.descType(elem, n)
+	field := func(idx ...int64) value.Value {
+		ids := []value.Value{constant.NewInt(types.I32, 0), constant.NewInt(types.I32, idx[0])}
+		if len(idx) > 1 {
+			ids = append(ids, i64(idx[1]))
+		}
+		gep := b.NewGetElementPtr(dt, p, ids...)
+		gep.InBounds = true
+		return gep
+	}
+	f := &descFields{sizes: make([]value.Value, n), strides: make([]value.Value, n)}
+	f.aligned = fe.setName(b.NewLoad(fe.me.ptrTo(elem), field(1)), a.Name+".aligned")
+	f.offset = fe.setName(b.NewLoad(types.I64, field(2)), a.Name+".offset")
+	for d := 0; d < n; d++ {
+		f.sizes[d] = fe.setName(b.NewLoad(types.I64, field(3, int64(d))), fmt.Sprintf("%s.size%d", a.Name, d))
+		f.strides[d] = fe.setName(b.NewLoad(types.I64, field(4, int64(d))), fmt.Sprintf("%s.stride%d", a.Name, d))
+	}
+	var args []value.Value
+	for _, bp := range abi.BodyParams(a.Type) {
+		switch bp.Kind {
+		case abi.ParamPtr:
+			args = append(args, f.aligned)
+		case abi.ParamOffset:
+			args = append(args, f.offset)
+		case abi.ParamSize:
+			args = append(args, f.sizes[bp.Dim])
+		case abi.ParamStride:
+			args = append(args, f.strides[bp.Dim])
+		}
+	}
+	return f, args
+}
+
 // bodyParams makes the LLVM parameters of the code that computes with
 // args (abi.BodyParams of each): buffer pointers are noalias (outputs never
 // alias inputs, temporaries are fresh, and inputs are only read).
@@ -241,11 +285,7 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 	symEnv := affineEnv{syms: syms}
 	i32 := func(v int64) constant.Constant { return constant.NewInt(types.I32, v) }
 	// The descriptor fields of every memref argument.
-	type fields struct {
-		aligned, offset value.Value
-		sizes, strides  []value.Value
-	}
-	desc := make([]*fields, len(sig.Args))
+	desc := make([]*descFields, len(sig.Args))
 	var callArgs []value.Value
 	for ai, a := range sig.Args {
 		p := fn.Params[ai]
@@ -253,37 +293,9 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 			callArgs = append(callArgs, p)
 			continue
 		}
-		n := len(a.Mem.Shape)
-		dt := me.descType(sig.elems[ai], n)
-		field := func(idx ...int64) value.Value {
-			ids := []value.Value{i32(0), i32(idx[0])}
-			if len(idx) > 1 {
-				ids = append(ids, i64(idx[1]))
-			}
-			gep := b.NewGetElementPtr(dt, p, ids...)
-			gep.InBounds = true
-			return gep
-		}
-		f := &fields{sizes: make([]value.Value, n), strides: make([]value.Value, n)}
-		f.aligned = fe.setName(b.NewLoad(me.ptrTo(sig.elems[ai]), field(1)), a.Name+".aligned")
-		f.offset = fe.setName(b.NewLoad(types.I64, field(2)), a.Name+".offset")
-		for d := 0; d < n; d++ {
-			f.sizes[d] = fe.setName(b.NewLoad(types.I64, field(3, int64(d))), fmt.Sprintf("%s.size%d", a.Name, d))
-			f.strides[d] = fe.setName(b.NewLoad(types.I64, field(4, int64(d))), fmt.Sprintf("%s.stride%d", a.Name, d))
-		}
+		f, args := fe.loadDesc(b, p, a, sig.elems[ai])
 		desc[ai] = f
-		for _, bp := range abi.BodyParams(a.Type) {
-			switch bp.Kind {
-			case abi.ParamPtr:
-				callArgs = append(callArgs, f.aligned)
-			case abi.ParamOffset:
-				callArgs = append(callArgs, f.offset)
-			case abi.ParamSize:
-				callArgs = append(callArgs, f.sizes[bp.Dim])
-			case abi.ParamStride:
-				callArgs = append(callArgs, f.strides[bp.Dim])
-			}
-		}
+		callArgs = append(callArgs, args...)
 	}
 	var checks []check
 	for _, ec := range sig.EntryChecks() {

@@ -110,8 +110,7 @@ func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, errBuf, errCode *ll.Glo
 		syms[i] = param[sig.Args[ai]]
 	}
 	i32 := func(v int64) constant.Constant { return constant.NewInt(types.I32, v) }
-	type fields struct{ sizes, strides []value.Value }
-	desc := map[*abi.Arg]*fields{}
+	desc := map[*abi.Arg]*descFields{}
 	var callArgs []value.Value
 	var dims []value.Value // d0, d1, ... of abi.AttrAssertValues
 	for ai, a := range sig.Args {
@@ -134,38 +133,10 @@ func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, errBuf, errCode *ll.Glo
 			callArgs = append(callArgs, p)
 			continue
 		}
-		n := len(a.Mem.Shape)
-		dt := me.descType(sig.elems[ai], n)
-		field := func(idx ...int64) value.Value {
-			ids := []value.Value{i32(0), i32(idx[0])}
-			if len(idx) > 1 {
-				ids = append(ids, i64(idx[1]))
-			}
-			gep := b.NewGetElementPtr(dt, p, ids...)
-			gep.InBounds = true
-			return gep
-		}
-		f := &fields{sizes: make([]value.Value, n), strides: make([]value.Value, n)}
-		aligned := fe.setName(b.NewLoad(me.ptrTo(sig.elems[ai]), field(1)), a.Name+".aligned")
-		offset := fe.setName(b.NewLoad(types.I64, field(2)), a.Name+".offset")
-		for d := 0; d < n; d++ {
-			f.sizes[d] = fe.setName(b.NewLoad(types.I64, field(3, int64(d))), fmt.Sprintf("%s.size%d", a.Name, d))
-			f.strides[d] = fe.setName(b.NewLoad(types.I64, field(4, int64(d))), fmt.Sprintf("%s.stride%d", a.Name, d))
-		}
+		f, args := fe.loadDesc(b, p, a, sig.elems[ai])
 		desc[a] = f
 		dims = append(dims, f.sizes...)
-		for _, bp := range abi.BodyParams(a.Type) {
-			switch bp.Kind {
-			case abi.ParamPtr:
-				callArgs = append(callArgs, aligned)
-			case abi.ParamOffset:
-				callArgs = append(callArgs, offset)
-			case abi.ParamSize:
-				callArgs = append(callArgs, f.sizes[bp.Dim])
-			case abi.ParamStride:
-				callArgs = append(callArgs, f.strides[bp.Dim])
-			}
-		}
+		callArgs = append(callArgs, args...)
 	}
 	// f's checks of its inputs, with f's codes and messages.
 	snprintf := me.declare("snprintf", types.I32, true, types.I8Ptr, types.I64, types.I8Ptr)
