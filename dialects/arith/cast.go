@@ -55,36 +55,8 @@ func castDef(r castRule) *ir.OpDef {
 		Syntax:      "%y = " + name + " %x : A to B",
 		Traits:      ir.TraitPure,
 		NumOperands: 1, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			x, loc, err := Operand(p)
-			if err != nil {
-				return err
-			}
-			from, err := ColonType(p)
-			if err != nil {
-				return err
-			}
-			if err := CheckType(x, loc, from); err != nil {
-				return err
-			}
-			if err := p.ExpectWord("to"); err != nil {
-				return err
-			}
-			to, err := p.Type()
-			if err != nil {
-				return err
-			}
-			st.Operands, st.ResultTypes = []*ir.Value{x}, []ir.Type{to}
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			p.Write(" ")
-			p.Value(op.Operands[0])
-			p.Write(" : ")
-			p.Type(op.Operands[0].Type)
-			p.Write(" to ")
-			p.Type(op.Results[0].Type)
-		},
+		Parse:        ParseConversion,
+		Print:        PrintConversion,
 		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			from, to := op.Operands[0].Type, op.Results[0].Type
@@ -105,4 +77,39 @@ func castTable() []*ir.OpDef {
 		defs = append(defs, castDef(r))
 	}
 	return defs
+}
+
+// ParseConversion reads the custom form of a one-operand conversion,
+// `%x : A to B` (arith casts, vector.broadcast).
+func ParseConversion(p *ir.OpParser, st *ir.OpState) error {
+	x, loc, err := Operand(p)
+	if err != nil {
+		return err
+	}
+	from, err := ColonType(p)
+	if err != nil {
+		return err
+	}
+	if err := CheckType(x, loc, from); err != nil {
+		return err
+	}
+	if err := p.ExpectWord("to"); err != nil {
+		return err
+	}
+	to, err := p.Type()
+	if err != nil {
+		return err
+	}
+	st.Operands, st.ResultTypes = []*ir.Value{x}, []ir.Type{to}
+	return p.ExpectEnd()
+}
+
+// PrintConversion writes ` %x : A to B`.
+func PrintConversion(p ir.OpPrinter, op *ir.Operation) {
+	p.Write(" ")
+	p.Value(op.Operands[0])
+	p.Write(" : ")
+	p.Type(op.Operands[0].Type)
+	p.Write(" to ")
+	p.Type(op.Results[0].Type)
 }

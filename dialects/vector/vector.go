@@ -21,36 +21,8 @@ var broadcastDef = &ir.OpDef{
 	Syntax:      "%v = vector.broadcast %x : T to vector<NxT>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		x, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		from, err := arith.ColonType(p)
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(x, loc, from); err != nil {
-			return err
-		}
-		if err := p.ExpectWord("to"); err != nil {
-			return err
-		}
-		to, err := p.Type()
-		if err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = []*ir.Value{x}, []ir.Type{to}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" to ")
-		p.Type(op.Results[0].Type)
-	},
+	Parse:        arith.ParseConversion,
+	Print:        arith.PrintConversion,
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		from, to := op.Operands[0].Type, op.Results[0].Type
