@@ -524,6 +524,12 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			return ir.Errorf(op.Loc, "a tuple value cannot be materialized")
 		}
+		if _, read := fl.needs.Of(v); !read {
+			// No reader needs a point of it (its only readers are dead or
+			// read coordinates, as tir.pos does): computing it would
+			// evaluate scans that are not computed either.
+			continue
+		}
 		// Only the points the readers need are computed and stored.
 		t = fl.needed(v, t)
 		fl.storage[v] = t

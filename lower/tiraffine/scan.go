@@ -208,7 +208,27 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		}
 	}
 	if len(needed) == 0 {
-		return nil // nothing reads these scans
+		// Nothing reads these scans at run time, but code the lowering
+		// cannot drop may still refer to them (the branch of a concat
+		// piece outside the points read): a buffer of one element that
+		// is never read stands in for each.
+		for _, op := range g.scans {
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			st := tir.TensorType{Elem: t.Elem}
+			for _, d := range t.Dims {
+				d.Interval = sizeexpr.Span(d.Lo, d.Lo)
+				st.Dims = append(st.Dims, d)
+			}
+			fl.storage[op.Results[0]] = st
+			var bufs []*ir.Value
+			for _, lt := range leaves(t.Elem) {
+				a := fl.allocIn(fl.entry, st.WithElem(lt), op.Loc, "unread", true)
+				fl.allocs = append(fl.allocs, a)
+				bufs = append(bufs, a)
+			}
+			fl.buffers[op.Results[0]] = bufs
+		}
+		return nil
 	}
 	var outer []tir.Dim
 	for _, d := range rt.Dims {

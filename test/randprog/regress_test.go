@@ -47,6 +47,54 @@ type regression struct {
 var nan, inf = math.NaN(), math.Inf(1)
 
 var regressions = []regression{
+	// A scan that no point of the result needs still compiles when code
+	// the lowering keeps refers to it. Found as seeds 100280, 102368,
+	// 103919, 106406 and 106609 of the 10,000-program campaign (every
+	// mode: "convert-tir-to-affine does not support 'tir.scan' yet"): the
+	// concat's branch for K < N - 1 reads the scan, the result needs only
+	// K = N - 1, so the extent analysis found nothing to compute and no
+	// buffer was made. Fixed in lower/tiraffine/scan.go (a one-element
+	// buffer, never read). The result is the last row of %a.
+	{"scan_behind_dead_concat_piece", Fixed("dead_piece", `tir.func @dead_piece(%a: !tir.tensor<i64, K[N - 3:N], I[2:5]>) {
+  %c7 = tir.constant 7 : i64
+  %s = tir.scan forward along K init %c7 ins(%a) {
+  ^bb0(%st, %x):
+    %n = tir.add %st, %x
+    tir.yield %n
+  }
+  %lo = tir.subset %s [K[N - 3:N - 1]]
+  %hi = tir.subset %a [K[N - 1:N]]
+  %c = tir.concat %lo, %hi along K
+  %r = tir.or %hi, %c
+  tir.return %r
+}
+`, map[string]int64{"N": 5}, []float64{1, 2, 3, 4, 5, 6, 9, 10, 12}),
+		map[int][]float64{0: {9, 10, 12}}},
+	// A materialized value that no reader needs (its only reader, through
+	// a gather and can_deref, is tir.pos, which reads coordinates) is not
+	// computed. Found as seeds 104814, 107305, 108068 and 109896 in the
+	// all-materialized mode: its nest was emitted on its whole domain and
+	// read a scan that, unread, had no buffer. Fixed in
+	// lower/tiraffine/lower.go. The result is the J coordinates.
+	{"unread_temporary_of_scan", Fixed("unread_temp", `tir.func @unread_temp(%a: !tir.tensor<i64, K[1:3], J[1:M + 2]>, %nb: !tir.tensor<i64, J[2:M + 2]>) {
+  %init = tir.constant (3, -1) : tuple<i64, i64>
+  %s = tir.scan backward along K init %init ins(%a) {
+  ^bb0(%st, %x):
+    %s0 = tir.tuple_get %st[0]
+    %s1 = tir.tuple_get %st[1]
+    %m = tir.max %s0, %x
+    %t = tir.add %s1, %m
+    %y = tir.make_tuple %m, %t
+    tir.yield %y
+  }
+  %s1 = tir.tuple_get %s[1]
+  %g = tir.gather %s1 [K = %nb]
+  %ok = tir.can_deref %g
+  %j = tir.pos J of %ok
+  tir.return %j
+}
+`, map[string]int64{"M": 3}, []float64{1, 2, 3, 4, 5, 6, 7, 8}, []float64{1, 2, 9}),
+		map[int][]float64{0: {2, 3, 4}}},
 	// An integer cast to i1 is "not zero" in every mode, as a float is
 	// (C's conversion to _Bool). Found as seed 1347 (make_tuple, shift,
 	// tuple_get, cast to i1: 1 in compiled code, 0 in the interpreter):
