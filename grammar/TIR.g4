@@ -66,7 +66,14 @@ valueUseList
 // dialect.op. `return` is a keyword, not an identifier, so that an op's item
 // loop cannot swallow the `return` that follows it.
 customOp
-    : opName (STRING afterString)? customItem*      // memref.global "private" @g ...
+    : opName (STRING afterString)? angleWord? customItem*      // memref.global "private" @g ...
+    ;
+
+// `<word>` right after an op name: the combining kind of MLIR's vector
+// reductions (`vector.reduction <add>, %v : vector<8xf32> into f32`). No
+// item starts with '<', so the item loop is unaffected.
+angleWord
+    : '<' identifier '>'
     ;
 
 // What follows a string right after an op name: never '(', so the string

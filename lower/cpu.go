@@ -39,3 +39,23 @@ func WithContract(p *passes.Pipeline) error {
 	}
 	return nil
 }
+
+// WithReassociate lets a pipeline ending in convert-to-llvm reorder float
+// sums and products (tc-opt --fp-reassociate): affine-vectorize then
+// vectorizes addf, subf and mulf reductions too (reassociate=true; one
+// partial result per lane), and convert-to-llvm folds the lanes as a tree
+// (reassociate-fp-reductions=true). Results are no longer bitwise those of
+// the interpreter.
+func WithReassociate(p *passes.Pipeline) error {
+	if _, err := p.SetOption("affine-vectorize", "reassociate", "true"); err != nil {
+		return err
+	}
+	n, err := p.SetOption("convert-to-llvm", "reassociate-fp-reductions", "true")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("--fp-reassociate needs a pipeline that ends in convert-to-llvm")
+	}
+	return nil
+}

@@ -52,6 +52,8 @@ func init() {
 				Help: "CPU targets: the processor to generate code for, written as target-cpu/target-features so that plain llc -O3 uses its instructions: native (this machine) or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...); empty: generic"},
 			{Name: "contract", Type: passes.OptBool, Default: false,
 				Help: "let llc fuse float multiplies with the adds and subtracts that use them (the contract flag; FMA instructions where the CPU has them): faster, and results may differ from the interpreter's in the last bits"},
+			{Name: "reassociate-fp-reductions", Type: passes.OptBool, Default: false,
+				Help: "let the float add and mul kinds of vector.reduction combine their lanes as a tree (the reassoc flag) instead of in lane order, as MLIR's convert-vector-to-llvm option: faster, and results may differ in the last bits"},
 			{Name: "parallel-min-work", Type: passes.OptInt, Default: tollvm.DefaultParallelMinWork,
 				Help: "with threads=omp: a loop nest estimated to execute fewer operations runs on the calling thread (0: fork whenever the loop has two iterations or more)"},
 		},
@@ -68,7 +70,8 @@ func init() {
 				minWork = -1 // 0 is Options' "default"; here it means no threshold
 			}
 			opts := tollvm.Options{Target: o.String("target"), Math: o.String("math"), Emulate: o.Bool("emulate"),
-				Threads: o.String("threads"), ParallelMinWork: minWork, CPU: o.String("cpu"), Contract: o.Bool("contract")}
+				Threads: o.String("threads"), ParallelMinWork: minWork, CPU: o.String("cpu"), Contract: o.Bool("contract"),
+				ReassociateFPReductions: o.Bool("reassociate-fp-reductions")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				text, err := tollvm.Emit(ctx.Module, opts)
 				if err != nil {

@@ -13,22 +13,23 @@ import (
 type ItemKind int
 
 const (
-	ItemValue    ItemKind = iota // %x (Text is the name without '%')
-	ItemSymbol                   // @f or @m::@f (Text is the root name, Attr the SymbolRefAttr or NestedSymbolRefAttr)
-	ItemBlockRef                 // ^bb1
-	ItemWord                     // keyword or bare type name: add, lt, f32
-	ItemType                     // a composite type (Type is set)
-	ItemAttr                     // affine map/set, alias or dialect attribute (Attr is set)
-	ItemInt                      // integer literal (Int; Text keeps the spelling)
-	ItemFloat                    // float literal (Float; Text keeps the spelling)
-	ItemString                   // string literal (Text is unescaped)
-	ItemBool                     // true / false (Int is 1 / 0)
-	ItemPunct                    // , : = -> + - * ?
-	ItemParens                   // ( items )
-	ItemBrackets                 // [ entries ]
-	ItemAttrDict                 // attributes {dict} (Attr is a DictAttr)
-	ItemRegion                   // { region } (Raw is the parser's handle; Attr, when set, is the DictAttr the same text is as a dictionary)
-	ItemBareDict                 // {dict} without 'attributes' (Attr is a DictAttr)
+	ItemValue     ItemKind = iota // %x (Text is the name without '%')
+	ItemSymbol                    // @f or @m::@f (Text is the root name, Attr the SymbolRefAttr or NestedSymbolRefAttr)
+	ItemBlockRef                  // ^bb1
+	ItemWord                      // keyword or bare type name: add, lt, f32
+	ItemType                      // a composite type (Type is set)
+	ItemAttr                      // affine map/set, alias or dialect attribute (Attr is set)
+	ItemInt                       // integer literal (Int; Text keeps the spelling)
+	ItemFloat                     // float literal (Float; Text keeps the spelling)
+	ItemString                    // string literal (Text is unescaped)
+	ItemBool                      // true / false (Int is 1 / 0)
+	ItemPunct                     // , : = -> + - * ?
+	ItemParens                    // ( items )
+	ItemBrackets                  // [ entries ]
+	ItemAttrDict                  // attributes {dict} (Attr is a DictAttr)
+	ItemRegion                    // { region } (Raw is the parser's handle; Attr, when set, is the DictAttr the same text is as a dictionary)
+	ItemBareDict                  // {dict} without 'attributes' (Attr is a DictAttr)
+	ItemAngleWord                 // <add> right after the op name (Text is the word)
 )
 
 // Item is one piece of a custom op form.
@@ -56,6 +57,8 @@ func (it *Item) describe() string {
 		return "'@" + it.Text + "'"
 	case ItemWord, ItemPunct:
 		return "'" + it.Text + "'"
+	case ItemAngleWord:
+		return "'<" + it.Text + ">'"
 	case ItemType:
 		return "type " + it.Type.String()
 	case ItemAttr:
@@ -433,6 +436,17 @@ func (p *OpParser) ExpectWord(w string) error {
 		return p.expected("'" + w + "'")
 	}
 	return nil
+}
+
+// AngleWord consumes the `<word>` that may follow an op name (the
+// combining kind of vector.reduction) and returns the word.
+func (p *OpParser) AngleWord(what string) (string, Location, error) {
+	it := p.Peek()
+	if it == nil || it.Kind != ItemAngleWord {
+		return "", p.CurLoc(), p.expected(what)
+	}
+	p.Next()
+	return it.Text, it.Loc, nil
 }
 
 // Keyword consumes any bare word and returns it.

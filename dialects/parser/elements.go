@@ -55,12 +55,11 @@ func (b *builder) denseLiteral(pt *tirparser.ParametricTypeContext) (ir.DenseEle
 	}
 	switch c := params[0].(type) {
 	case *tirparser.IntParamContext:
-		v, err := strconv.ParseInt(c.INT().GetText(), 10, 64)
+		// As parseInt: the int64 minimum (a signed maximum reduction's
+		// neutral element) and unsigned spellings read as MLIR reads them.
+		v, err := parseInt(c.INT().GetText(), 10, c.GetNeg() != nil)
 		if err != nil {
 			return d, ir.Errorf(b.locOf(c), "integer out of range")
-		}
-		if c.GetNeg() != nil {
-			v = -v
 		}
 		d.Values = []ir.Attribute{ir.IntegerAttr{Value: v}}
 	case *tirparser.FloatParamContext:

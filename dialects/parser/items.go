@@ -358,7 +358,7 @@ func regionAsDict(r tirparser.IRegionContext) (ir.DictAttr, bool) {
 		return nil, false
 	}
 	custom := op.CustomOp()
-	if len(custom.AllCustomItem()) != 0 || custom.OpName().OP_NAME() == nil {
+	if len(custom.AllCustomItem()) != 0 || custom.AngleWord() != nil || custom.OpName().OP_NAME() == nil {
 		return nil, false
 	}
 	return ir.DictAttr{{Name: custom.OpName().GetText(), Value: ir.UnitAttr{}}}, true

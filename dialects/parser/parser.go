@@ -364,6 +364,9 @@ func (b *builder) customOp(ctx tirparser.ICustomOpContext, numResults int, loc i
 			items = append(items, ir.Item{Kind: ir.ItemWord, Loc: aloc, Text: after.GetText()})
 		}
 	}
+	if a := ctx.AngleWord(); a != nil {
+		items = append(items, ir.Item{Kind: ir.ItemAngleWord, Loc: b.locOf(a), Text: a.Identifier().GetText()})
+	}
 	for _, c := range ctx.AllCustomItem() {
 		its, err := b.items(c)
 		if err != nil {

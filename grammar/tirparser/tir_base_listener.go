@@ -80,6 +80,12 @@ func (s *BaseTIRListener) EnterCustomOp(ctx *CustomOpContext) {}
 // ExitCustomOp is called when production customOp is exited.
 func (s *BaseTIRListener) ExitCustomOp(ctx *CustomOpContext) {}
 
+// EnterAngleWord is called when production angleWord is entered.
+func (s *BaseTIRListener) EnterAngleWord(ctx *AngleWordContext) {}
+
+// ExitAngleWord is called when production angleWord is exited.
+func (s *BaseTIRListener) ExitAngleWord(ctx *AngleWordContext) {}
+
 // EnterAfterString is called when production afterString is entered.
 func (s *BaseTIRListener) EnterAfterString(ctx *AfterStringContext) {}
 

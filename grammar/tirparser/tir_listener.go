@@ -37,6 +37,9 @@ type TIRListener interface {
 	// EnterCustomOp is called when entering the customOp production.
 	EnterCustomOp(c *CustomOpContext)
 
+	// EnterAngleWord is called when entering the angleWord production.
+	EnterAngleWord(c *AngleWordContext)
+
 	// EnterAfterString is called when entering the afterString production.
 	EnterAfterString(c *AfterStringContext)
 
@@ -366,6 +369,9 @@ type TIRListener interface {
 
 	// ExitCustomOp is called when exiting the customOp production.
 	ExitCustomOp(c *CustomOpContext)
+
+	// ExitAngleWord is called when exiting the angleWord production.
+	ExitAngleWord(c *AngleWordContext)
 
 	// ExitAfterString is called when exiting the afterString production.
 	ExitAfterString(c *AfterStringContext)

@@ -221,6 +221,87 @@ func TestE2EVector(t *testing.T) {
 	checkOutputs(t, c, runE2E(t, c))
 }
 
+// TestE2EVectorReduction runs every vector.reduction kind against values
+// computed here: float sums and products in lane order (from -0.0, or
+// the accumulator), IEEE maxima and minima (NaN wins, -0 < +0), integer
+// kinds wrapping around, unsigned ones comparing bits. Any NaN matches a
+// NaN; -0 does not match +0. With ReassociateFPReductions the sums may be
+// a tree, within rounding.
+func TestE2EVectorReduction(t *testing.T) {
+	for _, reassoc := range []bool{false, true} {
+		rng := rand.New(rand.NewSource(8))
+		a := newBuf(rng, "a", "float", false, 4, 8)
+		negZero := math.Copysign(0, -1)
+		a.f[8+6] = math.NaN()
+		copy(a.f[16:24], []float64{0, negZero, 0, 0, negZero, negZero, 0, negZero})
+		copy(a.f[24:32], []float64{negZero, negZero, negZero, negZero, negZero, negZero, negZero, negZero})
+		b := newBuf(rng, "b", "int32_t", false, 2, 8)
+		copy(b.i[8:16], []int64{math.MinInt32, math.MaxInt32, -1, 0, 1, 7, math.MinInt32, 5})
+		c := newBuf(rng, "c", "int64_t", false, 2, 8)
+		copy(c.i[8:16], []int64{math.MinInt64, math.MaxInt64, -1, 0, 1, 7, math.MinInt64, 5})
+		rf := newBuf(rng, "rf", "float", true, 4, 6)
+		ri := newBuf(rng, "ri", "int32_t", true, 2, 9)
+		rl := newBuf(rng, "rl", "int64_t", true, 2, 4)
+		ieee := func(x, y float32, isMax bool) float32 {
+			switch {
+			case x != x || y != y:
+				return float32(math.NaN())
+			case x == y:
+				if math.Signbit(float64(x)) == isMax {
+					return y
+				}
+				return x
+			case (x > y) == isMax:
+				return x
+			}
+			return y
+		}
+		for i := 0; i < 4; i++ {
+			row := make([]float32, 8)
+			for k := range row {
+				row[k] = float32(a.f[i*8+k])
+			}
+			sum, prod, sumAcc := float32(negZero), float32(0.5), float32(0.5)
+			max, min := float32(math.Inf(-1)), float32(0.5)
+			for _, x := range row {
+				sum, prod, sumAcc = sum+x, prod*x, sumAcc+x
+				max, min = ieee(max, x, true), ieee(min, x, false)
+			}
+			max3 := ieee(ieee(row[5], row[6], true), row[7], true)
+			for j, v := range []float32{sum, prod, max, min, max3, sumAcc} {
+				rf.wantF[i*6+j] = float64(v)
+			}
+		}
+		for i := 0; i < 2; i++ {
+			row := b.i[i*8 : i*8+8]
+			add, mul, and, or, xor := int32(0), int32(3), int32(-1), int32(3), int32(0)
+			smin, smax := int32(3), int32(math.MinInt32)
+			umin, umax := uint32(math.MaxUint32), uint32(3)
+			for _, x64 := range row {
+				x := int32(x64)
+				add, mul, and, or, xor = add+x, mul*x, and&x, or|x, xor^x
+				smin, smax = min(smin, x), max(smax, x)
+				umin, umax = min(umin, uint32(x)), max(umax, uint32(x))
+			}
+			for j, v := range []int64{int64(add), int64(mul), int64(and), int64(or), int64(xor), int64(smin), int64(smax), int64(int32(umin)), int64(int32(umax))} {
+				ri.wantI[i*9+j] = v
+			}
+			lrow := c.i[i*8 : i*8+8]
+			ladd, lmax, lumin, lxor := int64(-5), int64(math.MinInt64), uint64(1<<64-5), int64(0)
+			for _, x := range lrow {
+				ladd, lmax, lumin, lxor = ladd+x, max(lmax, x), min(lumin, uint64(x)), lxor^x
+			}
+			copy(rl.wantI[i*4:], []int64{ladd, lmax, int64(lumin), lxor})
+		}
+		tc := &e2eCase{file: "vector_reduction", fn: "vector_reduction", args: []e2eArg{{buf: a}, {buf: b}, {buf: c}, {buf: rf}, {buf: ri}, {buf: rl}}, anyNaN: true}
+		if reassoc {
+			tc.opts.ReassociateFPReductions = true
+			tc.tol = 1e-6
+		}
+		checkOutputs(t, tc, runE2E(t, tc))
+	}
+}
+
 func TestE2EAlloc(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	const N = 13

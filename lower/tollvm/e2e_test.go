@@ -123,6 +123,8 @@ type e2eCase struct {
 	callShape bool
 	// tol is the relative tolerance for floats (0: bit-identical).
 	tol float64
+	// anyNaN lets any NaN match a NaN (its payload and sign may differ).
+	anyNaN bool
 	// opts are the emitter's options (threads); env is added to the
 	// driver's environment (OMP_NUM_THREADS).
 	opts Options
@@ -365,11 +367,11 @@ func checkOutputs(t *testing.T, c *e2eCase, res *e2eResult) {
 			switch buf.ctype {
 			case "float":
 				gv, wv := math.Float32frombits(uint32(g)), float32(buf.wantF[k])
-				ok = math.Float32bits(gv) == math.Float32bits(wv) || c.tol > 0 && relClose(float64(gv), float64(wv), c.tol)
+				ok = math.Float32bits(gv) == math.Float32bits(wv) || c.tol > 0 && relClose(float64(gv), float64(wv), c.tol) || c.anyNaN && gv != gv && wv != wv
 				gs, ws = fmt.Sprint(gv), fmt.Sprint(wv)
 			case "double":
 				gv, wv := math.Float64frombits(g), buf.wantF[k]
-				ok = g == math.Float64bits(wv) || c.tol > 0 && relClose(gv, wv, c.tol)
+				ok = g == math.Float64bits(wv) || c.tol > 0 && relClose(gv, wv, c.tol) || c.anyNaN && math.IsNaN(gv) && math.IsNaN(wv)
 				gs, ws = fmt.Sprint(gv), fmt.Sprint(wv)
 			case "int32_t":
 				ok = int32(uint32(g)) == int32(buf.wantI[k])

@@ -59,6 +59,12 @@ type Options struct {
 	// may differ from the reference interpreter's in the last bits
 	// (docs/decisions.md); off by default.
 	Contract bool
+	// ReassociateFPReductions lets the float add and mul kinds of
+	// vector.reduction combine their lanes in any order (a tree, with the
+	// reassoc flag) instead of in lane order, as MLIR's
+	// convert-vector-to-llvm{reassociate-fp-reductions}. Results may then
+	// differ in the last bits; off by default.
+	ReassociateFPReductions bool
 }
 
 // Emit lowers every func.func of m to LLVM IR and returns the module text.
@@ -77,6 +83,7 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	me := newModuleEmitter(tgt)
 	me.libdevice = opts.Math == "libdevice"
 	me.contract = opts.Contract
+	me.reassocReductions = opts.ReassociateFPReductions
 	if err := me.setThreads(opts); err != nil {
 		return "", err
 	}
@@ -150,6 +157,9 @@ type moduleEmitter struct {
 	// contract adds the contract flag to float adds, subtracts and
 	// multiplies (Options.Contract).
 	contract bool
+	// reassocReductions lets float vector.reduction add and mul run as a
+	// tree (Options.ReassociateFPReductions).
+	reassocReductions bool
 	// shapeFuncs maps a function's name to its f_result_shape_data
 	// (shape_data.go), built once: looking it up per function made
 	// modules of many functions quadratic.

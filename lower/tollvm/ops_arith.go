@@ -311,9 +311,46 @@ func (fe *fnEmitter) floatMinMax(x, y value.Value, max bool) value.Value {
 	if max {
 		pred = enum.FPredOGT
 	}
-	// x > y ? x : y gives y when either is NaN; then pick x when x is NaN.
-	r := fe.cur.NewSelect(fe.cur.NewFCmp(pred, x, y), x, y)
-	return fe.cur.NewSelect(fe.cur.NewFCmp(enum.FPredUNO, x, x), x, r)
+	b := fe.cur
+	if _, isVec := x.Type().(*types.VectorType); isVec && max {
+		// max(x, y) = -min(-x, -y): the negations are xorps, and the
+		// shorter min takes the place of the subtraction below (a
+		// scalar negation would go through a general register).
+		return b.NewFNeg(fe.floatMinMax(b.NewFNeg(x), b.NewFNeg(y), false))
+	}
+	// select(x < y, x, y) is x86's minps(x, y) (maxps with >): the second
+	// operand when they are equal or either is NaN. Computed both ways,
+	// a and c agree except on NaNs and on zeros of opposite signs:
+	//   min: a | c keeps -0 over +0, and a NaN (its exponent is all ones
+	//        and its mantissa not zero, so the OR with it is a NaN);
+	//   max: (a | c) - (a ^ c): equal bits give a - (+0) = a, zeros of
+	//        both signs (-0) - (-0) = +0, and a NaN stays a NaN.
+	// So max(+0, -0) is +0 and a NaN propagates (IEEE maximum and
+	// minimum), in a few instructions that stay in vector registers.
+	a := b.NewSelect(b.NewFCmp(pred, x, y), x, y)
+	c := b.NewSelect(b.NewFCmp(pred, y, x), y, x)
+	it := sameWidthInt(x.Type())
+	ai, ci := b.NewBitCast(a, it), b.NewBitCast(c, it)
+	or := b.NewBitCast(b.NewOr(ai, ci), x.Type())
+	if !max {
+		return or
+	}
+	return b.NewFSub(or, b.NewBitCast(b.NewXor(ai, ci), x.Type()))
+}
+
+// sameWidthInt is the integer type (or integer vector type) with the bit
+// width of the float type (or float vector type) t.
+func sameWidthInt(t types.Type) types.Type {
+	if vt, ok := t.(*types.VectorType); ok {
+		return types.NewVector(vt.Len, sameWidthInt(vt.ElemType))
+	}
+	switch t.(*types.FloatType).Kind {
+	case types.FloatKindHalf:
+		return types.I16
+	case types.FloatKindFloat:
+		return types.I32
+	}
+	return types.I64
 }
 
 // emitIntMinMax lowers maxsi, minsi, maxui, minui to icmp + select.

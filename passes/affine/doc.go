@@ -3,7 +3,8 @@
 //
 //	affine-loop-tile{sizes=32,8}   tile perfectly nested bands
 //	affine-loop-unroll{factor=4}   unroll innermost loops, with a remainder loop
-//	affine-vectorize{width=8}      innermost contiguous loops to vector<8xT>
+//	affine-vectorize{width=8}      innermost contiguous loops to vector<8xT>,
+//	                               order-free reductions to vector accumulators
 //	affine-loop-fusion             producer-consumer fusion of sibling nests
 //	affine-licm                    hoist loop-invariant code out of affine.for
 //	affine-scalar-replace          store-to-load forwarding, redundant loads

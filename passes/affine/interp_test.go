@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"tir/dialects/affine"
 	"tir/dialects/ir"
@@ -13,9 +14,10 @@ import (
 // A small interpreter for the affine-stage subset the passes produce and
 // the random tests generate: affine.for/if/apply/min/max, affine loads and
 // stores (scalar and vector), memref.alloc/dealloc, arith constants and
-// float add/sub/mul/max, vector.broadcast, func.return. Every access is
-// bounds-checked: an out-of-bounds access is a failure, as a wrong
-// transformation would produce.
+// float add/sub/mul/max/min, cmpf and select (i1 lanes are 0 or 1),
+// vector.broadcast, vector.reduction (float kinds, lanes in order),
+// func.return. Every access is bounds-checked: an out-of-bounds access is
+// a failure, as a wrong transformation would produce.
 
 type ival struct {
 	i    int64
@@ -118,22 +120,57 @@ func (in *interp) op(o *ir.Operation) {
 			}
 			in.vals[o.Results[0]] = ival{f: f, isF: true}
 		}
-	case "arith.addf", "arith.subf", "arith.mulf", "arith.maxf":
+	case "arith.addf", "arith.subf", "arith.mulf", "arith.maxf", "arith.minf":
 		x, y := in.vals[o.Operands[0]].f, in.vals[o.Operands[1]].f
 		r := make([]float64, len(x))
 		for i := range x {
-			switch o.Name {
-			case "arith.addf":
-				r[i] = x[i] + y[i]
-			case "arith.subf":
-				r[i] = x[i] - y[i]
-			case "arith.maxf":
-				r[i] = math.Max(x[i], y[i])
+			r[i] = floatBinary(o.Name, x[i], y[i])
+		}
+		in.vals[o.Results[0]] = ival{f: r, isF: true}
+	case "arith.cmpf":
+		x, y := in.vals[o.Operands[0]].f, in.vals[o.Operands[1]].f
+		r := make([]float64, len(x))
+		for i := range x {
+			var c bool
+			switch pred := o.Attr("predicate").(ir.IntegerAttr).Value; pred {
+			case 2: // ogt
+				c = x[i] > y[i]
+			case 4: // olt
+				c = x[i] < y[i]
 			default:
-				r[i] = x[i] * y[i]
+				in.fail("the test interpreter does not know cmpf predicate %d", pred)
+			}
+			if c {
+				r[i] = 1
 			}
 		}
 		in.vals[o.Results[0]] = ival{f: r, isF: true}
+	case "arith.select":
+		c, x, y := in.vals[o.Operands[0]].f, in.vals[o.Operands[1]].f, in.vals[o.Operands[2]].f
+		r := make([]float64, len(x))
+		for i := range x {
+			r[i] = y[i]
+			if c[min(i, len(c)-1)] != 0 { // a scalar condition applies to every lane
+				r[i] = x[i]
+			}
+		}
+		in.vals[o.Results[0]] = ival{f: r, isF: true}
+	case "vector.reduction":
+		v := in.vals[o.Operands[0]].f
+		name := map[string]string{"add": "arith.addf", "mul": "arith.mulf", "maxf": "arith.maxf", "minf": "arith.minf"}[strings.TrimSuffix(strings.TrimPrefix(o.Attr("kind").String(), "#vector.kind<"), ">")]
+		if name == "" {
+			in.fail("the test interpreter does not know %s", o.Attr("kind"))
+			return
+		}
+		acc := v[0]
+		rest := v[1:]
+		if len(o.Operands) == 2 {
+			acc, rest = in.vals[o.Operands[1]].f[0], v
+		}
+		for _, x := range rest {
+			acc = floatBinary(name, acc, x)
+		}
+		in.vals[o.Results[0]] = ival{f: []float64{acc}, isF: true}
 	case "affine.apply", "affine.min", "affine.max":
 		rs := in.evalMap(o.Attr("map").(ir.AffineMapAttr).Map, o.Operands)
 		v := rs[0]
@@ -242,4 +279,20 @@ func (in *interp) op(o *ir.Operation) {
 	default:
 		in.fail("the test interpreter does not know %s", o.Name)
 	}
+}
+
+// floatBinary applies a float op of arith to scalars; maxf and minf are
+// IEEE maximum and minimum (the programs hold no NaN).
+func floatBinary(name string, x, y float64) float64 {
+	switch name {
+	case "arith.addf":
+		return x + y
+	case "arith.subf":
+		return x - y
+	case "arith.maxf":
+		return math.Max(x, y)
+	case "arith.minf":
+		return math.Min(x, y)
+	}
+	return x * y
 }

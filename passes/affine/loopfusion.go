@@ -222,7 +222,7 @@ func (f *fuser) shiftFuse(pAcc, cAcc []access, p, c *ir.Operation, hoist []*ir.O
 	part := func(from *ir.Operation, iv, lb, ub sizeexpr.Expr, guard bool, prefix ...*ir.Operation) bool {
 		to := body
 		if guard {
-			g, ok := newGuard(x, p.Loc, []sizeexpr.Expr{sizeexpr.Sub(iv, lb), sizeexpr.Sub(sizeexpr.Sub(ub, iv), sizeexpr.Const(1))})
+			g, ok := newGuard(x, p.Loc, []sizeexpr.Expr{sizeexpr.Sub(iv, lb), sizeexpr.Sub(sizeexpr.Sub(ub, iv), sizeexpr.Const(1))}, nil)
 			if !ok {
 				return false
 			}
@@ -241,7 +241,7 @@ func (f *fuser) shiftFuse(pAcc, cAcc []access, p, c *ir.Operation, hoist []*ir.O
 	}
 	// The guards only use values defined before p (once hoist is): nothing
 	// is moved when one cannot be built.
-	if _, ok := newGuard(x, p.Loc, []sizeexpr.Expr{tE, plb[0], pub[0], clb[0], cub[0]}); !ok {
+	if _, ok := newGuard(x, p.Loc, []sizeexpr.Expr{tE, plb[0], pub[0], clb[0], cub[0]}, nil); !ok {
 		return false
 	}
 	hoistAbove(rw, hoist, p)

@@ -314,8 +314,9 @@ func bodyOps(loop *ir.Operation) []*ir.Operation {
 }
 
 // newGuard builds `affine.if` on "every expression of cs is >= 0" (cs
-// written over values), with an empty then block and no else block.
-func newGuard(x *valueExprs, loc ir.Location, cs []sizeexpr.Expr) (*ir.Operation, bool) {
+// written over values), with an empty then block, and with results of the
+// given types and an empty else block when there are any.
+func newGuard(x *valueExprs, loc ir.Location, cs []sizeexpr.Expr, results []ir.Type) (*ir.Operation, bool) {
 	m, operands, ok := x.toMap(cs)
 	if !ok {
 		return nil, false
@@ -324,5 +325,5 @@ func newGuard(x *valueExprs, loc ir.Location, cs []sizeexpr.Expr) (*ir.Operation
 	for _, c := range m.Results {
 		set.Constraints = append(set.Constraints, ir.AffineConstraint{Expr: c})
 	}
-	return affine.NewIf(loc, set, operands, nil, false), true
+	return affine.NewIf(loc, set, operands, results, len(results) > 0), true
 }

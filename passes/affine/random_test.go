@@ -19,7 +19,10 @@ import (
 // them and compares the memory the transformed program leaves with the
 // original's, bit for bit, with the interpreter of interp_test.go. It is
 // the check that the legality tests refuse what they must: a pass that
-// reorders a dependence changes the result.
+// reorders a dependence changes the result. Reductions (sums, maxima,
+// minima, masked or not, alone or side by side) are vectorized when their
+// result does not depend on the order; float sums too with reassociate,
+// whose results are compared within a sum's rounding error.
 func TestRandomPrograms(t *testing.T) {
 	configs := []string{
 		"affine-loop-tile{sizes=2,3}",
@@ -27,6 +30,7 @@ func TestRandomPrograms(t *testing.T) {
 		"affine-loop-unroll{factor=3}",
 		"affine-vectorize{width=4}",
 		"affine-vectorize{width=2}",
+		"affine-vectorize{width=4 reassociate=true}",
 		"affine-loop-fusion",
 		"affine-loop-fusion{max-shift=3}",
 		"affine-licm",
@@ -65,7 +69,7 @@ func TestRandomPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d, %s: the transformed program fails: %v\n--- original\n%s--- transformed\n%s", seed, cfg, err, src, out)
 			}
-			if d := diffBufs(got, want); d != "" {
+			if d := diffBufs(got, want, strings.Contains(cfg, "reassociate")); d != "" {
 				t.Fatalf("seed %d, %s (n=%d m=%d): %s\n--- original\n%s--- transformed\n%s", seed, cfg, nArg, mArg, d, src, out)
 			}
 		}
@@ -103,10 +107,16 @@ func runModule(mod *ir.Module, n, m int64, seed int) ([]*ibuf, error) {
 	return bufs, runFunc(mod.Lookup("f"), args)
 }
 
-func diffBufs(got, want []*ibuf) string {
+// diffBufs compares the arrays bit for bit, or, for reassociated sums,
+// within 1e-9 of the values' magnitude (the arrays hold small dyadic
+// values, whose sums are mostly exact in any order).
+func diffBufs(got, want []*ibuf, reassociated bool) string {
 	for k := range want {
 		for i := range want[k].data {
 			g, w := got[k].data[i], want[k].data[i]
+			if reassociated && math.Abs(g-w) <= 1e-9*math.Max(1, math.Abs(w)) {
+				continue
+			}
 			if math.Float64bits(g) != math.Float64bits(w) {
 				return fmt.Sprintf("array #%d element (%d, %d): got %v, want %v", k, i/20, i%20, g, w)
 			}
@@ -233,12 +243,7 @@ func (g *gen) stmt(b *strings.Builder, ind string, ivs []string) {
 	x, y, r := g.id("x"), g.id("y"), g.id("r")
 	fmt.Fprintf(b, "%s%s = affine.load %s : memref<20x20xf64>\n", ind, x, g.access(ivs))
 	if g.rng.Intn(4) == 0 {
-		// A reduction over a fresh inner loop.
-		k, acc, v, s := g.id("k"), g.id("acc"), g.id("v"), g.id("s")
-		fmt.Fprintf(b, "%s%s = affine.for %s = 2 to %d iter_args(%s = %s) -> (f64) {\n", ind, y, k, 3+g.rng.Intn(8), acc, x)
-		fmt.Fprintf(b, "%s  %s = affine.load %s : memref<20x20xf64>\n", ind, v, g.access(append(ivs, k)))
-		fmt.Fprintf(b, "%s  %s = arith.addf %s, %s : f64\n", ind, s, acc, v)
-		fmt.Fprintf(b, "%s  affine.yield %s : f64\n%s}\n", ind, s, ind)
+		y = g.reduction(b, ind, ivs, x, y)
 	} else {
 		fmt.Fprintf(b, "%s%s = affine.load %s : memref<20x20xf64>\n", ind, y, g.access(ivs))
 	}
@@ -253,4 +258,61 @@ func (g *gen) stmt(b *strings.Builder, ind string, ivs []string) {
 	dst := g.access(ivs)
 	g.written = dst[:strings.IndexByte(dst, '[')]
 	fmt.Fprintf(b, "%saffine.store %s, %s : memref<20x20xf64>\n", ind, r, dst)
+}
+
+// reduction writes `y = affine.for %k ... iter_args(...)`: one or two
+// accumulators starting at x, each combining it (addf, maxf or minf) with
+// an element loaded at a subscript of %k, or with a second element, some
+// masked (a select on a compare keeps the accumulator). The loop runs to a
+// constant, or to a bound from g.upper (remainders, triangular loops). It
+// returns the value the statement goes on with.
+func (g *gen) reduction(b *strings.Builder, ind string, ivs []string, x, y string) string {
+	k, v, w := g.id("k"), g.id("v"), g.id("w")
+	up := fmt.Sprint(3 + g.rng.Intn(12))
+	if g.rng.Intn(3) == 0 {
+		up = g.upper(ivs)
+	}
+	accs := 1 + g.rng.Intn(2)
+	var names, types []string
+	for a := 0; a < accs; a++ {
+		names = append(names, g.id("acc"))
+		types = append(types, "f64")
+	}
+	var inits []string
+	for _, n := range names {
+		inits = append(inits, n+" = "+x)
+	}
+	res := y
+	if accs > 1 {
+		res = y + ":2"
+	}
+	fmt.Fprintf(b, "%s%s = affine.for %s = 2 to %s iter_args(%s) -> (%s) {\n", ind, res, k, up, strings.Join(inits, ", "), strings.Join(types, ", "))
+	fmt.Fprintf(b, "%s  %s = affine.load %s : memref<20x20xf64>\n", ind, v, g.access(append(ivs, k)))
+	fmt.Fprintf(b, "%s  %s = affine.load %s : memref<20x20xf64>\n", ind, w, g.access(append(ivs, k)))
+	var yields []string
+	for _, acc := range names {
+		e := []string{v, w}[g.rng.Intn(2)]
+		comb := []string{"arith.addf", "arith.addf", "arith.maxf", "arith.minf"}[g.rng.Intn(4)]
+		s := g.id("s")
+		if g.rng.Intn(2) == 0 {
+			fmt.Fprintf(b, "%s  %s = %s %s, %s : f64\n", ind, s, comb, acc, e)
+		} else {
+			fmt.Fprintf(b, "%s  %s = %s %s, %s : f64\n", ind, s, comb, e, acc)
+		}
+		if g.rng.Intn(3) == 0 {
+			c, m := g.id("c"), g.id("m")
+			fmt.Fprintf(b, "%s  %s = arith.cmpf ogt, %s, %%half : f64\n", ind, c, []string{v, w}[g.rng.Intn(2)])
+			fmt.Fprintf(b, "%s  %s = arith.select %s, %s, %s : f64\n", ind, m, c, s, acc)
+			s = m
+		}
+		yields = append(yields, s)
+	}
+	fmt.Fprintf(b, "%s  affine.yield %s : %s\n%s}\n", ind, strings.Join(yields, ", "), strings.Join(types, ", "), ind)
+	if accs == 1 {
+		return y
+	}
+	// Both results count: their sum is the value the statement uses.
+	sum := g.id("y")
+	fmt.Fprintf(b, "%s%s = arith.addf %s#0, %s#1 : f64\n", ind, sum, y, y)
+	return sum
 }

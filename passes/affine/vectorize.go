@@ -9,6 +9,7 @@ import (
 	"tir/dialects/mathd"
 	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
+	"tir/dialects/vector"
 	"tir/passes"
 )
 
@@ -16,10 +17,11 @@ import (
 // not run LLVM's loop vectorizer, so this pass is what makes `llc -O3` on
 // tc-opt's output use the vector units (spec 4.4).
 //
-// A loop qualifies when its step is 1, it has no iter_args (reductions
-// would need a horizontal reduction the LLVM emitter does not have), its
-// body has no regions, and every op that matters (stores and what they
-// use) is
+// A loop qualifies when its step is 1, each of its iter_args is a
+// reduction (vectorize_reduce.go: integer, min/max and boolean reductions
+// always, float sums and products with reassociate), its body has no
+// regions, and every op that matters (stores, the values yielded and what
+// they use) is
 //
 //   - an affine.load or affine.store whose subscripts do not involve the
 //     induction variable except the last one, as %i + c: N consecutive
@@ -47,7 +49,9 @@ import (
 // The loop is split like an unrolled loop (splitChunks): a vector loop over
 // full chunks of N iterations, then the original scalar loop for the
 // remainder. Vector arithmetic is the same IEEE arithmetic lane by lane,
-// so results are bit-identical to the scalar code.
+// so results are bit-identical to the scalar code; so are reductions,
+// whose lanes are folded by vector.reduction between the two loops, except
+// the float sums and products that reassociate=true allows.
 func init() {
 	passes.Register(&passes.Def{
 		Name:    "affine-vectorize",
@@ -58,6 +62,8 @@ func init() {
 			{Name: "width", Type: passes.OptInt, Default: 8, Help: "vector lanes N"},
 			{Name: "target", Type: passes.OptString, Default: "x86_64", Choices: passes.Targets,
 				Help: "the target the code is for: nvptx64 leaves loops alone (GPU kernels map the innermost loop to threads)"},
+			{Name: "reassociate", Type: passes.OptBool, Default: false,
+				Help: "also vectorize float sums and products (addf, subf, mulf reductions): each lane sums its own iterations, so results differ from the scalar order in the last bits"},
 		},
 		Check: func(o passes.Options) error {
 			if w := o.Int("width"); w < 2 || w > 64 {
@@ -73,7 +79,7 @@ func init() {
 					return nil
 				}
 				v := &vectorizer{x: newValueExprs(), rw: &ir.Rewriter{Root: fn}, fn: fn, width: width,
-					scratch: map[scratchKey]*ir.Value{}}
+					reassoc: o.Bool("reassociate"), scratch: map[scratchKey]*ir.Value{}}
 				for _, loop := range forLoops(fn) {
 					if isInnermost(loop) {
 						v.loop(loop)
@@ -90,6 +96,7 @@ type vectorizer struct {
 	rw      *ir.Rewriter
 	fn      *ir.Operation
 	width   int64
+	reassoc bool // float sums and products may be vectorized
 	scratch map[scratchKey]*ir.Value
 }
 
@@ -143,7 +150,11 @@ func vectorElem(t ir.Type, inMemory bool) bool {
 
 // loop vectorizes one innermost loop if it qualifies.
 func (v *vectorizer) loop(loop *ir.Operation) bool {
-	if loopStep(loop) != 1 || len(loop.Results) != 0 {
+	if loopStep(loop) != 1 {
+		return false
+	}
+	reds, ok := v.reductions(loop)
+	if !ok {
 		return false
 	}
 	ops := bodyOps(loop)
@@ -157,9 +168,19 @@ func (v *vectorizer) loop(loop *ir.Operation) bool {
 		return false
 	}
 	lbs, ubs, _ := loopBounds(v.x, loop)
-	main, ok := newFor(v.x, loop.Loc, lbs, split.mainUB, v.width, nil)
+	// The vector accumulators start at the kinds' neutral elements.
+	var initOps []*ir.Operation
+	var vinits []*ir.Value
+	for _, r := range reds {
+		t := ir.VectorType{Shape: []int64{v.width}, Elem: r.arg.Type}
+		vinits = append(vinits, vectorConstant(loop.Loc, neutral(r.kind, r.arg.Type), t, func(o *ir.Operation) { initOps = append(initOps, o) }))
+	}
+	main, ok := newFor(v.x, loop.Loc, lbs, split.mainUB, v.width, vinits)
 	if !ok {
 		return false
+	}
+	for j, a := range affine.IterArgs(loop) {
+		affine.IterArgs(main)[j].NameHint = a.NameHint
 	}
 	if affine.IsParallel(loop) {
 		// Chunks of independent iterations are independent (threads=omp
@@ -167,14 +188,22 @@ func (v *vectorizer) loop(loop *ir.Operation) bool {
 		main.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
 	}
 	affine.InductionVar(main).NameHint = iv.NameHint
-	if !v.build(loop, main, ops, kinds) {
+	vres, ok := v.build(loop, main, ops, kinds, initOps)
+	if !ok {
 		return false
 	}
+	// Fold the lanes and the initial value; the remainder loop continues
+	// from there.
+	var results []*ir.Value
+	for j, r := range reds {
+		red := v.rw.InsertBefore(loop, vector.NewReduction(loop.Loc, r.kind, vres[j], r.init))
+		results = append(results, red.Results[0])
+	}
 	if split.remLB == nil {
-		v.rw.EraseOp(loop)
+		v.rw.ReplaceOp(loop, results)
 		return true
 	}
-	setBounds(v.x, v.rw, loop, split.remLB, ubs, nil)
+	setBounds(v.x, v.rw, loop, split.remLB, ubs, results)
 	return true
 }
 
@@ -184,6 +213,11 @@ func (v *vectorizer) classify(loop *ir.Operation, ops []*ir.Operation, iv *ir.Va
 	body := affine.ForBody(loop)
 	kinds := make([]vecKind, len(ops))
 	live := map[*ir.Value]bool{}
+	if y := body.Terminator(); y != nil {
+		for _, x := range y.Operands {
+			live[x] = true
+		}
+	}
 	for i := len(ops) - 1; i >= 0; i-- {
 		o := ops[i]
 		isLive := o.Name == "affine.store" || o.Name == "affine.vector_store" || !o.HasTrait(ir.TraitPure)
@@ -346,12 +380,17 @@ func (v *vectorizer) legal(loop *ir.Operation, ops []*ir.Operation, kinds []vecK
 }
 
 // build fills the vector loop and inserts it (with what it needs from
-// outside) before the scalar loop.
-func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds []vecKind) bool {
+// outside, initOps making its iter_args' initial vectors) before the
+// scalar loop. It returns the vector loop's results, or the results of
+// the affine.if that guards it (the initial vectors when it does not run).
+func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds []vecKind, initOps []*ir.Operation) ([]*ir.Value, bool) {
 	iv, niv := affine.InductionVar(loop), affine.InductionVar(main)
 	body := affine.ForBody(main)
 	vec := map[*ir.Value]*ir.Value{}
-	var pre []*ir.Operation     // ops to place before the vector loop
+	for j, a := range affine.IterArgs(loop) {
+		vec[a] = affine.IterArgs(main)[j]
+	}
+	pre := initOps              // ops to place before the vector loop
 	var guarded []*ir.Operation // ... but only when it runs
 	vt := func(elem ir.Type) ir.VectorType { return ir.VectorType{Shape: []int64{v.width}, Elem: elem} }
 	// The subscripts of the new accesses, over the new induction
@@ -368,7 +407,7 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 		_, _, m, operands := affine.AccessParts(o)
 		subs, ok := v.x.apply(m, operands)
 		if !ok {
-			return false
+			return nil, false
 		}
 		for i, e := range subs {
 			subs[i] = v.x.renameValues(e, func(x *ir.Value) (sizeexpr.Expr, bool) {
@@ -380,7 +419,7 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 		}
 		nm, nops, ok := v.x.toMap(subs)
 		if !ok {
-			return false
+			return nil, false
 		}
 		maps[o] = mapUse{nm, nops}
 	}
@@ -442,36 +481,48 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 			vec[o.Results[0]] = body.Append(n).Results[0]
 		}
 	}
-	body.Append(affine.NewYield(loop.Loc))
-	for _, o := range pre {
-		v.rw.InsertBefore(loop, o)
+	var yielded []*ir.Value
+	for _, y := range affine.ForBody(loop).Terminator().Operands {
+		yielded = append(yielded, operand(y))
 	}
+	body.Append(affine.NewYield(loop.Loc, yielded...))
 	if len(guarded) == 0 || provablyNonEmpty(v.x, main) {
+		for _, o := range pre {
+			v.rw.InsertBefore(loop, o)
+		}
 		for _, o := range guarded {
 			v.rw.InsertBefore(loop, o)
 		}
 		v.rw.InsertBefore(loop, main)
-		return true
+		return main.Results, true
 	}
 	// A hoisted load must not run when the vector loop does not (the
-	// element may not exist): guard both with "the vector loop runs".
-	cond, ok := v.nonEmptySet(main)
+	// element may not exist): guard both with "the vector loop runs"; the
+	// accumulators keep their initial vectors otherwise.
+	cond, ok := v.nonEmptySet(main, main.Results)
 	if !ok {
-		return false
+		return nil, false
+	}
+	for _, o := range pre {
+		v.rw.InsertBefore(loop, o)
 	}
 	then := affine.ThenBlock(cond)
 	for _, o := range guarded {
 		then.Append(o)
 	}
 	then.Append(main)
-	then.Append(affine.NewYield(loop.Loc))
+	then.Append(affine.NewYield(loop.Loc, main.Results...))
+	if len(main.Results) > 0 {
+		affine.ElseBlock(cond).Append(affine.NewYield(loop.Loc, iterInits(main)...))
+	}
 	v.rw.InsertBefore(loop, cond)
-	return true
+	return cond.Results, true
 }
 
 // nonEmptySet builds `affine.if` on "the loop runs at least once": every
-// upper bound exceeds the (single) lower bound.
-func (v *vectorizer) nonEmptySet(loop *ir.Operation) (*ir.Operation, bool) {
+// upper bound exceeds the (single) lower bound. With results (the types of
+// the values it yields), it has an else block.
+func (v *vectorizer) nonEmptySet(loop *ir.Operation, results []*ir.Value) (*ir.Operation, bool) {
 	lbs, ubs, ok := loopBounds(v.x, loop)
 	if !ok || len(lbs) != 1 {
 		return nil, false
@@ -480,7 +531,7 @@ func (v *vectorizer) nonEmptySet(loop *ir.Operation) (*ir.Operation, bool) {
 	for _, u := range ubs {
 		cs = append(cs, sizeexpr.Sub(sizeexpr.Sub(u, lbs[0]), sizeexpr.Const(1)))
 	}
-	return newGuard(v.x, loop.Loc, cs)
+	return newGuard(v.x, loop.Loc, cs, arith.TypesOf(results))
 }
 
 // broadcast makes a vector of N copies of the scalar x: N stores into a

@@ -65,6 +65,7 @@ type config struct {
 	threads           bool
 	mcpu              string
 	fpContract        string
+	fpReassociate     bool
 	emit              string
 	emitGiven         bool // --emit was on the command line
 	inputFormat       string
@@ -161,6 +162,7 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.StringFlag{Name: "target", Usage: "target of the -O pipelines: " + strings.Join(passes.Targets, "|") + " (default " + passes.DefaultTarget + ")"},
 		&cli.StringFlag{Name: "mcpu", Usage: "with -O0..-O3 on a CPU target: the processor to generate code for, native or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...), written into the LLVM IR so that plain llc -O3 uses its instructions (convert-to-llvm{cpu=...})"},
 		&cli.StringFlag{Name: "fp-contract", Value: "off", Usage: "with -O0..-O3: off keeps every float multiply and add rounded separately (results bitwise those of the interpreter); fast lets llc fuse them into FMA instructions (convert-to-llvm{contract=true}; results may differ in the last bits)"},
+		&cli.BoolFlag{Name: "fp-reassociate", Usage: "with -O0..-O3: let float sums and products be reordered, so that affine-vectorize vectorizes addf and mulf reductions (a partial result per vector lane, folded as a tree); results may differ from the interpreter's in the last bits (affine-vectorize{reassociate=true}, convert-to-llvm{reassociate-fp-reductions=true})"},
 		&cli.BoolFlag{Name: "threads", Usage: "with -O0..-O3 on a CPU target: run the outermost parallel loops on all cores through GNU OpenMP's runtime (convert-to-llvm{threads=omp}; link with gcc -fopenmp or -lgomp)"},
 		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKinds, "|")},
 		&cli.StringFlag{Name: "input-format", Usage: "tir|tc (default: from the file extension)"},
@@ -217,6 +219,7 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.threads = c.Bool("threads")
 	cfg.mcpu = c.String("mcpu")
 	cfg.fpContract = c.String("fp-contract")
+	cfg.fpReassociate = c.Bool("fp-reassociate")
 	cfg.emit = c.String("emit")
 	cfg.emitGiven = c.IsSet("emit")
 	cfg.inputFormat = c.String("input-format")
@@ -315,6 +318,11 @@ func buildPipeline(cfg *config) (*passes.Pipeline, error) {
 		default:
 			return nil, usagef("--fp-contract=%s: expected off or fast", cfg.fpContract)
 		}
+		if cfg.fpReassociate {
+			if err := lower.WithReassociate(p); err != nil {
+				return nil, usagef("%v", err)
+			}
+		}
 		if cfg.threads {
 			if passes.IsGPUTarget(cfg.target) {
 				return nil, usagef("--threads applies to CPU targets, not %s", cfg.target)
@@ -330,6 +338,9 @@ func buildPipeline(cfg *config) (*passes.Pipeline, error) {
 	}
 	if cfg.fpContract != "off" {
 		return nil, usagef("--fp-contract goes with -O0..-O3 (in a pipeline, write convert-to-llvm{contract=true})")
+	}
+	if cfg.fpReassociate {
+		return nil, usagef("--fp-reassociate goes with -O0..-O3 (in a pipeline, write affine-vectorize{reassociate=true} and convert-to-llvm{reassociate-fp-reductions=true})")
 	}
 	if cfg.threads {
 		return nil, usagef("--threads goes with -O0..-O3 (in a pipeline, write convert-to-llvm{threads=omp})")

@@ -65,7 +65,8 @@ func.func @dependences(%a: memref<100xf32>, %b: memref<100xf32>, %c: memref<100x
 }
 
 // -----
-// Not vectorized: a strided access, a reduction (iter_args), the induction
+// Not vectorized: a strided access, a float sum (iter_args; see
+// vectorize_reduce.mlir for the reductions that are), the induction
 // variable used as a value, a loop shorter than the vector, a non-unit
 // step, an access through memref.load, and a memref that may alias (a
 // memref.cast of an argument) with an unknown distance.
