@@ -163,6 +163,16 @@ func Unify(op *ir.Operation, callee *ir.Operation, args []*ir.Value) (CallBindin
 				AddNote(callee.Loc, "@%s is defined here", name), p.i, p.pd)
 		}
 	}
+	// Every size parameter of the callee must now have a value in the
+	// caller's terms. One that only the callee's body or results mention (a
+	// shift by o) has none: a compiled function would take it as an extra
+	// argument, which a call cannot pass (spec 2.6: an input error).
+	for _, v := range Symbols(callee) {
+		if _, bound := b.Syms[v.Name]; !bound {
+			return b, ir.Errorf(op.Loc, "call to @%s cannot bind its size parameter %s: no parameter type determines it from the arguments", name, v.Name).
+				AddNote(callee.Loc, "@%s is defined here; a call binds its callee's size parameters from the parameter types only", name)
+		}
+	}
 	return b, nil
 }
 
