@@ -77,7 +77,7 @@ const (
 	vMLIRJIT
 	vOursThreads // tc-opt -O2 --threads
 	vGCCOMP      // the C reference with -fopenmp (#pragma omp parallel for)
-	vOursNative // tc-opt -O2 (-O3) --mcpu=native
+	vOursNative  // tc-opt -O2 (-O3) --mcpu=native
 	// The kernels with a BLAS reference (kernel.blas) also have:
 	vOursFMA    // tc-opt -O3 --mcpu=native --fp-contract=fast
 	vBLAS       // OpenBLAS on one thread, with the kernel it picks at run time
