@@ -19,6 +19,16 @@ import (
 // last trip count mod factor iterations; see splitChunks for the bounds.
 // Loops whose bounds do not allow an exact split, or that have fewer
 // iterations than the factor, are left alone.
+//
+// With unroll-full-threshold=T (MLIR's option of the same name), a loop
+// with a constant trip count of at most T is unrolled completely instead:
+// its copies replace it in the enclosing block, with no loop left (a loop
+// of no iteration becomes its initial iter_args). Short fixed loops (a
+// mesh's 7 neighbours, an edge's 2 vertices) then cost no loop control,
+// which llc alone (no LLVM loop passes) would keep. As with the factor,
+// only the innermost loops of the input are unrolled (the loop around a
+// completely unrolled one stays a loop), and only while the copies stay
+// within fullUnrollBudget ops.
 func init() {
 	passes.Register(&passes.Def{
 		Name:    "affine-loop-unroll",
@@ -27,23 +37,37 @@ func init() {
 		Anchor:  passes.AnchorFunc,
 		Options: []passes.OptionSpec{
 			{Name: "factor", Type: passes.OptInt, Default: 4, Help: "copies of the body per iteration of the unrolled loop (1: do nothing)"},
+			{Name: "unroll-full-threshold", Type: passes.OptInt, Default: 0, Help: "unroll completely, with no loop left, the loops whose constant trip count is at most this (0: none); the factor then applies to the innermost loops that remain"},
 		},
 		Check: func(o passes.Options) error {
 			if o.Int("factor") < 1 {
 				return fmt.Errorf("factor must be at least 1")
 			}
+			if o.Int("unroll-full-threshold") < 0 {
+				return fmt.Errorf("unroll-full-threshold must not be negative")
+			}
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
 			factor := int64(o.Int("factor"))
+			fullThreshold := int64(o.Int("unroll-full-threshold"))
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
-				if factor == 1 {
-					return nil
-				}
 				x := newValueExprs()
 				rw := &ir.Rewriter{Root: fn}
+				// The innermost loops of the input: a loop whose inner loops
+				// are unrolled completely is not unrolled in turn, so that
+				// code grows by one factor only.
+				var innermost []*ir.Operation
 				for _, loop := range forLoops(fn) {
 					if isInnermost(loop) {
+						innermost = append(innermost, loop)
+					}
+				}
+				for _, loop := range innermost {
+					if fullThreshold > 0 && unrollFull(x, rw, loop, fullThreshold) {
+						continue
+					}
+					if factor > 1 {
 						unrollLoop(x, rw, loop, factor)
 					}
 				}
@@ -106,6 +130,57 @@ func unrollLoop(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, factor int64
 		return true
 	}
 	setBounds(x, rw, loop, split.remLB, ubs, main.Results)
+	return true
+}
+
+// fullUnrollBudget bounds the ops a complete unrolling may create (trip
+// count times body ops), so that a threshold never multiplies a large body.
+const fullUnrollBudget = 256
+
+// unrollFull replaces an innermost loop of at most threshold iterations
+// (constant bounds) by copies of its body in the enclosing block, copy k
+// at the constant lb + k*step, iter_args chained; it reports whether it
+// did. The loop's results become the last copy's yielded values (the
+// initial values for a loop of no iteration).
+func unrollFull(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, threshold int64) bool {
+	trip, ok := constTripCount(x, loop)
+	if !ok || trip > threshold {
+		return false
+	}
+	ops := bodyOps(loop)
+	size := int64(0)
+	for _, o := range ops {
+		o.Walk(func(*ir.Operation) bool { size++; return true })
+	}
+	if trip*size > fullUnrollBudget {
+		return false
+	}
+	lbs, ubs, _ := loopBounds(x, loop)
+	lb, _, _ := constBounds(lbs, ubs)
+	step := loopStep(loop)
+	vals := append([]*ir.Value(nil), iterInits(loop)...)
+	origIV, origIters := affine.InductionVar(loop), affine.IterArgs(loop)
+	yield := affine.ForBody(loop).Terminator()
+	block := loop.ParentBlock()
+	for k := int64(0); k < trip; k++ {
+		iv := rw.InsertBefore(loop, affine.NewApply(loop.Loc, affine.MapOf(0, 0, sizeexpr.Const(lb+k*step)), nil)).Result(0)
+		mapping := map[*ir.Value]*ir.Value{origIV: iv}
+		for j, a := range origIters {
+			mapping[a] = vals[j]
+		}
+		for _, o := range ops {
+			rw.InsertBefore(loop, o.Clone(mapping))
+		}
+		for j, v := range yield.Operands {
+			if m, ok := mapping[v]; ok {
+				vals[j] = m
+			} else {
+				vals[j] = v
+			}
+		}
+	}
+	rw.ReplaceOp(loop, vals)
+	foldApplies(x, rw, block)
 	return true
 }
 

@@ -28,6 +28,8 @@ func TestRandomPrograms(t *testing.T) {
 		"affine-loop-tile{sizes=2,3}",
 		"affine-loop-tile{sizes=5}",
 		"affine-loop-unroll{factor=3}",
+		"affine-loop-unroll{factor=1 unroll-full-threshold=6}",
+		"affine-loop-unroll{factor=2 unroll-full-threshold=3}",
 		"affine-vectorize{width=4}",
 		"affine-vectorize{width=2}",
 		"affine-vectorize{width=4 reassociate=true}",
