@@ -37,6 +37,8 @@ var affineVariants = []struct{ name, passes string }{
 	{"unroll-2", "affine-loop-unroll{factor=2}"},
 	{"unroll-3", "affine-loop-unroll{factor=3}"},
 	{"unroll-4", "affine-loop-unroll{factor=4}"},
+	{"unroll-full-8", "affine-loop-unroll{factor=1 unroll-full-threshold=8}"},
+	{"unswitch", "affine-licm,affine-loop-unswitch"},
 	{"vectorize-4", "affine-vectorize{width=4}"},
 	{"vectorize-8", "affine-vectorize{width=8}"},
 	{"fusion", "affine-loop-fusion"},
@@ -44,7 +46,7 @@ var affineVariants = []struct{ name, passes string }{
 	{"licm", "affine-licm"},
 	{"scalar-replace", "affine-scalar-replace"},
 	{"fuse-tile-vectorize-unroll", "affine-loop-fusion,affine-scalar-replace,affine-licm,affine-loop-tile{sizes=4,8},affine-vectorize{width=4},affine-loop-unroll{factor=2}"},
-	{"o3-like", "affine-licm,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=2},affine-licm"},
+	{"o3-like", "affine-licm,affine-loop-unswitch,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=2 unroll-full-threshold=8},affine-licm"},
 	{"contraction", "affine-contraction-tile"},
 	{"contraction-blocked-o3", "affine-contraction-tile{vector-bits=256 rows=3 vectors=2 k-block=5 n-block=16},affine-licm,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=2}"},
 }

@@ -20,7 +20,7 @@ import (
 // materializeAll is -O2 with tir-temporaries at threshold 0: every value
 // read at several points lives in a temporary (masks included).
 const materializeAll = "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{threshold=0}),convert-tir-to-affine," +
-	"func.func(affine-licm,affine-scalar-replace,affine-vectorize{width=8}),convert-to-llvm)"
+	"func.func(affine-licm,affine-loop-unswitch,affine-scalar-replace,affine-vectorize{width=8},affine-loop-unroll{factor=1 unroll-full-threshold=8}),convert-to-llvm)"
 
 // runAllModes runs the only function of src on args in the interpreter and
 // compiled three ways, and returns the four result lists.

@@ -2,7 +2,10 @@
 // (spec 4.2), registered in the pass table from init:
 //
 //	affine-loop-tile{sizes=32,8}   tile perfectly nested bands
-//	affine-loop-unroll{factor=4}   unroll innermost loops, with a remainder loop
+//	affine-loop-unroll{factor=4}   unroll innermost loops, with a remainder loop;
+//	                               unroll-full-threshold=N: short ones completely
+//	affine-loop-unswitch           one copy of a nest per outcome of a test
+//	                               fixed before it (a gather's emptiness test)
 //	affine-vectorize{width=8}      innermost contiguous loops to vector<8xT>,
 //	                               order-free reductions to vector accumulators
 //	affine-loop-fusion             producer-consumer fusion of sibling nests
