@@ -152,38 +152,43 @@ func unswitch(rw *ir.Rewriter, loop *ir.Operation, cond *ir.Value, done map[*ir.
 
 // resolveBranches replaces every scf.if on cond inside root by the ops of
 // the arm it takes (then when taken is true), the if's results by what
-// that arm yields.
+// that arm yields. An if nested in an arm is resolved in the next round,
+// once the arm's ops stand in the enclosing block.
 func resolveBranches(rw *ir.Rewriter, root *ir.Operation, cond *ir.Value, taken bool) {
-	var ifs []*ir.Operation
-	root.Walk(func(o *ir.Operation) bool {
-		if o.Name == "scf.if" && len(o.Operands) == 1 && o.Operands[0] == cond {
-			ifs = append(ifs, o)
-			return false // the arm is inlined whole, nested ifs with it
+	for {
+		var ifs []*ir.Operation
+		root.Walk(func(o *ir.Operation) bool {
+			if o.Name == "scf.if" && len(o.Operands) == 1 && o.Operands[0] == cond {
+				ifs = append(ifs, o)
+				return false
+			}
+			return true
+		})
+		if len(ifs) == 0 {
+			return
 		}
-		return true
-	})
-	for _, o := range ifs {
-		arm := scf.ThenBlock(o)
-		if !taken {
-			arm = scf.ElseBlock(o)
-		}
-		var yields []*ir.Value
-		if arm != nil {
-			mapping := map[*ir.Value]*ir.Value{}
-			for _, a := range arm.Ops {
-				if a.Name == "scf.yield" {
+		for _, o := range ifs {
+			arm := scf.ThenBlock(o)
+			if !taken {
+				arm = scf.ElseBlock(o)
+			}
+			var yields []*ir.Value
+			if arm != nil {
+				mapping := map[*ir.Value]*ir.Value{}
+				for _, a := range arm.Ops {
+					if a.Name != "scf.yield" {
+						rw.InsertBefore(o, a.Clone(mapping))
+						continue
+					}
 					for _, v := range a.Operands {
 						if m, ok := mapping[v]; ok {
 							v = m
 						}
 						yields = append(yields, v)
 					}
-					continue
 				}
-				c := rw.InsertBefore(o, a.Clone(mapping))
-				resolveBranches(rw, c, cond, taken)
 			}
+			rw.ReplaceOp(o, yields)
 		}
-		rw.ReplaceOp(o, yields)
 	}
 }

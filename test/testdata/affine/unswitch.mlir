@@ -77,3 +77,27 @@ func.func @nested(%a: memref<?xf64>, %b: memref<?xf64>, %n: index, %m: index) ->
   }
   func.return %r : f64
 }
+
+// -----
+// A test nested in an arm of the same test (a concat of pieces of a concat
+// split at the same point) is resolved too, in each copy.
+func.func @same_test_nested(%a: memref<4xf64>, %out: memref<4xf64>, %i: index) {
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f64
+  %low = arith.cmpi slt, %i, %c2 : index
+  affine.for %j = 0 to 4 {
+    %v = scf.if %low -> (f64) {
+      %w = scf.if %low -> (f64) {
+        %x = affine.load %a[%j] : memref<4xf64>
+        scf.yield %x : f64
+      } else {
+        scf.yield %one : f64
+      }
+      scf.yield %w : f64
+    } else {
+      scf.yield %one : f64
+    }
+    affine.store %v, %out[%j] : memref<4xf64>
+  }
+  func.return
+}
