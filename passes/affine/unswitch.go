@@ -36,11 +36,11 @@ func init() {
 				rw := &ir.Rewriter{Root: fn}
 				done := map[*ir.Operation]int{} // conditions resolved per outermost loop (copies inherit it)
 				for {
-					loop, cond := nextUnswitch(fn, done)
+					loop, test := nextUnswitch(fn, done)
 					if loop == nil {
 						return nil
 					}
-					unswitch(rw, loop, cond, done)
+					unswitch(rw, loop, test, done)
 				}
 			})
 		},
@@ -52,12 +52,10 @@ const (
 	unswitchMaxOps        = 2000
 )
 
-// nextUnswitch finds a loop to unswitch and its condition: the first
-// scf.if (in program order) nested in an affine.for whose condition is
-// defined outside the loop, with the outermost such loop.
-func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (*ir.Operation, *ir.Value) {
-	var loop *ir.Operation
-	var cond *ir.Value
+// nextUnswitch finds a loop to unswitch and the test to unswitch it on:
+// the first scf.if (in program order) nested in an affine.for whose
+// condition is invariant in the loop, with the outermost such loop.
+func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (loop, test *ir.Operation) {
 	fn.Walk(func(o *ir.Operation) bool {
 		if loop != nil {
 			return false
@@ -75,10 +73,10 @@ func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (*ir.Operation, 
 		if outer == nil || done[outer] >= unswitchMaxConditions || opCount(outer) > unswitchMaxOps {
 			return true
 		}
-		loop, cond = outer, c
+		loop, test = outer, o
 		return false
 	})
-	return loop, cond
+	return loop, test
 }
 
 // invariantIn reports whether v is defined outside loop, or computed
@@ -122,18 +120,21 @@ func opCount(op *ir.Operation) int {
 }
 
 // unswitch replaces loop by `scf.if cond { loop with cond true } else {
-// loop with cond false }`.
-func unswitch(rw *ir.Rewriter, loop *ir.Operation, cond *ir.Value, done map[*ir.Operation]int) {
+// loop with cond false }`, cond being test's condition.
+func unswitch(rw *ir.Rewriter, loop, test *ir.Operation, done map[*ir.Operation]int) {
 	types := make([]ir.Type, len(loop.Results))
 	for i, r := range loop.Results {
 		types[i] = r.Type
 	}
-	hoistBefore(rw, cond, loop)
+	hoistBefore(rw, test.Operands[0], loop)
 	// The same test written again deeper in the nest (each fused gather
-	// tests its operand) becomes this one, so that it is resolved too.
+	// tests its operand) becomes this one, so that it is resolved too;
+	// the hoisted test itself may become an equal one computed earlier
+	// (for a previous nest), hence cond is read after CSE.
 	if passes.CSE(rw.Root) {
 		rw.Changed = true
 	}
+	cond := test.Operands[0]
 	ifOp := scf.NewIf(loop.Loc, cond, types, true)
 	var copies []*ir.Operation
 	for _, b := range []*ir.Block{scf.ThenBlock(ifOp), scf.ElseBlock(ifOp)} {

@@ -101,3 +101,23 @@ func.func @same_test_nested(%a: memref<4xf64>, %out: memref<4xf64>, %i: index) {
   }
   func.return
 }
+
+// -----
+// A nest computes inside a test equal to one computed before it: once
+// hoisted, it is that one (CSE), and the nest is unswitched on it.
+func.func @same_test_outside(%a: memref<?xf64>, %out: memref<8xf64>, %n: index) -> i1 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f64
+  %ne = arith.cmpi slt, %c0, %n : index
+  affine.for %j = 0 to 8 {
+    %ne2 = arith.cmpi slt, %c0, %n : index
+    %v = scf.if %ne2 -> (f64) {
+      %x = memref.load %a[%c0] : memref<?xf64>
+      scf.yield %x : f64
+    } else {
+      scf.yield %one : f64
+    }
+    affine.store %v, %out[%j] : memref<8xf64>
+  }
+  func.return %ne : i1
+}
