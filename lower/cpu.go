@@ -30,14 +30,7 @@ func WithCPU(p *passes.Pipeline, target, cpu string) error {
 // WithContract lets a pipeline ending in convert-to-llvm fuse multiplies
 // and adds (tc-opt --fp-contract=fast): convert-to-llvm{contract=true}.
 func WithContract(p *passes.Pipeline) error {
-	n, err := p.SetOption("convert-to-llvm", "contract", "true")
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("--fp-contract needs a pipeline that ends in convert-to-llvm")
-	}
-	return nil
+	return p.SetLLVMOption("--fp-contract", "contract", "true")
 }
 
 // WithReassociate lets a pipeline ending in convert-to-llvm reorder float
@@ -50,12 +43,5 @@ func WithReassociate(p *passes.Pipeline) error {
 	if _, err := p.SetOption("affine-vectorize", "reassociate", "true"); err != nil {
 		return err
 	}
-	n, err := p.SetOption("convert-to-llvm", "reassociate-fp-reductions", "true")
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("--fp-reassociate needs a pipeline that ends in convert-to-llvm")
-	}
-	return nil
+	return p.SetLLVMOption("--fp-reassociate", "reassociate-fp-reductions", "true")
 }

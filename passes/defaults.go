@@ -92,12 +92,19 @@ func OptPipeline(level int, target string) (*Pipeline, error) {
 // parallel loops on all cores through GNU OpenMP's runtime: tc-opt's
 // --threads, convert-to-llvm{threads=omp}.
 func WithThreads(p *Pipeline) error {
-	n, err := p.SetOption("convert-to-llvm", "threads", "omp")
+	return p.SetLLVMOption("--threads", "threads", "omp")
+}
+
+// SetLLVMOption sets an option of the pipeline's convert-to-llvm, for the
+// command-line flag that asks for it; a pipeline without convert-to-llvm
+// is an error naming the flag.
+func (p *Pipeline) SetLLVMOption(flag, name, value string) error {
+	n, err := p.SetOption("convert-to-llvm", name, value)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
-		return fmt.Errorf("--threads needs a pipeline that ends in convert-to-llvm")
+		return fmt.Errorf("%s needs a pipeline that ends in convert-to-llvm", flag)
 	}
 	return nil
 }

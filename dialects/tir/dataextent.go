@@ -184,19 +184,11 @@ func identPart(s string) string {
 // `I[?]`, named here), or a new one after the result's name.
 func parseDataExtentOp(opName string, typeOf func(loc ir.Location, operands []*ir.Value, dim string, sym sizeexpr.Expr) (TensorType, error)) func(p *ir.OpParser, st *ir.OpState) error {
 	return func(p *ir.OpParser, st *ir.OpState) error {
-		vs, err := p.OperandList()
-		if err != nil {
+		if err := parseOperandsAlong(p, st); err != nil {
 			return err
 		}
-		if err := p.ExpectWord("along"); err != nil {
-			return err
-		}
-		dim, _, err := p.Keyword("a dimension name")
-		if err != nil {
-			return err
-		}
-		st.Operands = vs
-		st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim))
+		dim := string(st.Attrs.Get("dim").(ir.StringAttr))
+		vs := st.Operands
 		if err := parseOptionalResultType(p, st); err != nil {
 			return err
 		}

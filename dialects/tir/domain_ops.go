@@ -498,19 +498,9 @@ var concatDef = &ir.OpDef{
 	Traits:      ir.TraitPure,
 	NumOperands: -1, NumResults: 1,
 	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, err := p.OperandList()
-		if err != nil {
+		if err := parseOperandsAlong(p, st); err != nil {
 			return err
 		}
-		if err := p.ExpectWord("along"); err != nil {
-			return err
-		}
-		dim, _, err := p.Keyword("a dimension name")
-		if err != nil {
-			return err
-		}
-		st.Operands = vs
-		st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim))
 		return parseOptionalResultType(p, st)
 	},
 	Print: func(p ir.OpPrinter, op *ir.Operation) {
@@ -623,4 +613,23 @@ var assumeShapeDef = &ir.OpDef{
 func provablyDifferent(a, b sizeexpr.Expr) bool {
 	c, ok := sizeexpr.Compare(a, b)
 	return ok && c != 0
+}
+
+// parseOperandsAlong reads `%a, %b, ... along I` into the operands and the
+// dim attribute (tir.concat, tir.compress, tir.iota).
+func parseOperandsAlong(p *ir.OpParser, st *ir.OpState) error {
+	vs, err := p.OperandList()
+	if err != nil {
+		return err
+	}
+	if err := p.ExpectWord("along"); err != nil {
+		return err
+	}
+	dim, _, err := p.Keyword("a dimension name")
+	if err != nil {
+		return err
+	}
+	st.Operands = vs
+	st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim))
+	return nil
 }

@@ -56,6 +56,7 @@ const (
 // the first scf.if (in program order) nested in an affine.for whose
 // condition is invariant in the loop, with the outermost such loop.
 func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (loop, test *ir.Operation) {
+	sizes := map[*ir.Operation]int{} // opCount of the loops met, counted once
 	fn.Walk(func(o *ir.Operation) bool {
 		if loop != nil {
 			return false
@@ -70,7 +71,13 @@ func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (loop, test *ir.
 				outer = p
 			}
 		}
-		if outer == nil || done[outer] >= unswitchMaxConditions || opCount(outer) > unswitchMaxOps {
+		if outer == nil || done[outer] >= unswitchMaxConditions {
+			return true
+		}
+		if _, ok := sizes[outer]; !ok {
+			sizes[outer] = opCount(outer)
+		}
+		if sizes[outer] > unswitchMaxOps {
 			return true
 		}
 		loop, test = outer, o
