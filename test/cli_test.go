@@ -111,6 +111,8 @@ func TestCLIUsageErrors(t *testing.T) {
 		{[]string{"--pass-pipeline=builtin.module(cse", in}, "invalid pass pipeline"},
 		{[]string{"--pass-pipeline=canonicalise", in}, "did you mean 'canonicalize'?"},
 		{[]string{"--canonicalize=max-iterations=x", in}, "expects an int"},
+		{[]string{"--convert-tir-to-affine=scan-lanes=0", in}, "scan-lanes must be between 1 and 16, got 0"},
+		{[]string{"--convert-tir-to-affine=scan-lanes=17", in}, "scan-lanes must be between 1 and 16, got 17"},
 		{[]string{"--cse", "--pass-pipeline=cse", in}, "cannot be combined"},
 		{[]string{"--emit=bogus", in}, "unknown --emit value 'bogus'"},
 		{[]string{"--emit=c-header", "-O2", in}, "run --emit=c-header without lowering passes"},
@@ -272,7 +274,7 @@ func TestCLIDumpPassPipeline(t *testing.T) {
 	in := writeFile(t, dir, "good.tir", goodIR)
 	for _, target := range []string{"", "nvptx64"} {
 		args := []string{"-O2", "--dump-pass-pipeline", in}
-		want := "builtin.module(tir-inline,canonicalize{max-iterations=10},cse,tir.func(tir-temporaries{threshold=8 max-fused=64}),convert-tir-to-affine{scan-columns=true},cse," +
+		want := "builtin.module(tir-inline,canonicalize{max-iterations=10},cse,tir.func(tir-temporaries{threshold=8 max-fused=64}),convert-tir-to-affine{scan-columns=true scan-lanes=4},cse," +
 			"func.func(affine-licm,affine-loop-unswitch,affine-scalar-replace,affine-vectorize{width=8 target=x86_64 reassociate=false},affine-loop-unroll{factor=1 unroll-full-threshold=8}),convert-to-llvm{target=x86_64"
 		if target != "" {
 			args = append(args, "--target="+target)

@@ -179,3 +179,94 @@ func lowerToAffine(t *testing.T, src string, args ...string) string {
 	}
 	return runTCOpt(t, append(args, path)...)
 }
+
+// At -O2 the scans of a nest with two or more outer dimensions run for
+// four neighbouring columns of the innermost outer dimension in one loop
+// (convert-tir-to-affine{scan-lanes=4}), each lane with its own column
+// buffers; the columns left over (fewer than four) run one per loop. The
+// values are checked for every count of columns up to two full groups and
+// a remainder, including none at all.
+func TestInterleavedScanLanes(t *testing.T) {
+	src := strings.Replace(tridiagMiddleK, "J[0:3]", "J[0:M]", 1)
+	const n0, nk = 2, 5
+	for _, n1 := range []int{0, 1, 3, 4, 6, 9} {
+		dims := []interp.Dim{dim("I", 0, n0), dim("K", 0, nk), dim("J", 0, int64(n1))}
+		var a, b, c, d []float64
+		for p := 0; p < n0*nk*n1; p++ {
+			a = append(a, 0.25+float64(p%7)/16)
+			b = append(b, 4+float64(p%5)/8)
+			c = append(c, 0.5-float64(p%3)/16)
+			d = append(d, float64(p%11)-3.5)
+		}
+		args := []*interp.Tensor{tensorOf(t, f64, dims, a), tensorOf(t, f64, dims, b), tensorOf(t, f64, dims, c), tensorOf(t, f64, dims, d)}
+		expectAll(t, runAllModes(t, src, args, map[string]int64{"N": n0, "M": int64(n1)}), thomas(a, b, c, d, n0, nk, n1))
+	}
+	affine := lowerToAffine(t, src, "--convert-tir-to-affine=scan-lanes=4")
+	// Four lanes of two column buffers each, a loop over groups of four
+	// columns and one over the rest, with the four lanes' states in one
+	// loop (two per lane forward, one per lane backward).
+	if got := strings.Count(affine, "memref.alloc"); got != 8 {
+		t.Errorf("want 8 column buffers, got %d:\n%s", got, affine)
+	}
+	for _, want := range []string{
+		"affine_map<()[s0] -> (s0 floordiv 4)>()[%M]",
+		"affine_map<()[s0] -> (4*(s0 floordiv 4))>()[%M] to %M",
+		"-> (f64, f64, f64, f64, f64, f64, f64, f64)",
+		"-> (f64, f64, f64, f64)",
+	} {
+		if !strings.Contains(affine, want) {
+			t.Errorf("want %q in:\n%s", want, affine)
+		}
+	}
+	if strings.Count(affine, "{tir.parallel}") != 1 {
+		t.Errorf("want exactly the outermost loop parallel:\n%s", affine)
+	}
+}
+
+// A scan that is not in a column buffer (read by an op other than a scan,
+// and shifted along the lanes' dimension) runs in lanes too; the groups of
+// lanes stay parallel, since they share no buffer.
+const laneShiftedScan = `!t = !tir.tensor<f64, I[0:N], J[0:M], K[0:4]>
+tir.func @sums(%x: !t) -> !tir.tensor<f64, I[0:N], J[0:M-1], K[0:4]> {
+  %z = tir.constant 0.0 : f64
+  %s = tir.scan forward along K init %z ins(%x) {
+  ^bb0(%acc, %xk):
+    %n = tir.add %acc, %xk
+    tir.yield %n
+  }
+  %sh = tir.shift %s [J + 1]
+  %y = tir.mul %sh, %x
+  tir.return %y : !tir.tensor<f64, I[0:N], J[0:M-1], K[0:4]>
+}
+`
+
+func TestInterleavedScanLanesShifted(t *testing.T) {
+	const n0, nk = 2, 4
+	for _, n1 := range []int{0, 1, 2, 5, 6, 10} {
+		dims := []interp.Dim{dim("I", 0, n0), dim("J", 0, int64(n1)), dim("K", 0, nk)}
+		var x []float64
+		for p := 0; p < n0*n1*nk; p++ {
+			x = append(x, float64(p%13)/4-1)
+		}
+		// y(i, j, k) = (sum of x(i, j+1, 0..k)) * x(i, j, k)
+		var want []float64
+		for i := 0; i < n0; i++ {
+			for j := 0; j < n1-1; j++ {
+				acc := 0.0
+				for k := 0; k < nk; k++ {
+					acc += x[(i*n1+j+1)*nk+k]
+					want = append(want, acc*x[(i*n1+j)*nk+k])
+				}
+			}
+		}
+		args := []*interp.Tensor{tensorOf(t, f64, dims, x)}
+		expectAll(t, runAllModes(t, laneShiftedScan, args, map[string]int64{"N": n0, "M": int64(n1)}), want)
+	}
+	affine := lowerToAffine(t, laneShiftedScan, "--convert-tir-to-affine=scan-lanes=4")
+	if !strings.Contains(affine, "floordiv 4") || !strings.Contains(affine, "-> (f64, f64, f64, f64)") {
+		t.Errorf("want the scan in lanes of four:\n%s", affine)
+	}
+	if got := strings.Count(affine, "{tir.parallel}"); got < 4 {
+		t.Errorf("want the scan's nest parallel (I, groups of lanes, rest) and the result's, got %d:\n%s", got, affine)
+	}
+}

@@ -25,10 +25,14 @@ type Options struct {
 	// outermost one of such a group are then not parallel, which GPU
 	// targets, mapping every parallel loop to threads, must avoid.
 	ScanColumns bool
+	// ScanLanes > 1 computes the scans of a nest with two or more outer
+	// dimensions for that many neighbouring columns in one loop
+	// (interleavedScans).
+	ScanLanes int
 }
 
 // DefaultOptions are the options for CPU targets.
-var DefaultOptions = Options{ScanColumns: true}
+var DefaultOptions = Options{ScanColumns: true, ScanLanes: 1}
 
 // Convert replaces every tir.func of the module by its lowered func.func,
 // with the default options.
@@ -100,6 +104,8 @@ type funcLowering struct {
 	// iotas holds the start and step of each tir.iota, computed at entry
 	// with its extent (dataextent.go).
 	iotas map[*ir.Operation]iotaParts
+	// scanLanes is Options.ScanLanes.
+	scanLanes int
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -146,6 +152,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := fn.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
+	fl.scanLanes = opts.ScanLanes
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)

@@ -1,6 +1,8 @@
 package tiraffine
 
 import (
+	"fmt"
+
 	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -291,39 +293,65 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	}
 	// Columns live in the outermost loop's body (the entry block of a
 	// one-dimensional scan), allocated before the loops inside it are
-	// opened, so that they dominate them.
+	// opened, so that they dominate them. Interleaved lanes (below) each
+	// have their own columns.
 	n := newNest(fl)
 	pt, bodies, err := fl.loopNest(n, b, outer[:min(len(outer), 1)])
 	if err != nil {
 		return err
 	}
 	home := bodies[len(bodies)-1]
-	var columns []*ir.Value
-	for _, op := range g.scans {
-		if !g.column[op] {
-			continue
-		}
-		t, _ := tir.AsTensor(op.Results[0].Type)
-		col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op]}}
-		var bufs []*ir.Value
-		for _, lt := range leaves(t.Elem) {
-			a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
-			bufs = append(bufs, a)
-			columns = append(columns, a)
-		}
-		fl.storage[op.Results[0]] = col
-		fl.buffers[op.Results[0]] = bufs
+	lanes := 1
+	if len(outer) > 1 && fl.scanLanes > 1 {
+		lanes = fl.scanLanes
 	}
+	laneColumns := make([]map[*ir.Value][]*ir.Value, lanes)
+	var columns []*ir.Value
+	for lane := range laneColumns {
+		laneColumns[lane] = map[*ir.Value][]*ir.Value{}
+		for _, op := range g.scans {
+			if !g.column[op] {
+				continue
+			}
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op]}}
+			var bufs []*ir.Value
+			for _, lt := range leaves(t.Elem) {
+				a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
+				bufs = append(bufs, a)
+				columns = append(columns, a)
+			}
+			fl.storage[op.Results[0]] = col
+			laneColumns[lane][op.Results[0]] = bufs
+		}
+	}
+	selectLane := func(lane int) {
+		for v, bufs := range laneColumns[lane] {
+			fl.buffers[v] = bufs
+		}
+	}
+	selectLane(0)
 	if len(outer) > 1 {
-		pt2, inner, err := fl.loopNestFrom(n, home, outer[1:], pt, 1)
+		last := outer[len(outer)-1]
+		pt2, inner, err := fl.loopNestFrom(n, home, outer[1:len(outer)-1], pt, 1)
 		if err != nil {
 			return err
 		}
-		pt = pt2
-		bodies = append(bodies, inner[1:]...)
+		if lanes > 1 {
+			if last, err = fl.interleavedScans(g, n, inner[len(inner)-1], last, pt2, len(outer)-1, steps, lanes, selectLane); err != nil {
+				return err
+			}
+			selectLane(0)
+		}
+		pt3, rest, err := fl.loopNestFrom(n, inner[len(inner)-1], []tir.Dim{last}, pt2, len(outer)-1)
+		if err != nil {
+			return err
+		}
+		pt = pt3
+		bodies = append(append(bodies, inner[1:]...), rest[1:]...)
 		if len(columns) > 0 {
 			// The loops inside the outermost one share its columns.
-			for _, body := range inner[1:] {
+			for _, body := range bodies[2:] {
 				loop := body.block.ParentOp()
 				loop.Attrs = loop.Attrs.Without(affine.ParallelAttr)
 			}
@@ -331,7 +359,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	}
 	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
 	for _, op := range g.scans {
-		if err := ev.scanAlong(op, pt, steps[op]); err != nil {
+		if err := ev.scanAlong(op, []point{pt}, steps[op], nil); err != nil {
 			return err
 		}
 	}
@@ -346,27 +374,87 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	return nil
 }
 
-// scanAlong emits the sequential loop of one scan at an outer point over
-// the steps kd, carrying the state in iter_args and storing it at every
-// step into the scan's buffers.
-func (ev *evaluator) scanAlong(op *ir.Operation, pt point, kd tir.Dim) error {
+// interleavedScans computes a group's scans for `lanes` neighbouring
+// points of the innermost outer dimension d at a time, in one sequential
+// loop per scan: a scan step is a chain of dependent operations (two
+// divisions in a tridiagonal sweep) whose latency bounds a single column,
+// and independent columns in one loop body give the CPU chains to overlap.
+// The loop over groups of lanes opens in b; the points left over (fewer
+// than lanes) are returned as the dimension the caller's ordinary nest
+// covers.
+func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir.Dim, pt point, depth int, steps map[*ir.Operation]tir.Dim, lanes int, selectLane func(int)) (tir.Dim, error) {
+	tiles := sizeexpr.Simplify(sizeexpr.Sub(d.Hi, d.Lo))
+	tiles, err := sizeexpr.FloorDiv(tiles, int64(lanes))
+	if err != nil {
+		return d, err
+	}
+	lb, lbOps, err := boundMap(sizeexpr.Const(0), true, n)
+	if err != nil {
+		return d, ir.Errorf(b.loc, "%v", err)
+	}
+	ub, ubOps, err := boundMap(tiles, false, n)
+	if err != nil {
+		return d, ir.Errorf(b.loc, "%v", err)
+	}
+	loop, body := b.affineFor(lb, lbOps, ub, ubOps)
+	if len(g.column) == 0 {
+		// Without shared columns the groups of lanes are independent.
+		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
+	}
+	ivName := fmt.Sprintf("iv%d_%s_lanes", depth, d.Name)
+	iv := loop.Regions[0].Entry().Args[0]
+	iv.NameHint = ivHint(d.Name) + "4"
+	n.ivs[ivName] = iv
+	first := sizeexpr.Add(d.Lo, sizeexpr.Mul(sizeexpr.Dim(ivName, depth), int64(lanes)))
+	var pts []point
+	for lane := 0; lane < lanes; lane++ {
+		pts = append(pts, pt.with(d.Name, sizeexpr.Add(first, sizeexpr.Const(int64(lane)))))
+	}
+	ev := fl.newEvaluator(n, body)
+	for _, op := range g.scans {
+		if err := ev.scanAlong(op, pts, steps[op], selectLane); err != nil {
+			return d, err
+		}
+	}
+	body.yield()
+	// The rest starts after the last full group, or at the start when
+	// there is none (hi < lo makes the count of groups negative).
+	rest := d
+	rest.Lo = sizeexpr.Simplify(sizeexpr.Add(d.Lo, sizeexpr.Mul(tiles, int64(lanes))))
+	if !sizeexpr.ProveGE(d.Hi, d.Lo) {
+		rest.Lo = sizeexpr.Max(d.Lo, rest.Lo)
+	}
+	return rest, nil
+}
+
+// scanAlong emits the sequential loop of one scan over the steps kd, at
+// one outer point per lane: the states of all lanes are carried in
+// iter_args and every lane stores its state at every step into the scan's
+// buffers. Lanes are independent columns computed in one loop (interleaved
+// scans, materializeScans); selectLane, when not nil, points the column
+// buffers at a lane's own before its body is emitted.
+func (ev *evaluator) scanAlong(op *ir.Operation, lanes []point, kd tir.Dim, selectLane func(int)) error {
 	fl, n := ev.fl, ev.nest
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	dim := tir.DimAttr(op)
 	saved := ev.b.loc
 	ev.b.loc = op.Loc
 	defer func() { ev.b.loc = saved }()
-	init, err := ev.at(op.Operands[0], pt)
-	if err != nil {
-		return err
-	}
 	types := leaves(rt.Elem)
-	for i, p := range init.parts {
-		if !ir.TypeEqual(p.Type, types[i]) {
-			init.parts[i] = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[i])
+	var inits []*ir.Value
+	for _, pt := range lanes {
+		init, err := ev.at(op.Operands[0], pt)
+		if err != nil {
+			return err
 		}
+		for i, p := range init.parts {
+			if !ir.TypeEqual(p.Type, types[i]) {
+				init.parts[i] = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[i])
+			}
+		}
+		inits = append(inits, init.parts...)
 	}
-	loop, body, err := ev.loop(kd.Interval, init.parts)
+	loop, body, err := ev.loop(kd.Interval, inits)
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
@@ -377,42 +465,49 @@ func (ev *evaluator) scanAlong(op *ir.Operation, pt point, kd tir.Dim) error {
 		// Run t = lo..hi-1 and visit k = lo + hi - 1 - t.
 		k = sizeexpr.Sub(sizeexpr.Add(kd.Lo, sizeexpr.Sub(kd.Hi, sizeexpr.Const(1))), k)
 	}
-	c := ev.child(body)
-	q := pt.with(dim, k)
 	region := op.Regions[0].Entry()
-	state := blk.Args[1:]
-	c.env[region.Args[0]] = scalar{parts: state}
-	var masks []*ir.Value
-	for i, in := range op.Operands[1:] {
-		x, err := c.at(in, q)
+	var yields []*ir.Value
+	for lane, pt := range lanes {
+		if selectLane != nil {
+			selectLane(lane)
+		}
+		c := ev.child(body)
+		q := pt.with(dim, k)
+		state := blk.Args[1+lane*len(types) : 1+(lane+1)*len(types)]
+		c.env[region.Args[0]] = scalar{parts: state}
+		var masks []*ir.Value
+		for i, in := range op.Operands[1:] {
+			x, err := c.at(in, q)
+			if err != nil {
+				return err
+			}
+			c.env[region.Args[i+1]] = x
+			masks = append(masks, x.mask)
+		}
+		y, err := c.at(region.Terminator().Operands[0], pt)
 		if err != nil {
 			return err
 		}
-		c.env[region.Args[i+1]] = x
-		masks = append(masks, x.mask)
-	}
-	y, err := c.at(region.Terminator().Operands[0], pt)
-	if err != nil {
-		return err
-	}
-	next := y.parts
-	if m := c.orMask(append(masks, y.mask)...); m != nil {
-		for i := range next {
-			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
+		next := y.parts
+		if m := c.orMask(append(masks, y.mask)...); m != nil {
+			for i := range next {
+				next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
+			}
 		}
+		st := rt
+		if col, ok := fl.storage[op.Results[0]]; ok {
+			st = col
+		}
+		subs, err := subscripts(st, q)
+		if err != nil {
+			return ir.Errorf(op.Loc, "%v", err)
+		}
+		for i, buf := range fl.buffers[op.Results[0]] {
+			c.storeAt(next[i], buf, subs)
+		}
+		yields = append(yields, next...)
 	}
-	st := rt
-	if col, ok := fl.storage[op.Results[0]]; ok {
-		st = col
-	}
-	subs, err := subscripts(st, q)
-	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
-	}
-	for i, buf := range fl.buffers[op.Results[0]] {
-		c.storeAt(next[i], buf, subs)
-	}
-	body.op("affine.yield", next, nil, nil)
+	body.op("affine.yield", yields, nil, nil)
 	return nil
 }
 
