@@ -308,7 +308,17 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 	pred := func(p int64, x, y *ir.Value) *ir.Value {
 		return b.value("arith.cmpi", []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: p, Type: ir.I64}))
 	}
-	inRange := b.value("arith.andi", []*ir.Value{pred(5, idx, lo), pred(2, idx, hi)}, ir.I1, nil)
+	// lo <= idx < hi as one unsigned comparison, idx - lo < hi - lo: a
+	// negative difference wraps to a huge one. The span is clamped at zero
+	// unless provably positive, so that an empty interval admits nothing.
+	off, span := idx, sizeexpr.Sub(d.Hi, d.Lo)
+	if c, ok := d.Lo.Const(); !ok || c != 0 {
+		off = b.value("arith.subi", []*ir.Value{idx, lo}, ir.Index, nil)
+	}
+	if !sizeexpr.ProveGE(span, sizeexpr.Const(0)) {
+		span = sizeexpr.Max(span, sizeexpr.Const(0))
+	}
+	inRange := pred(6, off, ev.index(sizeexpr.Simplify(span)))
 	safe := b.value("arith.select", []*ir.Value{inRange, idx, lo}, ir.Index, nil)
 	name := "g" + strconv.Itoa(len(ev.nest.ivs))
 	ev.nest.ivs[name] = safe
