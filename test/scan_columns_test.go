@@ -74,9 +74,11 @@ tir.func @solve(%a: !col, %b: !col, %c: !col, %d: !col) -> !col {
 }
 `
 
-func TestTridiagonalInColumns(t *testing.T) {
-	const n0, nk, n1 = 2, 5, 3
-	dims := []interp.Dim{dim("I", 0, n0), dim("K", 0, nk), dim("J", 0, n1)}
+// checkTridiag runs a tridiagonal solver along K of I x K x J arrays in
+// every mode and checks it against thomas on diagonally dominant systems.
+func checkTridiag(t *testing.T, src string, n0, nk, n1 int, syms map[string]int64) {
+	t.Helper()
+	dims := []interp.Dim{dim("I", 0, int64(n0)), dim("K", 0, int64(nk)), dim("J", 0, int64(n1))}
 	var a, b, c, d []float64
 	for p := 0; p < n0*nk*n1; p++ {
 		a = append(a, 0.25+float64(p%7)/16)
@@ -85,7 +87,12 @@ func TestTridiagonalInColumns(t *testing.T) {
 		d = append(d, float64(p%11)-3.5)
 	}
 	args := []*interp.Tensor{tensorOf(t, f64, dims, a), tensorOf(t, f64, dims, b), tensorOf(t, f64, dims, c), tensorOf(t, f64, dims, d)}
-	expectAll(t, runAllModes(t, tridiagMiddleK, args, map[string]int64{"N": n0}), thomas(a, b, c, d, n0, nk, n1))
+	expectAll(t, runAllModes(t, src, args, syms), thomas(a, b, c, d, n0, nk, n1))
+}
+
+func TestTridiagonalInColumns(t *testing.T) {
+	const n0, nk, n1 = 2, 5, 3
+	checkTridiag(t, tridiagMiddleK, n0, nk, n1, map[string]int64{"N": n0})
 
 	// The forward sweep lives in two column buffers allocated in the
 	// outermost loop (one per element of its tuple state), never in a
@@ -190,16 +197,7 @@ func TestInterleavedScanLanes(t *testing.T) {
 	src := strings.Replace(tridiagMiddleK, "J[0:3]", "J[0:M]", 1)
 	const n0, nk = 2, 5
 	for _, n1 := range []int{0, 1, 3, 4, 6, 9} {
-		dims := []interp.Dim{dim("I", 0, n0), dim("K", 0, nk), dim("J", 0, int64(n1))}
-		var a, b, c, d []float64
-		for p := 0; p < n0*nk*n1; p++ {
-			a = append(a, 0.25+float64(p%7)/16)
-			b = append(b, 4+float64(p%5)/8)
-			c = append(c, 0.5-float64(p%3)/16)
-			d = append(d, float64(p%11)-3.5)
-		}
-		args := []*interp.Tensor{tensorOf(t, f64, dims, a), tensorOf(t, f64, dims, b), tensorOf(t, f64, dims, c), tensorOf(t, f64, dims, d)}
-		expectAll(t, runAllModes(t, src, args, map[string]int64{"N": n0, "M": int64(n1)}), thomas(a, b, c, d, n0, nk, n1))
+		checkTridiag(t, src, n0, nk, n1, map[string]int64{"N": n0, "M": int64(n1)})
 	}
 	affine := lowerToAffine(t, src, "--convert-tir-to-affine=scan-lanes=4")
 	// Four lanes of two column buffers each, a loop over groups of four
