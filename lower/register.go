@@ -28,7 +28,7 @@ func init() {
 			{Name: "scan-columns", Type: passes.OptBool, Default: true,
 				Help: "keep a scan read only by later scans of the same column (a forward sweep read by a backward one) in a column-sized buffer; only the outermost loop of such a nest stays parallel (GPU pipelines turn it off)"},
 			{Name: "scan-lanes", Type: passes.OptInt, Default: 1,
-				Help: "compute the scans of a nest with two or more outer dimensions for this many neighbouring columns in one loop, so that their dependence chains overlap (1: one column per loop)"},
+				Help: "compute the scans of a nest with outer dimensions for this many neighbouring columns in one loop, so that their dependence chains overlap (1: one column per loop)"},
 		},
 		Check: func(o passes.Options) error {
 			if n := o.Int("scan-lanes"); n < 1 || n > 16 {

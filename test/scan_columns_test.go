@@ -76,9 +76,15 @@ tir.func @solve(%a: !col, %b: !col, %c: !col, %d: !col) -> !col {
 
 // checkTridiag runs a tridiagonal solver along K of I x K x J arrays in
 // every mode and checks it against thomas on diagonally dominant systems.
+// Without J (n1 < 0) the arrays are I x K.
 func checkTridiag(t *testing.T, src string, n0, nk, n1 int, syms map[string]int64) {
 	t.Helper()
-	dims := []interp.Dim{dim("I", 0, int64(n0)), dim("K", 0, int64(nk)), dim("J", 0, int64(n1))}
+	dims := []interp.Dim{dim("I", 0, int64(n0)), dim("K", 0, int64(nk))}
+	if n1 < 0 {
+		n1 = 1
+	} else {
+		dims = append(dims, dim("J", 0, int64(n1)))
+	}
 	var a, b, c, d []float64
 	for p := 0; p < n0*nk*n1; p++ {
 		a = append(a, 0.25+float64(p%7)/16)
@@ -187,7 +193,7 @@ func lowerToAffine(t *testing.T, src string, args ...string) string {
 	return runTCOpt(t, append(args, path)...)
 }
 
-// At -O2 the scans of a nest with two or more outer dimensions run for
+// At -O2 the scans of a nest with outer dimensions run for
 // four neighbouring columns of the innermost outer dimension in one loop
 // (convert-tir-to-affine{scan-lanes=4}), each lane with its own column
 // buffers; the columns left over (fewer than four) run one per loop. The
@@ -199,6 +205,18 @@ func TestInterleavedScanLanes(t *testing.T) {
 	for _, n1 := range []int{0, 1, 3, 4, 6, 9} {
 		checkTridiag(t, src, n0, nk, n1, map[string]int64{"N": n0, "M": int64(n1)})
 	}
+	// With one outer dimension, the loop over groups of lanes is the
+	// outermost one and allocates the lanes' columns in its body: it stays
+	// parallel.
+	src2d := strings.Replace(tridiagMiddleK, "I[0:N], K[0:5], J[0:3]", "I[0:N], K[0:5]", 1)
+	for _, n0 := range []int{0, 1, 3, 4, 6, 9} {
+		checkTridiag(t, src2d, n0, nk, -1, map[string]int64{"N": int64(n0)})
+	}
+	affine2d := lowerToAffine(t, src2d, "--convert-tir-to-affine=scan-lanes=4")
+	if got := strings.Count(affine2d, "memref.alloc"); got != 10 || strings.Count(affine2d, "{tir.parallel}") != 2 {
+		t.Errorf("want 8 + 2 column buffers and both loops over I parallel, got %d allocations:\n%s", got, affine2d)
+	}
+
 	affine := lowerToAffine(t, src, "--convert-tir-to-affine=scan-lanes=4")
 	// Four lanes of two column buffers each, a loop over groups of four
 	// columns and one over the rest, with the four lanes' states in one

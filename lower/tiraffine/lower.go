@@ -25,7 +25,7 @@ type Options struct {
 	// outermost one of such a group are then not parallel, which GPU
 	// targets, mapping every parallel loop to threads, must avoid.
 	ScanColumns bool
-	// ScanLanes > 1 computes the scans of a nest with two or more outer
+	// ScanLanes > 1 computes the scans of a nest with one or more outer
 	// dimensions for that many neighbouring columns in one loop
 	// (interleavedScans).
 	ScanLanes int

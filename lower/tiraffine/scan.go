@@ -2,6 +2,7 @@ package tiraffine
 
 import (
 	"fmt"
+	"strconv"
 
 	"tir/dialects/affine"
 	"tir/dialects/ir"
@@ -294,7 +295,15 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	// Columns live in the outermost loop's body (the entry block of a
 	// one-dimensional scan), allocated before the loops inside it are
 	// opened, so that they dominate them. Interleaved lanes (below) each
-	// have their own columns.
+	// have their own columns; with one outer dimension, the loop over
+	// groups of lanes is the outermost loop and holds them.
+	if len(outer) == 1 && fl.scanLanes > 1 {
+		rest, err := fl.interleavedScans(g, newNest(fl), b, outer[0], point{}, 0, steps, fl.scanLanes, nil)
+		if err != nil {
+			return err
+		}
+		outer = []tir.Dim{rest}
+	}
 	n := newNest(fl)
 	pt, bodies, err := fl.loopNest(n, b, outer[:min(len(outer), 1)])
 	if err != nil {
@@ -305,31 +314,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	if len(outer) > 1 && fl.scanLanes > 1 {
 		lanes = fl.scanLanes
 	}
-	laneColumns := make([]map[*ir.Value][]*ir.Value, lanes)
-	var columns []*ir.Value
-	for lane := range laneColumns {
-		laneColumns[lane] = map[*ir.Value][]*ir.Value{}
-		for _, op := range g.scans {
-			if !g.column[op] {
-				continue
-			}
-			t, _ := tir.AsTensor(op.Results[0].Type)
-			col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op]}}
-			var bufs []*ir.Value
-			for _, lt := range leaves(t.Elem) {
-				a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
-				bufs = append(bufs, a)
-				columns = append(columns, a)
-			}
-			fl.storage[op.Results[0]] = col
-			laneColumns[lane][op.Results[0]] = bufs
-		}
-	}
-	selectLane := func(lane int) {
-		for v, bufs := range laneColumns[lane] {
-			fl.buffers[v] = bufs
-		}
-	}
+	selectLane, columns := fl.laneColumns(g, steps, home, lanes)
 	selectLane(0)
 	if len(outer) > 1 {
 		last := outer[len(outer)-1]
@@ -341,7 +326,6 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			if last, err = fl.interleavedScans(g, n, inner[len(inner)-1], last, pt2, len(outer)-1, steps, lanes, selectLane); err != nil {
 				return err
 			}
-			selectLane(0)
 		}
 		pt3, rest, err := fl.loopNestFrom(n, inner[len(inner)-1], []tir.Dim{last}, pt2, len(outer)-1)
 		if err != nil {
@@ -381,7 +365,8 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 // and independent columns in one loop body give the CPU chains to overlap.
 // The loop over groups of lanes opens in b; the points left over (fewer
 // than lanes) are returned as the dimension the caller's ordinary nest
-// covers.
+// covers. selectLane points the column buffers at a lane's own; when nil,
+// each iteration of the loop allocates the lanes' columns in its body.
 func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir.Dim, pt point, depth int, steps map[*ir.Operation]tir.Dim, lanes int, selectLane func(int)) (tir.Dim, error) {
 	tiles := sizeexpr.Simplify(sizeexpr.Sub(d.Hi, d.Lo))
 	tiles, err := sizeexpr.FloorDiv(tiles, int64(lanes))
@@ -397,13 +382,17 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 		return d, ir.Errorf(b.loc, "%v", err)
 	}
 	loop, body := b.affineFor(lb, lbOps, ub, ubOps)
-	if len(g.column) == 0 {
+	var own []*ir.Value
+	if selectLane == nil {
+		selectLane, own = fl.laneColumns(g, steps, body, lanes)
+	}
+	if len(g.column) == 0 || own != nil {
 		// Without shared columns the groups of lanes are independent.
 		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
 	}
 	ivName := fmt.Sprintf("iv%d_%s_lanes", depth, d.Name)
 	iv := loop.Regions[0].Entry().Args[0]
-	iv.NameHint = ivHint(d.Name) + "4"
+	iv.NameHint = ivHint(d.Name) + strconv.Itoa(lanes)
 	n.ivs[ivName] = iv
 	first := sizeexpr.Add(d.Lo, sizeexpr.Mul(sizeexpr.Dim(ivName, depth), int64(lanes)))
 	var pts []point
@@ -416,6 +405,10 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 			return d, err
 		}
 	}
+	for _, a := range own {
+		body.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+	}
+	selectLane(0)
 	body.yield()
 	// The rest starts after the last full group, or at the start when
 	// there is none (hi < lo makes the count of groups negative).
@@ -425,6 +418,37 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 		rest.Lo = sizeexpr.Max(d.Lo, rest.Lo)
 	}
 	return rest, nil
+}
+
+// laneColumns allocates in home one set of column buffers per lane for
+// the group's scans kept in columns, and returns a function that points
+// the scans' buffers at a lane's set, and the buffers to free.
+func (fl *funcLowering) laneColumns(g *scanGroup, steps map[*ir.Operation]tir.Dim, home builder, lanes int) (func(int), []*ir.Value) {
+	sets := make([]map[*ir.Value][]*ir.Value, lanes)
+	var columns []*ir.Value
+	for lane := range sets {
+		sets[lane] = map[*ir.Value][]*ir.Value{}
+		for _, op := range g.scans {
+			if !g.column[op] {
+				continue
+			}
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			col := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op]}}
+			var bufs []*ir.Value
+			for _, lt := range leaves(t.Elem) {
+				a := fl.allocIn(home, col.WithElem(lt), op.Loc, "column", false)
+				bufs = append(bufs, a)
+				columns = append(columns, a)
+			}
+			fl.storage[op.Results[0]] = col
+			sets[lane][op.Results[0]] = bufs
+		}
+	}
+	return func(lane int) {
+		for v, bufs := range sets[lane] {
+			fl.buffers[v] = bufs
+		}
+	}, columns
 }
 
 // scanAlong emits the sequential loop of one scan over the steps kd, at
