@@ -294,7 +294,7 @@ func splat(t types.Type, c constant.Constant) constant.Constant {
 		for i := range elems {
 			elems[i] = c
 		}
-		return constant.NewVector(vt, elems...)
+		return printOnce(constant.NewVector(vt, elems...))
 	}
 	return c
 }

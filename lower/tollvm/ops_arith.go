@@ -550,7 +550,7 @@ func emitConstant(fe *fnEmitter, op *ir.Operation) error {
 		case len(cs) == 1:
 			c = splat(t, cs[0])
 		case uint64(len(cs)) == vt.Len:
-			c = constant.NewVector(vt, cs...)
+			c = printOnce(constant.NewVector(vt, cs...))
 		default:
 			return ir.Errorf(op.Loc, "tollvm: arith.constant has %d elements for %s", len(cs), t)
 		}
@@ -607,8 +607,24 @@ func floatConst(t *types.FloatType, v float64) constant.Constant {
 		// value is representable, so round through float32 at least.
 		v = float64(float32(v))
 	}
-	return constant.NewFloat(t, v)
+	return printOnce(constant.NewFloat(t, v))
 }
+
+// printedConst is a constant whose text is computed once. llir prints an
+// operand's text at every use, and a float's goes through math/big: a
+// constant shared by thousands of instructions made printing the module
+// half of convert-to-llvm's time (a 10,000-op stencil chain).
+type printedConst struct {
+	constant.Constant
+	ident string
+}
+
+func printOnce(c constant.Constant) constant.Constant {
+	return &printedConst{Constant: c, ident: c.Ident()}
+}
+
+func (c *printedConst) Ident() string  { return c.ident }
+func (c *printedConst) String() string { return c.Type().String() + " " + c.ident }
 
 // ---- f16 and bf16 (spec 2.7) ----
 //
