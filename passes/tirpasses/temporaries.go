@@ -146,6 +146,17 @@ func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			continue
 		}
+		if readers := cheapRereaders(uses, v, memo, threshold); readers != nil {
+			op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: its %d readers (%s) are each re-read and cost a point of it and nothing more: computed once into one temporary instead of one per reader, which are then fused", len(readers), opNames(readers))))
+			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
+			memo[v] = 0
+			fs.memo[v] = footprint{}
+			for _, u := range readers {
+				delete(memo, u.Results[0]) // costed with v fused
+				delete(fs.memo, u.Results[0])
+			}
+			continue
+		}
 		n, reads := readPoints(uses, v)
 		if n <= 1 {
 			continue // read once per point: fusing costs nothing
@@ -170,4 +181,40 @@ func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 		memo[v] = 0
 		fs.memo[v] = footprint{}
 	}
+}
+
+// cheapRereaders returns v's readers when there are several and each
+// would be materialized only for what v costs: elementwise ops whose other
+// operands cost nothing (arguments, constants, temporaries), read at
+// several points per point, costing at least the threshold. One buffer of
+// v then serves them all, and they cost nothing more to fuse. (nabla's two
+// edge fluxes are the edge average times a per-edge input: one temporary
+// of the average instead of two of the fluxes halves the edge traffic.)
+func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, threshold int) []*ir.Operation {
+	readers := uses.Users(v)
+	if len(readers) < 2 {
+		return nil
+	}
+	for _, u := range readers {
+		if !u.HasTrait(ir.TraitElementwise) || len(u.Regions) > 0 || len(u.Results) != 1 {
+			return nil
+		}
+		for _, o := range u.Operands {
+			if o != v && cost(o, memo) != 0 {
+				return nil
+			}
+		}
+		if n, _ := readPoints(uses, u.Results[0]); n <= 1 || cost(u.Results[0], memo) < threshold {
+			return nil
+		}
+	}
+	return readers
+}
+
+func opNames(ops []*ir.Operation) string {
+	var names []string
+	for _, op := range ops {
+		names = append(names, op.Name)
+	}
+	return strings.Join(names, ", ")
 }
