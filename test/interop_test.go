@@ -50,8 +50,11 @@ func TestMLIRInterop(t *testing.T) {
 			pipe(t, affine, mlirOpt)
 			pipe(t, runTCOpt(t, "--convert-tir-to-affine", "--mlir-print-op-generic", f), mlirOpt)
 			// Upstream's own lowering of our affine output must work too.
-			pipe(t, affine, mlirOpt, "--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm",
-				"--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts")
+			lowering := []string{"--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm",
+				"--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"}
+			pipe(t, affine, mlirOpt, lowering...)
+			// -O2's scans in lanes (floordiv bounds, a max lower bound).
+			pipe(t, runTCOpt(t, "--convert-tir-to-affine=scan-lanes=4", f), mlirOpt, lowering...)
 			// The outlined GPU module (spec 4.3) is MLIR's gpu dialect: mlir-opt
 			// reads it in both forms, and its own NVVM lowering of our kernels,
 			// the peer of convert-to-llvm{target=nvptx64}, accepts them.
