@@ -41,7 +41,10 @@ type fnEmitter struct {
 	cur  *ll.Block
 	vals map[*ir.Value]value.Value
 	mems map[*ir.Value]*memref
-	used map[string]bool
+	// hoisted marks the allocs and deallocs of loop bodies emitted around
+	// their loop instead (hoistPrivateAllocs).
+	hoisted map[*ir.Operation]bool
+	used    map[string]bool
 	// nextSuffix is, per name hint, the next numeric suffix to try.
 	nextSuffix map[string]int
 	// prologue is the entry block of @f.body, where loop-invariant values
@@ -428,6 +431,9 @@ func (fe *fnEmitter) bind(r *ir.Value, v value.Value, fallback string) {
 // func.return it returns nil with the LLVM block terminated.
 func (fe *fnEmitter) emitBlock(b *ir.Block) ([]value.Value, error) {
 	for _, op := range b.Ops {
+		if fe.hoisted[op] {
+			continue
+		}
 		switch op.Name {
 		case "affine.yield", "scf.yield":
 			return fe.vals2(op, op.Operands)

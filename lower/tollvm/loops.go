@@ -175,6 +175,10 @@ func emitAffineFor(fe *fnEmitter, op *ir.Operation) error {
 		return ir.Errorf(op.Loc, "tollvm: affine.for upper bound: %v", err)
 	}
 	name := fe.ivName(blk.Args[0])
+	freeHoisted, err := fe.hoistPrivateAllocs(blk)
+	if err != nil {
+		return err
+	}
 	res, err := fe.emitCountedLoop(name, lb, ub, i64(step), args[nlb+nub:], func(iv value.Value, iters []value.Value) ([]value.Value, error) {
 		if err := fe.bindRegionArgs(op, blk, append([]value.Value{iv}, iters...)); err != nil {
 			return nil, err
@@ -183,6 +187,9 @@ func emitAffineFor(fe *fnEmitter, op *ir.Operation) error {
 	})
 	if err != nil {
 		return wrapErr(op, err)
+	}
+	if err := freeHoisted(); err != nil {
+		return err
 	}
 	for i, r := range op.Results {
 		fe.bind(r, res[i], "")
@@ -345,4 +352,52 @@ func (fe *fnEmitter) emitIf(op *ir.Operation, cond value.Value) error {
 		fe.bind(r, merge.NewPhi(incs...), "")
 	}
 	return nil
+}
+
+// hoistPrivateAllocs emits, before a loop with body blk, the buffers the
+// body allocates at its top level from sizes defined outside the loop and
+// frees at its top level too (buffers private to an iteration: the columns
+// and slabs of scans), and returns the function that frees them after the
+// loop. One allocation per loop (per thread, for an outlined parallel
+// loop) replaces one per iteration: glibc gives a large freed block back to
+// the system, and every iteration then faulted its pages in again.
+func (fe *fnEmitter) hoistPrivateAllocs(blk *ir.Block) (func() error, error) {
+	freed := map[*ir.Value]*ir.Operation{}
+	for _, op := range blk.Ops {
+		if op.Name == "memref.dealloc" && len(op.Operands) == 1 {
+			freed[op.Operands[0]] = op
+		}
+	}
+	var deallocs []*ir.Operation
+	for _, op := range blk.Ops {
+		if op.Name != "memref.alloc" || len(op.Results) != 1 || freed[op.Results[0]] == nil || fe.cachesBuffers(op) {
+			continue
+		}
+		inside := false
+		for _, v := range op.Operands {
+			if d := v.DefiningOp(); d != nil && d.ParentBlock() == blk || d == nil && v.OwnerBlock() == blk {
+				inside = true
+			}
+		}
+		if inside {
+			continue
+		}
+		if err := fe.emitOp(op); err != nil {
+			return nil, err
+		}
+		if fe.hoisted == nil {
+			fe.hoisted = map[*ir.Operation]bool{}
+		}
+		d := freed[op.Results[0]]
+		fe.hoisted[op], fe.hoisted[d] = true, true
+		deallocs = append(deallocs, d)
+	}
+	return func() error {
+		for _, d := range deallocs {
+			if err := fe.emitOp(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }

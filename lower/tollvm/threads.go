@@ -505,6 +505,10 @@ func (fe *fnEmitter) emitAffineForRange(op *ir.Operation, lb, ub value.Value, st
 	if err != nil || blk == nil || len(blk.Args) == 0 {
 		return ir.Errorf(op.Loc, "tollvm: affine.for needs a body with an induction variable")
 	}
+	freeHoisted, err := fe.hoistPrivateAllocs(blk)
+	if err != nil {
+		return err
+	}
 	_, err = fe.emitCountedLoop(fe.ivName(blk.Args[0]), lb, ub, i64(step), nil, func(iv value.Value, iters []value.Value) ([]value.Value, error) {
 		if err := fe.bindRegionArgs(op, blk, []value.Value{iv}); err != nil {
 			return nil, err
@@ -514,7 +518,7 @@ func (fe *fnEmitter) emitAffineForRange(op *ir.Operation, lb, ub value.Value, st
 	if err != nil {
 		return wrapErr(op, err)
 	}
-	return nil
+	return freeHoisted()
 }
 
 // workEstimate emits, in the current block, the number of operations one
