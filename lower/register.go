@@ -29,6 +29,8 @@ func init() {
 				Help: "keep a scan read only by later scans of the same column (a forward sweep read by a backward one) in a column-sized buffer; only the outermost loop of such a nest stays parallel (GPU pipelines turn it off)"},
 			{Name: "scan-lanes", Type: passes.OptInt, Default: 1,
 				Help: "compute the scans of a nest with outer dimensions for this many neighbouring columns in one loop, so that their dependence chains overlap (1: one column per loop)"},
+			{Name: "scan-rows", Type: passes.OptBool, Default: false,
+				Help: "sweep scans whose dimension is stored before the innermost other dimension J with a loop over J inside each step (state in a row, columns in a slab), a contiguous parallel loop that affine-vectorize vectorizes"},
 		},
 		Check: func(o passes.Options) error {
 			if n := o.Int("scan-lanes"); n < 1 || n > 16 {
@@ -37,7 +39,7 @@ func init() {
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes")}
+			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				return tiraffine.ConvertWith(ctx.Module, opts)
 			})

@@ -53,8 +53,8 @@ func TestMLIRInterop(t *testing.T) {
 			lowering := []string{"--lower-affine", "--convert-scf-to-cf", "--convert-arith-to-llvm", "--convert-math-to-llvm",
 				"--convert-memref-to-llvm", "--convert-func-to-llvm", "--reconcile-unrealized-casts"}
 			pipe(t, affine, mlirOpt, lowering...)
-			// -O2's scans in lanes (floordiv bounds, a max lower bound).
-			pipe(t, runTCOpt(t, "--convert-tir-to-affine=scan-lanes=4", f), mlirOpt, lowering...)
+			// -O2's scans in lanes (floordiv bounds, a max lower bound) and rows.
+			pipe(t, runTCOpt(t, "--convert-tir-to-affine=scan-lanes=4 scan-rows=true", f), mlirOpt, lowering...)
 			// The outlined GPU module (spec 4.3) is MLIR's gpu dialect: mlir-opt
 			// reads it in both forms, and its own NVVM lowering of our kernels,
 			// the peer of convert-to-llvm{target=nvptx64}, accepts them.

@@ -29,6 +29,9 @@ type Options struct {
 	// dimensions for that many neighbouring columns in one loop
 	// (interleavedScans).
 	ScanLanes int
+	// ScanRows sweeps the scans of a nest whose innermost other dimension
+	// is stored after the scanned one in rows over it (slab.go).
+	ScanRows bool
 }
 
 // DefaultOptions are the options for CPU targets.
@@ -104,8 +107,9 @@ type funcLowering struct {
 	// iotas holds the start and step of each tir.iota, computed at entry
 	// with its extent (dataextent.go).
 	iotas map[*ir.Operation]iotaParts
-	// scanLanes is Options.ScanLanes.
+	// scanLanes and scanRows are Options.ScanLanes and ScanRows.
 	scanLanes int
+	scanRows  bool
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -152,7 +156,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	fn := ir.NewOp("func.func", src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := fn.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
-	fl.scanLanes = opts.ScanLanes
+	fl.scanLanes, fl.scanRows = opts.ScanLanes, opts.ScanRows
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)

@@ -297,6 +297,9 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	// opened, so that they dominate them. Interleaved lanes (below) each
 	// have their own columns; with one outer dimension, the loop over
 	// groups of lanes is the outermost loop and holds them.
+	if fl.scanRows && len(outer) > 0 && rowsFit(g, outer[len(outer)-1].Name) {
+		return fl.slabScans(g, b, outer, steps)
+	}
 	if len(outer) == 1 && fl.scanLanes > 1 {
 		rest, err := fl.interleavedScans(g, newNest(fl), b, outer[0], point{}, 0, steps, fl.scanLanes, nil)
 		if err != nil {

@@ -1,0 +1,186 @@
+package tiraffine
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/dialects/tir"
+)
+
+// Scans along a dimension K that is not the innermost one in storage (a
+// column model's vertical levels stored outermost, J contiguous) are swept
+// in rows: for each point of the outer dimensions but the innermost, J,
+// each scan runs its K loop with a loop over J inside. Every column's state
+// step reads its state where the step before stored it, and a scan kept
+// in columns lives in a K x J slab, so the J loop reads and writes
+// contiguous memory and is parallel: affine-vectorize turns it into vector code across columns,
+// as a C programmer writes such a solver. One column at a time would read
+// one element per cache line of every input at each level.
+
+// rowsFit reports whether the group's scans all store their dimension K
+// before their innermost other dimension, last.
+func rowsFit(g *scanGroup, last string) bool {
+	for _, op := range g.scans {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		k, j := dimIndex(t, tir.DimAttr(op)), dimIndex(t, last)
+		if k < 0 || j < 0 || k > j {
+			return false
+		}
+	}
+	return true
+}
+
+func dimIndex(t tir.TensorType, name string) int {
+	for i, d := range t.Dims {
+		if d.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// slabScans emits the group's nest in rows: loops over outer minus its
+// innermost dimension, slabs allocated in the innermost of them (so that
+// they stay private to a thread), and one sweep per scan.
+func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, steps map[*ir.Operation]tir.Dim) error {
+	n := newNest(fl)
+	row := outer[len(outer)-1]
+	pt, bodies, err := fl.loopNest(n, b, outer[:len(outer)-1])
+	if err != nil {
+		return err
+	}
+	home := bodies[len(bodies)-1]
+	var owned []*ir.Value
+	alloc := func(t tir.TensorType, loc ir.Location, hint string) *ir.Value {
+		a := fl.allocIn(home, t, loc, hint, false)
+		owned = append(owned, a)
+		return a
+	}
+	for _, op := range g.scans {
+		if !g.column[op] {
+			continue
+		}
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		slab := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op], row}}
+		var bufs []*ir.Value
+		for _, lt := range leaves(t.Elem) {
+			bufs = append(bufs, alloc(slab.WithElem(lt), op.Loc, "slab"))
+		}
+		fl.storage[op.Results[0]] = slab
+		fl.buffers[op.Results[0]] = bufs
+	}
+	ev := fl.newEvaluator(n, home)
+	for _, op := range g.scans {
+		if err := ev.sweepRows(op, pt, row, steps[op], len(outer)-1); err != nil {
+			return err
+		}
+	}
+	if len(bodies) > 1 {
+		for _, a := range owned {
+			home.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+		}
+	} else {
+		fl.allocs = append(fl.allocs, owned...)
+	}
+	closeNest(bodies)
+	return nil
+}
+
+// sweepRows emits one scan at the outer point pt as two loops over the
+// steps kd, each with a parallel loop over the row dimension jd inside:
+// the first runs the first step alone, from the initial state; the second
+// the others, each reading the state of its column where the step before
+// stored it (the scan's buffer holds every step). No state is carried in
+// registers or rows, so the J loop is all independent iterations.
+func (ev *evaluator) sweepRows(op *ir.Operation, pt point, jd, kd tir.Dim, depth int) error {
+	saved := ev.b.loc
+	ev.b.loc = op.Loc
+	defer func() { ev.b.loc = saved }()
+	first := sizeexpr.Span(kd.Lo, sizeexpr.Min(kd.Hi, sizeexpr.Add(kd.Lo, sizeexpr.Const(1))))
+	if err := ev.rowSteps(op, pt, jd, kd, first, depth, true); err != nil {
+		return err
+	}
+	rest := sizeexpr.Span(sizeexpr.Add(kd.Lo, sizeexpr.Const(1)), kd.Hi)
+	return ev.rowSteps(op, pt, jd, kd, rest, depth, false)
+}
+
+// rowSteps emits the steps t of steps (a part of kd) of one scan, in a
+// sequential loop with the parallel loop over jd inside. The step t visits
+// k = t forward, k = lo + hi - 1 - t backward; its state is the initial
+// one (initial) or the one stored at the previous k.
+func (ev *evaluator) rowSteps(op *ir.Operation, pt point, jd, kd tir.Dim, steps sizeexpr.Interval, depth int, initial bool) error {
+	fl, n := ev.fl, ev.nest
+	rt, _ := tir.AsTensor(op.Results[0].Type)
+	dim := tir.DimAttr(op)
+	types := leaves(rt.Elem)
+	st := rt
+	if s, ok := fl.storage[op.Results[0]]; ok {
+		st = s
+	}
+	loop, body, err := ev.loop(steps, nil)
+	if err != nil {
+		return ir.Errorf(op.Loc, "%v", err)
+	}
+	name := n.fresh(dim, loop.Regions[0].Entry().Args[0])
+	k, prev := sizeexpr.Dim(name, 100+len(n.ivs)), sizeexpr.Sub(sizeexpr.Dim(name, 100+len(n.ivs)), sizeexpr.Const(1))
+	if tir.ScanDirection(op) == "backward" {
+		// Visit k = lo + hi - 1 - t; the previous step is at k + 1.
+		k = sizeexpr.Sub(sizeexpr.Add(kd.Lo, sizeexpr.Sub(kd.Hi, sizeexpr.Const(1))), k)
+		prev = sizeexpr.Add(k, sizeexpr.Const(1))
+	}
+	ptj, cols, err := fl.loopNestFrom(n, body, []tir.Dim{jd}, pt, depth+1)
+	if err != nil {
+		return ir.Errorf(op.Loc, "%v", err)
+	}
+	c := ev.child(cols[1])
+	state := make([]*ir.Value, len(types))
+	if initial {
+		init, err := c.at(op.Operands[0], ptj)
+		if err != nil {
+			return err
+		}
+		for i, p := range init.parts {
+			if !ir.TypeEqual(p.Type, types[i]) {
+				p = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[i])
+			}
+			state[i] = p
+		}
+	} else {
+		for i, buf := range fl.buffers[op.Results[0]] {
+			if state[i], err = c.load(buf, st.WithElem(types[i]), ptj.with(dim, prev)); err != nil {
+				return ir.Errorf(op.Loc, "%v", err)
+			}
+		}
+	}
+	region := op.Regions[0].Entry()
+	c.env[region.Args[0]] = scalar{parts: state}
+	q := ptj.with(dim, k)
+	var masks []*ir.Value
+	for i, in := range op.Operands[1:] {
+		x, err := c.at(in, q)
+		if err != nil {
+			return err
+		}
+		c.env[region.Args[i+1]] = x
+		masks = append(masks, x.mask)
+	}
+	y, err := c.at(region.Terminator().Operands[0], ptj)
+	if err != nil {
+		return err
+	}
+	next := y.parts
+	if m := c.orMask(append(masks, y.mask)...); m != nil {
+		for i := range next {
+			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
+		}
+	}
+	out, err := subscripts(st, q)
+	if err != nil {
+		return ir.Errorf(op.Loc, "%v", err)
+	}
+	for i, buf := range fl.buffers[op.Results[0]] {
+		c.storeAt(next[i], buf, out)
+	}
+	closeNest(cols)
+	body.yield()
+	return nil
+}
