@@ -279,7 +279,7 @@ func (rep *report) markdown() string {
 		"of every nest runs through libgomp's `GOMP_parallel` with a static schedule, docs/abi.md), the function renamed "+
 		"`threads_<name>` to link next to ours, `llc-14 %s`.\n", strings.Join(llcFlags, " "))
 	fmt.Fprintf(&b, "- **gcc omp**: the same C with `gcc %s`: `#pragma omp parallel for` on the outer loop "+
-		"(tridiag: one pair of scratch columns per thread); the generic ISA, as ours.\n", strings.Join(gccOMP, " "))
+		"(tridiag: one pair of scratch columns per thread, tridiag_kout: one pair of K x M slabs per thread); the generic ISA, as ours.\n", strings.Join(gccOMP, " "))
 	fmt.Fprintf(&b, "- **ours native / ours native fma**: ours with `--mcpu=native` "+
 		"(`convert-to-llvm{cpu=native}`, and affine-contraction-tile sized for this CPU's vector registers), the "+
 		"instruction set of gcc -march=native, and (kernels with a BLAS reference) with "+
