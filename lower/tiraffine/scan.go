@@ -492,7 +492,6 @@ func (ev *evaluator) scanAlong(op *ir.Operation, lanes []point, kd tir.Dim, sele
 		// Run t = lo..hi-1 and visit k = lo + hi - 1 - t.
 		k = sizeexpr.Sub(sizeexpr.Add(kd.Lo, sizeexpr.Sub(kd.Hi, sizeexpr.Const(1))), k)
 	}
-	region := op.Regions[0].Entry()
 	var yields []*ir.Value
 	for lane, pt := range lanes {
 		if selectLane != nil {
@@ -500,26 +499,9 @@ func (ev *evaluator) scanAlong(op *ir.Operation, lanes []point, kd tir.Dim, sele
 		}
 		c := ev.child(body)
 		q := pt.with(dim, k)
-		state := blk.Args[1+lane*len(types) : 1+(lane+1)*len(types)]
-		c.env[region.Args[0]] = scalar{parts: state}
-		var masks []*ir.Value
-		for i, in := range op.Operands[1:] {
-			x, err := c.at(in, q)
-			if err != nil {
-				return err
-			}
-			c.env[region.Args[i+1]] = x
-			masks = append(masks, x.mask)
-		}
-		y, err := c.at(region.Terminator().Operands[0], pt)
+		next, err := c.scanStep(op, blk.Args[1+lane*len(types):1+(lane+1)*len(types)], q)
 		if err != nil {
 			return err
-		}
-		next := y.parts
-		if m := c.orMask(append(masks, y.mask)...); m != nil {
-			for i := range next {
-				next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
-			}
 		}
 		st := rt
 		if col, ok := fl.storage[op.Results[0]]; ok {
@@ -536,6 +518,35 @@ func (ev *evaluator) scanAlong(op *ir.Operation, lanes []point, kd tir.Dim, sele
 	}
 	body.op("affine.yield", yields, nil, nil)
 	return nil
+}
+
+// scanStep evaluates one step of a scan at the point q (its scanned
+// dimension at the step) from the state: the body with its block
+// arguments bound to the state and the inputs at q; where an input or the
+// result is masked, the state passes through unchanged.
+func (c *evaluator) scanStep(op *ir.Operation, state []*ir.Value, q point) ([]*ir.Value, error) {
+	region := op.Regions[0].Entry()
+	c.env[region.Args[0]] = scalar{parts: state}
+	var masks []*ir.Value
+	for i, in := range op.Operands[1:] {
+		x, err := c.at(in, q)
+		if err != nil {
+			return nil, err
+		}
+		c.env[region.Args[i+1]] = x
+		masks = append(masks, x.mask)
+	}
+	y, err := c.at(region.Terminator().Operands[0], q)
+	if err != nil {
+		return nil, err
+	}
+	next := y.parts
+	if m := c.orMask(append(masks, y.mask)...); m != nil {
+		for i := range next {
+			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, state[i].Type, nil)
+		}
+	}
+	return next, nil
 }
 
 // neededScan is the type of a scan narrowed to what its readers need: the

@@ -151,27 +151,10 @@ func (ev *evaluator) rowSteps(op *ir.Operation, pt point, jd, kd tir.Dim, steps 
 			}
 		}
 	}
-	region := op.Regions[0].Entry()
-	c.env[region.Args[0]] = scalar{parts: state}
 	q := ptj.with(dim, k)
-	var masks []*ir.Value
-	for i, in := range op.Operands[1:] {
-		x, err := c.at(in, q)
-		if err != nil {
-			return err
-		}
-		c.env[region.Args[i+1]] = x
-		masks = append(masks, x.mask)
-	}
-	y, err := c.at(region.Terminator().Operands[0], ptj)
+	next, err := c.scanStep(op, state, q)
 	if err != nil {
 		return err
-	}
-	next := y.parts
-	if m := c.orMask(append(masks, y.mask)...); m != nil {
-		for i := range next {
-			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, types[i], nil)
-		}
 	}
 	out, err := subscripts(st, q)
 	if err != nil {

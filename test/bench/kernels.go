@@ -78,13 +78,7 @@ var kernels = []kernel{
 		l3:    map[string]int64{"N": 96, "M": 96, "L": 32},
 		dram:  map[string]int64{"N": 256, "M": 256, "L": 40},
 		check: map[string]int64{"N": 5, "M": 7, "L": 19},
-		// Diagonally dominant systems: b in [3, 4), the rest in [-1, 1).
-		fill: func(rng *rand.Rand, arg string) float64 {
-			if arg == "b" {
-				return 3 + rng.Float64()
-			}
-			return rng.Float64()*2 - 1
-		},
+		fill:  tridiagFill,
 	},
 	{
 		// The same solver with K outermost in storage (J contiguous); the
@@ -93,12 +87,7 @@ var kernels = []kernel{
 		l3:    map[string]int64{"N": 96, "M": 96, "L": 32},
 		dram:  map[string]int64{"N": 256, "M": 256, "L": 40},
 		check: map[string]int64{"N": 5, "M": 7, "L": 19},
-		fill: func(rng *rand.Rand, arg string) float64 {
-			if arg == "b" {
-				return 3 + rng.Float64()
-			}
-			return rng.Float64()*2 - 1
-		},
+		fill:  tridiagFill,
 	},
 	{
 		name: "nabla", file: "nabla.tir", ref: "nabla.c",
@@ -125,6 +114,15 @@ var kernels = []kernel{
 		want:    matmulWant,
 		minReps: 3,
 	},
+}
+
+// tridiagFill draws diagonally dominant systems: b in [3, 4), the rest in
+// [-1, 1).
+func tridiagFill(rng *rand.Rand, arg string) float64 {
+	if arg == "b" {
+		return 3 + rng.Float64()
+	}
+	return rng.Float64()*2 - 1
 }
 
 // matmulWant is C(m, n) = sum over k in order of A(m, k) * B(k, n) in
