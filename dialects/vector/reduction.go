@@ -76,14 +76,23 @@ func (k CombiningKind) Supports(t ir.Type) bool {
 	return isInt
 }
 
+// kindAt is the kind named w, or a located error listing the kinds.
+func kindAt(w string, loc ir.Location) (CombiningKind, error) {
+	k, ok := KindByName(w)
+	if !ok {
+		return 0, ir.Errorf(loc, "unknown combining kind '%s' (expected one of %s)", w, strings.Join(kindNames, ", "))
+	}
+	return k, nil
+}
+
 func parseKind(p *ir.OpParser) (ir.Attribute, error) {
 	w, loc, err := p.Keyword("a combining kind")
 	if err != nil {
 		return nil, err
 	}
-	k, ok := KindByName(w)
-	if !ok {
-		return nil, ir.Errorf(loc, "unknown combining kind '%s' (expected one of %s)", w, strings.Join(kindNames, ", "))
+	k, err := kindAt(w, loc)
+	if err != nil {
+		return nil, err
 	}
 	return k, p.ExpectEnd()
 }
@@ -104,9 +113,9 @@ var reductionDef = &ir.OpDef{
 		if err != nil {
 			return err
 		}
-		k, ok := KindByName(w)
-		if !ok {
-			return ir.Errorf(loc, "unknown combining kind '%s' (expected one of %s)", w, strings.Join(kindNames, ", "))
+		k, err := kindAt(w, loc)
+		if err != nil {
+			return err
 		}
 		if err := p.ExpectPunct(","); err != nil {
 			return err
