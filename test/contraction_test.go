@@ -162,15 +162,7 @@ func TestContractionEndToEnd(t *testing.T) {
 				if c.modes != nil && !slices.Contains(c.modes, mode.name) {
 					continue
 				}
-				p, err := passes.OptPipeline(3, "x86_64")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if mode.cpu != "" {
-					if err := lower.WithCPU(p, "x86_64", mode.cpu); err != nil {
-						t.Fatal(err)
-					}
-				}
+				p := optPipelineFor(t, 3, mode.cpu)
 				if mode.contract {
 					if err := lower.WithContract(p); err != nil {
 						t.Fatal(err)
@@ -275,15 +267,7 @@ func TestContractionFlags(t *testing.T) {
 	for _, c := range []struct {
 		cpu, want string
 	}{{"", "<4 x float>"}, {"x86-64-v3", "<8 x float>"}, {"skylake-avx512", "<16 x float>"}} {
-		p, err := passes.OptPipeline(3, "x86_64")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.cpu != "" {
-			if err := lower.WithCPU(p, "x86_64", c.cpu); err != nil {
-				t.Fatal(err)
-			}
-		}
+		p := optPipelineFor(t, 3, c.cpu)
 		llvm, err := native.CompileWith(path, string(src), p)
 		if err != nil {
 			t.Fatal(err)
@@ -332,4 +316,20 @@ func TestContractionCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// optPipelineFor is the x86_64 -O pipeline of level for the processor cpu
+// (tc-opt -OLEVEL --mcpu=CPU; "" is generic x86-64).
+func optPipelineFor(t *testing.T, level int, cpu string) *passes.Pipeline {
+	t.Helper()
+	p, err := passes.OptPipeline(level, "x86_64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu != "" {
+		if err := lower.WithCPU(p, "x86_64", cpu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
 }

@@ -114,15 +114,7 @@ func TestVectorizedReductions(t *testing.T) {
 				runs = append(runs, run{syms, []*interp.Tensor{a}, want})
 			}
 			for _, mode := range reduceModes {
-				pl, err := passes.OptPipeline(mode.level, "x86_64")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if mode.cpu != "" {
-					if err := lower.WithCPU(pl, "x86_64", mode.cpu); err != nil {
-						t.Fatal(err)
-					}
-				}
+				pl := optPipelineFor(t, mode.level, mode.cpu)
 				if mode.reassoc {
 					if err := lower.WithReassociate(pl); err != nil {
 						t.Fatal(err)
