@@ -302,6 +302,11 @@ func TestScanRows(t *testing.T) {
 		checkTridiagLayout(t, src2d, []interp.Dim{dim("K", 0, int64(nk)), dim("J", 0, int64(n1))},
 			1, nk, n1, func(_, k, j int) int { return k*n1 + j }, map[string]int64{"L": int64(nk), "M": int64(n1)})
 	}
+	// Two outer loops (I, H) around the rows: the slabs belong to the inner
+	// one. I and H together index like one dimension of 2 * 3 points.
+	src4d := strings.Replace(tridiagMiddleK, "I[0:N], K[0:5], J[0:3]", "K[0:L], I[0:2], H[0:3], J[0:M]", 1)
+	checkTridiagLayout(t, src4d, []interp.Dim{dim("K", 0, 5), dim("I", 0, 2), dim("H", 0, 3), dim("J", 0, 9)},
+		6, 5, 9, func(i, k, j int) int { return (k*6+i)*9 + j }, map[string]int64{"L": 5, "M": 9})
 	affine := lowerToAffine(t, src, "--convert-tir-to-affine=scan-rows=true")
 	for _, want := range []string{"memref.alloc(%L, %M) : memref<?x?xf64>", "affine.load %slab[%rk_0 - 1, %j]", "affine.load %result[-%rk_2 + symbol(%L), %i, %j]"} {
 		if !strings.Contains(affine, want) {

@@ -292,14 +292,17 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			fl.buffers[op.Results[0]] = bufs
 		}
 	}
-	// Columns live in the outermost loop's body (the entry block of a
-	// one-dimensional scan), allocated before the loops inside it are
-	// opened, so that they dominate them. Interleaved lanes (below) each
-	// have their own columns; with one outer dimension, the loop over
-	// groups of lanes is the outermost loop and holds them.
+	// A dimension stored before the innermost outer one is swept in rows
+	// (slab.go).
 	if fl.scanRows && len(outer) > 0 && rowsFit(g, outer[len(outer)-1].Name) {
 		return fl.slabScans(g, b, outer, steps)
 	}
+	// Otherwise one column at a time, or a few in lanes. Columns live in
+	// the outermost loop's body (the entry block of a one-dimensional
+	// scan), allocated before the loops inside it are opened, so that they
+	// dominate them. Interleaved lanes (below) each have their own
+	// columns; with one outer dimension, the loop over groups of lanes is
+	// the outermost loop and holds them.
 	if len(outer) == 1 && fl.scanLanes > 1 {
 		rest, err := fl.interleavedScans(g, newNest(fl), b, outer[0], point{}, 0, steps, fl.scanLanes, nil)
 		if err != nil {
@@ -350,15 +353,22 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			return err
 		}
 	}
-	if len(bodies) > 1 {
-		for _, a := range columns {
+	fl.closeWithBuffers(bodies, home, columns)
+	return nil
+}
+
+// closeWithBuffers closes a nest in which home, the entry block
+// (bodies[0]) or one of the loop bodies, allocated bufs: they are freed at
+// the end of that body, or at return when they live at entry.
+func (fl *funcLowering) closeWithBuffers(bodies []builder, home builder, bufs []*ir.Value) {
+	if home.block != bodies[0].block {
+		for _, a := range bufs {
 			home.op("memref.dealloc", []*ir.Value{a}, nil, nil)
 		}
 	} else {
-		fl.allocs = append(fl.allocs, columns...)
+		fl.allocs = append(fl.allocs, bufs...)
 	}
 	closeNest(bodies)
-	return nil
 }
 
 // interleavedScans computes a group's scans for `lanes` neighbouring

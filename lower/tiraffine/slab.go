@@ -9,33 +9,24 @@ import (
 // Scans along a dimension K that is not the innermost one in storage (a
 // column model's vertical levels stored outermost, J contiguous) are swept
 // in rows: for each point of the outer dimensions but the innermost, J,
-// each scan runs its K loop with a loop over J inside. Every column's state
-// step reads its state where the step before stored it, and a scan kept
-// in columns lives in a K x J slab, so the J loop reads and writes
-// contiguous memory and is parallel: affine-vectorize turns it into vector code across columns,
-// as a C programmer writes such a solver. One column at a time would read
-// one element per cache line of every input at each level.
+// each scan runs its K loop with a loop over J inside. Each step reads its
+// columns' state where the step before stored it, and a scan kept in
+// columns lives in a K x J slab, so the J loop reads and writes contiguous
+// memory and is parallel: affine-vectorize turns it into vector code
+// across columns, as a C programmer writes such a solver. One column at a
+// time would read one element per cache line of every input at each level.
 
 // rowsFit reports whether the group's scans all store their dimension K
 // before their innermost other dimension, last.
 func rowsFit(g *scanGroup, last string) bool {
 	for _, op := range g.scans {
 		t, _ := tir.AsTensor(op.Results[0].Type)
-		k, j := dimIndex(t, tir.DimAttr(op)), dimIndex(t, last)
+		k, j := t.Find(tir.DimAttr(op)), t.Find(last)
 		if k < 0 || j < 0 || k > j {
 			return false
 		}
 	}
 	return true
-}
-
-func dimIndex(t tir.TensorType, name string) int {
-	for i, d := range t.Dims {
-		if d.Name == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // slabScans emits the group's nest in rows: loops over outer minus its
@@ -49,12 +40,7 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 		return err
 	}
 	home := bodies[len(bodies)-1]
-	var owned []*ir.Value
-	alloc := func(t tir.TensorType, loc ir.Location, hint string) *ir.Value {
-		a := fl.allocIn(home, t, loc, hint, false)
-		owned = append(owned, a)
-		return a
-	}
+	var slabs []*ir.Value
 	for _, op := range g.scans {
 		if !g.column[op] {
 			continue
@@ -63,8 +49,9 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 		slab := tir.TensorType{Elem: t.Elem, Dims: []tir.Dim{steps[op], row}}
 		var bufs []*ir.Value
 		for _, lt := range leaves(t.Elem) {
-			bufs = append(bufs, alloc(slab.WithElem(lt), op.Loc, "slab"))
+			bufs = append(bufs, fl.allocIn(home, slab.WithElem(lt), op.Loc, "slab", false))
 		}
+		slabs = append(slabs, bufs...)
 		fl.storage[op.Results[0]] = slab
 		fl.buffers[op.Results[0]] = bufs
 	}
@@ -74,14 +61,7 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 			return err
 		}
 	}
-	if len(bodies) > 1 {
-		for _, a := range owned {
-			home.op("memref.dealloc", []*ir.Value{a}, nil, nil)
-		}
-	} else {
-		fl.allocs = append(fl.allocs, owned...)
-	}
-	closeNest(bodies)
+	fl.closeWithBuffers(bodies, home, slabs)
 	return nil
 }
 

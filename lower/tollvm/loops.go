@@ -360,7 +360,9 @@ func (fe *fnEmitter) emitIf(op *ir.Operation, cond value.Value) error {
 // and slabs of scans), and returns the function that frees them after the
 // loop. One allocation per loop (per thread, for an outlined parallel
 // loop) replaces one per iteration: glibc gives a large freed block back to
-// the system, and every iteration then faulted its pages in again.
+// the system, and every iteration then faulted its pages in again. A loop
+// that runs no iteration now allocates them too: the sizes are those of
+// its data, so this costs no more than one iteration would have.
 func (fe *fnEmitter) hoistPrivateAllocs(blk *ir.Block) (func() error, error) {
 	freed := map[*ir.Value]*ir.Operation{}
 	for _, op := range blk.Ops {
