@@ -115,6 +115,8 @@ func init() {
 		Options: []passes.OptionSpec{
 			{Name: "block", Type: passes.OptIntList, Default: []int{int(gpuoutline.DefaultBlock[0]), int(gpuoutline.DefaultBlock[1])},
 				Help: "thread-block shape x,y[,z]; a kernel mapping fewer directions multiplies the rest into its last one (32,8: 256 threads in 1-D, 32x8 in 2-D and 3-D)"},
+			{Name: "coarsen", Type: passes.OptInt, Default: 1,
+				Help: "points of its outermost direction each thread computes in a kernel whose body is straight-line code (loads of several points in flight, shared loads merged; 1: one point)"},
 		},
 		Check: func(o passes.Options) error {
 			b := o.Ints("block")
@@ -131,13 +133,16 @@ func init() {
 			if total > 1024 {
 				return fmt.Errorf("a thread block has at most 1024 threads, %v has %d", b, total)
 			}
+			if c := o.Int("coarsen"); c < 1 || c > 16 {
+				return fmt.Errorf("coarsen must be between 1 and 16, got %d", c)
+			}
 			if len(b) == 3 && b[2] > 64 {
 				return fmt.Errorf("the z extent of a thread block is at most 64, got %d", b[2])
 			}
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			var opts gpuoutline.Options
+			opts := gpuoutline.Options{Coarsen: int64(o.Int("coarsen"))}
 			for i, x := range o.Ints("block") {
 				opts.Block[i] = int64(x)
 			}

@@ -41,9 +41,9 @@ var GPUOptPipelines = [4]string{
 	0: "builtin.module(tir-inline,convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,convert-to-llvm{target=TARGET})",
 	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
 	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
-		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining{coarsen=4},canonicalize,cse,convert-to-llvm{target=TARGET})",
 	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
-		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
+		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining{coarsen=4},canonicalize,cse,convert-to-llvm{target=TARGET})",
 }
 
 // IsGPUTarget reports whether t is a GPU target.

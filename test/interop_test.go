@@ -57,9 +57,10 @@ func TestMLIRInterop(t *testing.T) {
 			pipe(t, runTCOpt(t, "--convert-tir-to-affine=scan-lanes=4 scan-rows=true", f), mlirOpt, lowering...)
 			// The outlined GPU module (spec 4.3) is MLIR's gpu dialect: mlir-opt
 			// reads it in both forms, and its own NVVM lowering of our kernels,
-			// the peer of convert-to-llvm{target=nvptx64}, accepts them.
+			// the peer of convert-to-llvm{target=nvptx64}, accepts them (as -O2
+			// makes them: several points per thread).
 			outlined := "--pass-pipeline=builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
-				"func.func(affine-licm,affine-scalar-replace),gpu-kernel-outlining,canonicalize,cse)"
+				"func.func(affine-licm,affine-scalar-replace),gpu-kernel-outlining{coarsen=4},canonicalize,cse)"
 			gpuIR := runTCOpt(t, outlined, f)
 			pipe(t, gpuIR, mlirOpt)
 			pipe(t, runTCOpt(t, outlined, "--mlir-print-op-generic", f), mlirOpt)
