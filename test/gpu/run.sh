@@ -13,7 +13,8 @@
 #      (tc-run --target=nvptx64 --bench).
 #
 # It needs bin/tc-run (built with `make build`, or by this script when Go
-# is installed), LLVM 14's llc and gcc. TIR_CUDA_DRIVER names another
+# is installed), LLVM 14's llc and gcc. On a GPU machine without LLVM 14,
+# record the PTX here and replay it there: test/gpu/llc-cache says how. TIR_CUDA_DRIVER names another
 # driver library, TIR_CUDA_DEVICE another device. Exit status 0 when every
 # check passed. Sizes can be raised: LAP_N, LAP_M, LAP_L, HDIFF_N.
 # EMULATE=1 runs the same steps without a GPU, the kernels on the CPU under
@@ -61,6 +62,11 @@ run tridiag.tir "$ex/tridiag.tir"
 run "matmul.tc M=13 K=17 N=9" "$ex/matmul.tc" --arg M=13 --arg K=17 --arg N=9
 run "conv1d.tc N=40 W=5" "$ex/conv1d.tc" --arg N=40 --arg W=5
 run "fcrelu.tc B=4 M=9 N=6" "$ex/fcrelu.tc" --arg B=4 --arg M=9 --arg N=6
+# -O2 kernels compute 4 points per thread (coarsen=4): extents where the
+# last threads have fewer (z, y, and x with 1024 points per block).
+run "lap3d_f32 N=13 M=9 L=33" test/bench/kernels/lap3d_f32.tir --arg N=13 --arg M=9 --arg L=33
+run "hdiff N=70 M=45" test/bench/kernels/hdiff.tir --arg N=70 --arg M=45
+run "axpy N=2049" test/bench/kernels/axpy.tir --arg N=2049
 for f in test/testdata/e2e/*.tir test/testdata/gpu/*.tir; do
 	syms=$(sed -n 's#^// SYMS:##p' "$f" | tr ' ' '\n' | sed -n 's#^\(.*=.*\)$#--arg \1#p' | tr '\n' ' ')
 	# shellcheck disable=SC2086
