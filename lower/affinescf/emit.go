@@ -75,6 +75,18 @@ func (e *Emitter) Binary(name string, a, b *ir.Value) *ir.Value {
 	case (name == "addi" || name == "subi") && okb && cb == 0,
 		(name == "muli" || name == "floordivsi" || name == "ceildivsi" || name == "divsi") && okb && cb == 1:
 		return a
+	case name == "addi" && okb:
+		// (x + c0) + c1 is x + (c0 + c1): a point reached by two paths
+		// (i + 2 in one copy of a coarsened GPU kernel's body, (i + 1)
+		// + 1 in the next) gets the same op, which cse merges; llc does
+		// not reassociate, and merges the loads only at equal addresses.
+		if d := a.DefiningOp(); d != nil && d.Name == "arith.addi" {
+			for k, x := range d.Operands {
+				if c0, ok := constIndex(x); ok {
+					return e.Binary("addi", d.Operands[1-k], e.Index(c0+cb))
+				}
+			}
+		}
 	}
 	return e.Value(arith.NewBinary(e.loc(), name, a, b))
 }
