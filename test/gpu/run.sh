@@ -12,6 +12,8 @@
 #      of the same number of bytes measured in the same run
 #      (tc-run --target=nvptx64 --bench).
 #
+# Where ptxas is found, every program's PTX also goes through
+# ptxas -arch=sm_90.
 # It needs bin/tc-run (built with `make build`, or by this script when Go
 # is installed), LLVM 14's llc and gcc. On a GPU machine without LLVM 14,
 # record the PTX here and replay it there: test/gpu/llc-cache says how. TIR_CUDA_DRIVER names another
@@ -40,6 +42,26 @@ ex=../shared/examples
 fail=0
 mode=--target=nvptx64
 [ "${EMULATE:-0}" = 1 ] && mode="--target=nvptx64 --emulate-gpu"
+
+# ptxas, where there is one (the CUDA toolkit's, or CUDA 11.8's from make
+# deps), checks every program's PTX for sm_90 too.
+ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas .deps/cuda/bin/ptxas 2>/dev/null | head -1)
+llc=${TIR_LLC:-$(command -v llc-14 || echo /usr/lib/llvm-14/bin/llc)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ptx_ok=0
+ptxas_check() {
+	[ -n "$ptxas" ] || return 0
+	if bin/tc-opt -O2 --target=nvptx64 "$1" -o "$work/k.ll" 2>/dev/null &&
+		"$llc" -O3 -march=nvptx64 -mcpu=sm_80 "$work/k.ll" -o "$work/k.ptx" &&
+		"$ptxas" -arch=sm_90 "$work/k.ptx" -o "$work/k.cubin"; then
+		ptx_ok=$((ptx_ok + 1))
+	else
+		echo "FAIL: ptxas -arch=sm_90 on $1"
+		fail=1
+	fi
+}
+
 run() {
 	label=$1
 	shift
@@ -49,6 +71,7 @@ run() {
 		echo "FAIL: $label"
 		fail=1
 	fi
+	ptxas_check "$1"
 }
 
 # 1. Every example and end-to-end program, with sizes that are not
@@ -83,5 +106,10 @@ printf '== bench hdiff f64 %sx%s\n' "${HDIFF_N:-2048}" "${HDIFF_N:-2048}"
 bin/tc-run test/bench/kernels/hdiff.tir $mode --random 1 \
 	--arg N="${HDIFF_N:-2048}" --arg M="${HDIFF_N:-2048}" --bench 50 || fail=1
 
+if [ -n "$ptxas" ]; then
+	echo "ptxas -arch=sm_90 ($("$ptxas" --version | grep -o 'release [0-9.]*')) accepted the PTX of $ptx_ok programs"
+else
+	echo "no ptxas found: the PTX was not checked for sm_90"
+fi
 if [ $fail -eq 0 ]; then echo "gpu: all checks passed"; else echo "gpu: some checks FAILED"; fi
 exit $fail
