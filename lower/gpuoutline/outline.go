@@ -568,8 +568,11 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 // apart so that loads stay coalesced). When all C points are inside the
 // domain, their bodies are copied one after the other without guards, so
 // that llc and ptxas can issue every copy's loads together and merge the
-// loads that neighbouring points share (a plane of a 3-D stencil); the
-// last points of the domain run in a loop with the bounds as its limit.
+// loads that neighbouring points share (a plane of a 3-D stencil; the
+// index arithmetic is emitted so that such points get equal indices, see
+// affinescf.Emitter.Binary); the last points of the domain run in a loop
+// with the bounds as its limit. With C = 4 the laplacian reached 74% and
+// hdiff 93% (docs/gpu.md).
 // Only kernels whose body is straight-line code are coarsened: a body
 // with a sequential loop (a column's scan) has its parallelism in that
 // loop already, and C copies would multiply its registers.
