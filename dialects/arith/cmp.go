@@ -119,6 +119,12 @@ var selectDef = &ir.OpDef{
 		if err != nil {
 			return err
 		}
+		// MLIR prints other attributes before the colon (the tir
+		// lowering's tir.mask).
+		extra, err := p.OptionalTrailingAttrDict()
+		if err != nil {
+			return err
+		}
 		if err := p.ExpectPunct(":"); err != nil {
 			return err
 		}
@@ -126,6 +132,7 @@ var selectDef = &ir.OpDef{
 		if err != nil {
 			return err
 		}
+		st.Attrs = extra
 		ct, t := ir.Type(ir.I1), ts[len(ts)-1]
 		if len(ts) == 2 {
 			ct = ts[0]
@@ -146,6 +153,10 @@ var selectDef = &ir.OpDef{
 	Print: func(p ir.OpPrinter, op *ir.Operation) {
 		p.Write(" ")
 		p.Values(op.Operands)
+		if len(op.Attrs) > 0 {
+			p.Write(" ")
+			p.Attr(op.Attrs)
+		}
 		p.Write(" : ")
 		if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
 			p.Type(op.Operands[0].Type)
@@ -153,7 +164,6 @@ var selectDef = &ir.OpDef{
 		}
 		p.Type(op.Results[0].Type)
 	},
-	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		t := op.Results[0].Type
 		for i := 1; i < 3; i++ {
