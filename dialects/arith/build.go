@@ -15,6 +15,21 @@ func init() {
 	Register(defs...)
 }
 
+// MaskSelectAttr is the unit attribute with which the tir lowering marks
+// an arith.select whose condition is a mask: true where a point is masked
+// (a missing neighbour in a mesh table), which leaves the accumulator of
+// a reduction unchanged. Padding in neighbour tables is rare or follows
+// the table's structure, so the condition is predictable; the LLVM
+// emission tells llc so (convert-to-llvm). It is an ordinary discardable
+// attribute: mlir-opt keeps it, and nothing depends on it for meaning.
+const MaskSelectAttr = "tir.mask"
+
+// IsMaskSelect reports whether op is an arith.select marked MaskSelectAttr.
+func IsMaskSelect(op *ir.Operation) bool {
+	_, ok := op.Attr(MaskSelectAttr).(ir.UnitAttr)
+	return ok && op.Name == "arith.select"
+}
+
 // Builders for lowering passes. Each returns a detached op (append it to a
 // block); loc is the location diagnostics will point at.
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
@@ -114,7 +115,7 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 		}
 		if m := c.orMask(masks...); m != nil {
 			for i := range next {
-				next[i] = c.b.value("arith.select", []*ir.Value{m, acc[i], next[i]}, types[i], nil)
+				next[i] = c.b.value("arith.select", []*ir.Value{m, acc[i], next[i]}, types[i], ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
 			}
 		}
 		return next, nil

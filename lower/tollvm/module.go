@@ -17,6 +17,7 @@ import (
 	ll "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 
 	"tir/dialects/gpu"
@@ -145,6 +146,8 @@ type moduleEmitter struct {
 	nextGlobal map[string]int
 	// libdevice: math the GPU cannot compute natively calls libdevice.
 	libdevice bool
+	// rareProf is the branch_weights node of rarelyTrue, once made.
+	rareProf *metadata.Tuple
 	// asserts are the cf.assert checks of the function being emitted; their
 	// codes start at abi.AssertCodeBase, after the entry checks' codes.
 	asserts []check
