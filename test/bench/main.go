@@ -99,7 +99,7 @@ func main() {
 	flag.DurationVar(&cfg.minTime, "min-time", 200*time.Millisecond, "timed calls of each variant last at least this long in all")
 	flag.Int64Var(&cfg.maxReps, "max-reps", 100000, "at most this many timed calls per variant")
 	only := flag.String("kernels", "", "comma-separated kernels to run (default: all)")
-	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB)")
+	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB; the tridiagonal solvers 210 MB)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
 	flag.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "OMP_NUM_THREADS of the threaded variants (ours threads, gcc omp)")

@@ -127,7 +127,7 @@ func (rep *report) markdown() string {
 			"the N calls last at least %v in all (N >= 5, at most %d). Ratios are time ratios ours/other: "+
 			"> 1 means ours is slower; the speedups are single-threaded time / threaded time (> 1: the threads help), "+
 			"the threaded variants running on OMP_NUM_THREADS=%d threads. Sizes: L3 = a working set above the L2 caches that fits in L3; DRAM = "+
-			"2.3 to 3.5 times L3 (sizes of this machine).\n\n", rep.cfg.minTime, rep.cfg.maxReps, rep.cfg.threads)
+			"2.3 to 3.5 times L3 (sizes of this machine), and 256x256x80 columns (210 MB) for the tridiagonal solvers.\n\n", rep.cfg.minTime, rep.cfg.maxReps, rep.cfg.threads)
 	}
 
 	// Notes collect the n/a reasons and wrong results, numbered.
