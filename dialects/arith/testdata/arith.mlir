@@ -40,7 +40,8 @@ func.func @scalars(%a: f32, %b: f32, %i: i32, %j: i32, %n: index) -> f32 {
   %32 = arith.bitcast %29 : f32 to i32
   %33 = arith.cmpf une, %nan, %cst : f32
   %34 = arith.select %true, %29, %26 : f32
-  func.return %34 : f32
+  %35 = arith.select %33, %34, %cst {tir.mask} : f32
+  func.return %35 : f32
 }
 
 func.func @vectors(%x: vector<8xf32>, %y: vector<8xf32>) -> vector<8xf32> {
