@@ -10,14 +10,15 @@
 #   2. measures the laplacian (f32, 512 x 512 x 64) and hdiff (f64, 2048^2)
 #      kernels in GB/s of compulsory traffic, next to a device-to-device copy
 #      of the same number of bytes measured in the same run
-#      (tc-run --target=nvptx64 --bench).
+#      (tc-run --target=nvptx64 --bench);
+#   3. where ptxas is found, also passes every program's PTX through
+#      ptxas -arch=sm_90.
 #
-# Where ptxas is found, every program's PTX also goes through
-# ptxas -arch=sm_90.
 # It needs bin/tc-run (built with `make build`, or by this script when Go
 # is installed), LLVM 14's llc and gcc. On a GPU machine without LLVM 14,
-# record the PTX here and replay it there: test/gpu/llc-cache says how. TIR_CUDA_DRIVER names another
-# driver library, TIR_CUDA_DEVICE another device. Exit status 0 when every
+# record the PTX here and replay it there: test/gpu/llc-cache says how.
+# TIR_CUDA_DRIVER names another driver library, TIR_CUDA_DEVICE another
+# device. Exit status 0 when every
 # check passed. Sizes can be raised: LAP_N, LAP_M, LAP_L, HDIFF_N.
 # EMULATE=1 runs the same steps without a GPU, the kernels on the CPU under
 # the tests' CUDA driver emulator (to check the script; timings meaningless).
