@@ -127,6 +127,7 @@ func (me *moduleEmitter) emitBody(sig *signature, blk *ir.Block) (*ll.Func, erro
 	start := fe.place(fe.newBlock("start"))
 	fe.cur = start
 	fe.bindParams(sig.Args, sig.elems, blk, paramValues(fn.Params))
+	fe.foldOffsets(blk)
 	if _, err := fe.emitBlock(blk); err != nil {
 		return nil, err
 	}
@@ -240,6 +241,27 @@ func (fe *fnEmitter) bindParams(args []*abi.Arg, elems []types.Type, blk *ir.Blo
 			}
 		}
 		fe.mems[blk.Args[i]] = mr
+	}
+}
+
+// foldOffsets adds each argument's element offset to its pointer once, in
+// the entry block, so that an access computes pointer + subscript instead of
+// pointer + (offset + subscript). llc does not reassociate that sum, so a
+// gather (whose subscript is loaded, not an induction variable that loop
+// strength reduction rewrites) paid an add per access and kept every offset
+// live in a register across the loop. The sum is not inbounds: an empty
+// argument's offset may point anywhere, and it is then never read.
+func (fe *fnEmitter) foldOffsets(blk *ir.Block) {
+	for _, a := range blk.Args {
+		mr, ok := fe.mems[a]
+		if !ok {
+			continue
+		}
+		if c, ok := constInt(mr.offset); ok && c == 0 {
+			continue
+		}
+		base := fe.prologue.NewGetElementPtr(mr.elem, mr.ptr, mr.offset)
+		mr.ptr, mr.offset = fe.setName(base, mr.name+".base"), i64(0)
 	}
 }
 

@@ -84,7 +84,7 @@ func TestThreadsShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"define internal void @threads.body.par0.loop(i64 %i.lb, i64 %i.ub, float %alpha.1, float* noalias readonly %inp, i64 %inp.offset, i64 %inp.size0, i64 %inp.stride0, float* noalias %tmp, i64 %tmp.size0)",
+		"define internal void @threads.body.par0.loop(i64 %i.lb, i64 %i.ub, float %alpha.1, float* noalias readonly %inp, i64 %inp.size0, i64 %inp.stride0, float* noalias %tmp, i64 %tmp.size0)",
 		"define internal void @threads.body.par0(i8* %ctx)",
 		"define internal void @threads.body.par1.loop(",
 		"define internal void @threads.body.par2.loop(",
