@@ -8,7 +8,7 @@ import (
 var ifDef = &ir.OpDef{
 	Name:        "scf.if",
 	Summary:     "run the then region if the condition holds, else the else region",
-	Syntax:      "[%r = ] scf.if %c [-> (T)] { ... } [else { ... }]",
+	Syntax:      "[%r = ] scf.if %c [-> (T)] { ... } [else { ... }] [{attrs}]",
 	NumOperands: 1, NumResults: -1, NumRegions: 2,
 	Parse: func(p *ir.OpParser, st *ir.OpState) error {
 		c, loc, err := arith.Operand(p)
@@ -36,6 +36,9 @@ var ifDef = &ir.OpDef{
 		} else if len(types) > 0 {
 			return p.Errorf("an scf.if with results needs an else region")
 		}
+		if st.Attrs, err = p.OptionalTrailingAttrDict(); err != nil {
+			return err
+		}
 		if len(types) == 0 {
 			arith.EnsureTerminator(then, newYield(st.Loc))
 			arith.EnsureTerminator(els, newYield(st.Loc))
@@ -58,11 +61,14 @@ var ifDef = &ir.OpDef{
 			p.Write(" else ")
 			ir.PrintRegion(p, op.Regions[1], false, len(op.Results) > 0)
 		}
+		// MLIR prints other attributes after the regions (the mask
+		// branches of sink-masked-updates carry tir.mask).
+		if len(op.Attrs) > 0 {
+			p.Write(" ")
+			p.Attr(op.Attrs)
+		}
 	},
 	NeedsGeneric: func(op *ir.Operation) bool {
-		if len(op.Attrs) > 0 {
-			return true
-		}
 		for _, r := range op.Regions {
 			if len(r.Blocks) > 1 || len(r.Blocks) == 1 && (len(r.Blocks[0].Args) > 0 ||
 				len(op.Results) == 0 && !arith.IsEmptyTerminator(r.Blocks[0])) {

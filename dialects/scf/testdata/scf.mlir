@@ -29,5 +29,11 @@ func.func @loops(%m: memref<?xf32>, %n: index, %x: f32) -> f32 {
     %neg = arith.negf %r#0 : f32
     scf.yield %neg : f32
   }
-  func.return %y : f32
+  %z = scf.if %cond -> (f32) {
+    scf.yield %y : f32
+  } else {
+    %w = arith.addf %y, %x : f32
+    scf.yield %w : f32
+  } {tir.mask}
+  func.return %z : f32
 }
