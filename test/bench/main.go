@@ -3,7 +3,7 @@
 // affine output, after checking every variant against the reference
 // interpreter. `make bench` runs it; -write also writes RESULTS.md.
 //
-//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-kernels lap3d_f32,hdiff] [-keep] [-v]
+//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-rounds 3] [-kernels lap3d_f32,hdiff] [-keep] [-v]
 package main
 
 import (
@@ -32,6 +32,7 @@ type config struct {
 	keep    bool            // keep the work directory
 	verbose bool            // print every build command and its output
 	threads int             // OMP_NUM_THREADS of the threaded variants (0: all CPUs)
+	rounds  int             // times every variant of a row is timed, the rows' variants taking turns
 	log     io.Writer       // progress and build logs
 }
 
@@ -40,11 +41,11 @@ type cell struct {
 	// absent: the variant does not exist for this kernel (the BLAS
 	// variants of a kernel without a BLAS reference); it is not reported.
 	absent bool
-	na     string // why the variant was not built or run (n/a)
-	wrong  string // the variant ran but its results are wrong
-	ns     int64  // median time of one call
-	min    int64  // the fastest call
-	reps   int64
+	na     string  // why the variant was not built or run (n/a)
+	wrong  string  // the variant ran but its results are wrong
+	ns     int64   // median time of one call (the lowest of the rounds' medians)
+	min    int64   // the fastest call
+	reps   int64   // timed calls, all rounds
 	check  verdict // comparison with the interpreter
 	core   string  // the OpenBLAS kernel (BLAS variants)
 }
@@ -103,6 +104,7 @@ func main() {
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
 	flag.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "OMP_NUM_THREADS of the threaded variants (ours threads, gcc omp)")
+	flag.IntVar(&cfg.rounds, "rounds", 3, "time the variants of each size this many times in turn, and keep each variant's lowest median")
 	flag.Parse()
 	cfg.log = os.Stderr
 	debug.SetGCPercent(50) // the interpreter's intermediates at the DRAM sizes are large
@@ -218,38 +220,58 @@ func runAll(cfg config) (*report, error) {
 	}
 	wg.Wait()
 
-	// Time, one variant at a time, nothing else running.
+	// Time, one variant at a time, nothing else running. The machine's
+	// speed drifts (other tenants, frequency) over seconds to minutes,
+	// longer than one variant's timed calls: a single pass can put one
+	// variant in a slow spell and the next in a quick one. So the variants
+	// of a size take turns, rounds times, and each keeps its lowest
+	// median: the time it takes when the machine is not busy elsewhere.
+	rounds := max(cfg.rounds, 1)
 	for _, r := range rep.results {
 		if r.err != nil {
 			continue
 		}
 		for _, w := range r.rows {
-			for v := 0; v < numVariants; v++ {
-				c := &w.cells[v]
-				if c.absent || c.na != "" || c.wrong != "" {
-					continue
+			for round := 0; round < rounds; round++ {
+				for v := 0; v < numVariants; v++ {
+					r.time(cfg, w, v, round)
 				}
-				minReps := r.k.minReps
-				if minReps == 0 {
-					minReps = 5
-				}
-				t, err := r.b.run(v, w.ds, cfg.minTime.Nanoseconds(), minReps, cfg.maxReps)
-				if err != nil {
-					c.na = "failed at the " + w.tier + " size: " + err.Error()
-					continue
-				}
-				c.ns, c.reps, c.min, c.core = t.ns, t.reps, t.min, t.core
-				if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
-					c.wrong = err.Error()
-				} else if !acceptable(v, c.check, tolerance(r.b)) {
-					c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
-				}
-				fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps)
 			}
 			w.ds = nil // the interpreter's results are no longer needed
 		}
 	}
 	return rep, nil
+}
+
+// time runs variant v of row w once more (round: 0 for the first time),
+// checks its results, and keeps the lower median and the fastest call.
+func (r *kernelResult) time(cfg config, w *row, v, round int) {
+	c := &w.cells[v]
+	if c.absent || c.na != "" || c.wrong != "" {
+		return
+	}
+	minReps := r.k.minReps
+	if minReps == 0 {
+		minReps = 5
+	}
+	t, err := r.b.run(v, w.ds, cfg.minTime.Nanoseconds(), minReps, cfg.maxReps)
+	if err != nil {
+		c.na = "failed at the " + w.tier + " size: " + err.Error()
+		return
+	}
+	if round == 0 || t.ns < c.ns {
+		c.ns, c.core = t.ns, t.core
+	}
+	if round == 0 || t.min < c.min {
+		c.min = t.min
+	}
+	c.reps += t.reps
+	if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
+		c.wrong = err.Error()
+	} else if !acceptable(v, c.check, tolerance(r.b)) {
+		c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
+	}
+	fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d  (round %d)\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps, round+1)
 }
 
 var bigPrepare sync.Mutex
