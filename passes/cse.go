@@ -10,7 +10,12 @@ import (
 // cse: common subexpression elimination. A pure op without regions that
 // repeats an earlier op (same name, operands, attributes and result types)
 // visible from it (earlier in its block or in an enclosing block, never
-// across an isolated op such as a function) is replaced by that op.
+// across an isolated op such as a function) is replaced by that op. A load
+// (ir.TraitReadOnly) is replaced by an equal load earlier in the same block
+// when no op between them may write memory, as MLIR 16's cse does (which
+// also stops at any loop or branch between them; here one whose regions
+// only read does not stop it): two gathers through one table at one point
+// each reload the neighbour's fields otherwise.
 func init() {
 	Register(&Def{
 		Name:    "cse",
@@ -39,6 +44,15 @@ func CSE(op *ir.Operation) bool {
 type cseScope struct {
 	parent *cseScope
 	known  map[string]*ir.Operation
+	// loads are the block's loads by key, with the number of ops that may
+	// write seen in the block before each (writes).
+	loads  map[string]seenLoad
+	writes int
+}
+
+type seenLoad struct {
+	op     *ir.Operation
+	writes int
 }
 
 func (s *cseScope) lookup(k string) *ir.Operation {
@@ -57,7 +71,7 @@ type cse struct {
 
 func (c *cse) region(r *ir.Region, parent *cseScope) {
 	for _, b := range r.Blocks {
-		c.block(b, &cseScope{parent: parent, known: map[string]*ir.Operation{}})
+		c.block(b, &cseScope{parent: parent, known: map[string]*ir.Operation{}, loads: map[string]seenLoad{}})
 	}
 }
 
@@ -81,6 +95,19 @@ func (c *cse) block(b *ir.Block, s *cseScope) {
 				continue
 			}
 			s.known[k] = op
+		} else if loadCandidate(op) {
+			k := cseKey(op)
+			if prev, ok := s.loads[k]; ok && prev.writes == s.writes {
+				for i, r := range op.Results {
+					c.repl[r] = prev.op.Results[i]
+				}
+				op.Erase()
+				c.changed = true
+				continue
+			}
+			s.loads[k] = seenLoad{op, s.writes}
+		} else if mayWrite(op) {
+			s.writes++
 		}
 		for _, r := range op.Regions {
 			if op.HasTrait(ir.TraitIsolated) {
@@ -94,6 +121,29 @@ func (c *cse) block(b *ir.Block, s *cseScope) {
 
 func cseCandidate(op *ir.Operation) bool {
 	return op.Def != nil && op.HasTrait(ir.TraitPure) && !op.HasTrait(ir.TraitTerminator) && len(op.Regions) == 0
+}
+
+func loadCandidate(op *ir.Operation) bool {
+	return op.Def != nil && op.HasTrait(ir.TraitReadOnly) && len(op.Regions) == 0
+}
+
+// mayWrite reports whether op, or an op nested in it, may write memory:
+// any op that is neither pure nor read-only, counting an op with regions
+// (a loop, a branch) by what its regions hold.
+func mayWrite(op *ir.Operation) bool {
+	if len(op.Regions) == 0 || op.HasTrait(ir.TraitIsolated) {
+		return !(op.HasTrait(ir.TraitPure) || op.HasTrait(ir.TraitReadOnly) || op.HasTrait(ir.TraitTerminator))
+	}
+	for _, r := range op.Regions {
+		for _, b := range r.Blocks {
+			for _, o := range b.Ops {
+				if mayWrite(o) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func cseKey(op *ir.Operation) string {

@@ -43,8 +43,13 @@ func (k memOp) def() *ir.OpDef {
 	if k.store {
 		nres = 0
 	}
+	var traits ir.Trait
+	if !k.store {
+		traits = ir.TraitReadOnly
+	}
 	return &ir.OpDef{
 		Name:        k.name,
+		Traits:      traits,
 		Summary:     "memory access at affine subscripts",
 		Syntax:      syntax,
 		NumOperands: -1, NumResults: nres, NumRegions: 0,

@@ -23,6 +23,10 @@ const (
 	TraitConstantLike
 	// TraitElementwise marks tir ops that broadcast their operands (2.2).
 	TraitElementwise
+	// TraitReadOnly marks ops whose only effect is reading memory (loads,
+	// MLIR's MemRead): CSE merges two equal ones of a block when no op
+	// between them may write.
+	TraitReadOnly
 )
 
 // OpDef describes one op as data. Everything generic (the parser, printer,

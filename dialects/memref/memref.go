@@ -95,6 +95,7 @@ func hasAttrs(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 
 var loadDef = &ir.OpDef{
 	Name:        "memref.load",
+	Traits:      ir.TraitReadOnly,
 	Summary:     "load an element",
 	Syntax:      "%v = memref.load %m[%i, %j] : memref<?x?xf32>",
 	NumOperands: -1, NumResults: 1, NumRegions: 0,
