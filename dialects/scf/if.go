@@ -61,8 +61,7 @@ var ifDef = &ir.OpDef{
 			p.Write(" else ")
 			ir.PrintRegion(p, op.Regions[1], false, len(op.Results) > 0)
 		}
-		// MLIR prints other attributes after the regions (the mask
-		// branches of sink-masked-updates carry tir.mask).
+		// MLIR prints other attributes after the regions.
 		if len(op.Attrs) > 0 {
 			p.Write(" ")
 			p.Attr(op.Attrs)
