@@ -173,9 +173,57 @@ func emitIntBin(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
+	if same, ok := intIdentity(op.Name, x, y); ok {
+		fe.bind(op.Results[0], same, "")
+		return nil
+	}
 	_, isIndex := op.Results[0].Type.(ir.IndexType)
 	fe.bind(op.Results[0], intBinOps[op.Name](fe.bb(), x, y, isIndex), "")
 	return nil
+}
+
+// intIdentity returns the operand an integer op leaves unchanged when the
+// other is its identity: x | 0, x ^ 0, x + 0, x - 0, x * 1, x & -1 (true
+// for i1), shifts by 0. Unswitching leaves such ops behind: a masked
+// gather's "no element" flag, a branch result, becomes the constant false
+// in the copy where the branch is resolved, and the mask stays
+// `or false, m`. llc splits a branch on an `or` into two branches before
+// it folds constants, so each such mask cost a compare and a branch of a
+// register holding 0 in nabla's recomputing loop.
+func intIdentity(name string, x, y value.Value) (value.Value, bool) {
+	cx, xc := constInt(x)
+	cy, yc := constInt(y)
+	allOnes := func(c int64, v value.Value) bool {
+		return c == -1 || c == 1 && types.Equal(v.Type(), types.I1)
+	}
+	switch name {
+	case "arith.ori", "arith.xori", "arith.addi":
+		if xc && cx == 0 {
+			return y, true
+		}
+		if yc && cy == 0 {
+			return x, true
+		}
+	case "arith.andi":
+		if xc && allOnes(cx, x) {
+			return y, true
+		}
+		if yc && allOnes(cy, y) {
+			return x, true
+		}
+	case "arith.muli":
+		if xc && cx == 1 {
+			return y, true
+		}
+		if yc && cy == 1 {
+			return x, true
+		}
+	case "arith.subi", "arith.shli", "arith.shrsi", "arith.shrui":
+		if yc && cy == 0 {
+			return x, true
+		}
+	}
+	return nil, false
 }
 
 func emitCast(fe *fnEmitter, op *ir.Operation) error {
