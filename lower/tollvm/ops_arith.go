@@ -191,37 +191,28 @@ func emitIntBin(fe *fnEmitter, op *ir.Operation) error {
 // it folds constants, so each such mask cost a compare and a branch of a
 // register holding 0 in nabla's recomputing loop.
 func intIdentity(name string, x, y value.Value) (value.Value, bool) {
-	cx, xc := constInt(x)
-	cy, yc := constInt(y)
-	allOnes := func(c int64, v value.Value) bool {
-		return c == -1 || c == 1 && types.Equal(v.Type(), types.I1)
-	}
+	var e int64 // the identity element; -1: all ones
+	commutes := true
 	switch name {
 	case "arith.ori", "arith.xori", "arith.addi":
-		if xc && cx == 0 {
-			return y, true
-		}
-		if yc && cy == 0 {
-			return x, true
-		}
-	case "arith.andi":
-		if xc && allOnes(cx, x) {
-			return y, true
-		}
-		if yc && allOnes(cy, y) {
-			return x, true
-		}
-	case "arith.muli":
-		if xc && cx == 1 {
-			return y, true
-		}
-		if yc && cy == 1 {
-			return x, true
-		}
 	case "arith.subi", "arith.shli", "arith.shrsi", "arith.shrui":
-		if yc && cy == 0 {
-			return x, true
-		}
+		commutes = false
+	case "arith.muli":
+		e = 1
+	case "arith.andi":
+		e = -1
+	default:
+		return nil, false
+	}
+	unit := func(v value.Value) bool {
+		c, ok := constInt(v)
+		return ok && (c == e || e == -1 && c == 1 && types.Equal(v.Type(), types.I1))
+	}
+	switch {
+	case unit(y):
+		return x, true
+	case commutes && unit(x):
+		return y, true
 	}
 	return nil, false
 }

@@ -120,6 +120,10 @@ func main() {
 			os.Exit(2)
 		}
 	}
+	if cfg.rounds < 1 {
+		fmt.Fprintf(os.Stderr, "bench: -rounds %d: at least 1\n", cfg.rounds)
+		os.Exit(2)
+	}
 	if *only != "" {
 		cfg.only = map[string]bool{}
 		for _, k := range strings.Split(*only, ",") {
@@ -226,13 +230,12 @@ func runAll(cfg config) (*report, error) {
 	// variant in a slow spell and the next in a quick one. So the variants
 	// of a size take turns, rounds times, and each keeps its lowest
 	// median: the time it takes when the machine is not busy elsewhere.
-	rounds := max(cfg.rounds, 1)
 	for _, r := range rep.results {
 		if r.err != nil {
 			continue
 		}
 		for _, w := range r.rows {
-			for round := 0; round < rounds; round++ {
+			for round := 0; round < cfg.rounds; round++ {
 				for v := 0; v < numVariants; v++ {
 					r.time(cfg, w, v, round)
 				}

@@ -125,11 +125,11 @@ func (rep *report) markdown() string {
 		fmt.Fprintf(&b, "Each cell: median time of one call in ms (GB/s of compulsory traffic: every input read once, "+
 			"every output written once). Each variant is called once untimed (warm-up), then N times, N such that "+
 			"the N calls last at least %v in all (N >= 5, at most %d); the variants of a size take turns at this, %d times "+
-			"(rounds; once for a variant whose calls last over 2 s), and each cell keeps the variant's lowest median: the machine's speed drifts over longer spells than "+
+			"(rounds; once for a variant whose calls last over %g s), and each cell keeps the variant's lowest median: the machine's speed drifts over longer spells than "+
 			"one variant's calls, and a single pass can time one variant in a slow spell and the next in a quick one. Ratios are time ratios ours/other: "+
 			"> 1 means ours is slower; the speedups are single-threaded time / threaded time (> 1: the threads help), "+
 			"the threaded variants running on OMP_NUM_THREADS=%d threads. Sizes: L3 = a working set above the L2 caches that fits in L3; DRAM = "+
-			"2.3 to 3.5 times L3 (sizes of this machine), and 256x256x80 columns (210 MB) for the tridiagonal solvers.\n\n", rep.cfg.minTime, rep.cfg.maxReps, max(rep.cfg.rounds, 1), rep.cfg.threads)
+			"2.3 to 3.5 times L3 (sizes of this machine), and 256x256x80 columns (210 MB) for the tridiagonal solvers.\n\n", rep.cfg.minTime, rep.cfg.maxReps, rep.cfg.rounds, longCall.Seconds(), rep.cfg.threads)
 	}
 
 	// Notes collect the n/a reasons and wrong results, numbered.
