@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
 
@@ -316,7 +317,12 @@ func (fe *fnEmitter) emitIf(op *ir.Operation, cond value.Value) error {
 	if elseBlk != nil {
 		elseB = fe.newBlock("if.else")
 	}
-	fe.cur.NewCondBr(cond, thenB, elseB)
+	br := fe.cur.NewCondBr(cond, thenB, elseB)
+	if _, masked := op.Attr(arith.MaskSelectAttr).(ir.UnitAttr); masked {
+		// A masked update (sink-masked-updates): the mask is rarely
+		// true, as at a masked select.
+		br.Metadata = append(br.Metadata, fe.me.rarelyTrue())
+	}
 
 	type arm struct {
 		from *ll.Block

@@ -11,6 +11,8 @@
 //	affine-loop-fusion             producer-consumer fusion of sibling nests
 //	affine-licm                    hoist loop-invariant code out of affine.for
 //	affine-scalar-replace          store-to-load forwarding, redundant loads
+//	sink-masked-updates            a masked reduction's selects to one branch
+//	                               around the neighbour's loads and arithmetic
 //
 // Every pass checks legality on the IR it is given rather than assuming
 // the shape convert-tir-to-affine produces: a transformation that cannot be

@@ -1,0 +1,343 @@
+package affinepasses
+
+import (
+	"tir/dialects/arith"
+	"tir/dialects/ir"
+	"tir/dialects/scf"
+	"tir/passes"
+)
+
+// sink-masked-updates: a masked reduction step, as the tir lowering writes
+// it, computes the neighbour's contribution at every point and keeps the
+// accumulator where the neighbour is missing:
+//
+//	%t   = ... loads and arithmetic at the (clamped) neighbour ...
+//	%new = arith.addf %acc, %t
+//	%r   = arith.select %masked, %acc, %new {tir.mask}
+//
+// The code is branch-free, as a vector loop needs, but a scalar loop pays
+// for the contribution of every missing neighbour, and llc turns each
+// scalar float select into a branch of its own around nothing. The pass
+// turns the selects of one block that test the same mask into one
+//
+//	%r = scf.if %masked -> (...) { scf.yield %acc } else { %t = ...; ...; scf.yield %new } {tir.mask}
+//
+// and moves into the else arm every op that only computes the updates:
+// what hand-written C does with `if (missing) continue;`. The ops moved
+// are pure ops and loads (ops with regions too, when everything in them
+// is); a load is only moved when no write lies between it and the select.
+// Moving an op into an arm only removes executions of it, so no op that
+// could trap runs where it did not before. Vector selects are left alone.
+// Runs on the scalar code of CPU targets, after unrolling (a completely
+// unrolled neighbour loop gives one block per point).
+func init() {
+	passes.Register(&passes.Def{
+		Name:    "sink-masked-updates",
+		Title:   "SinkMaskedUpdates",
+		Summary: "Turn the masked reduction selects ({tir.mask}) of a block that test one mask into an scf.if that computes the updates only where the mask is clear",
+		Anchor:  passes.AnchorFunc,
+		New: func(passes.Options) passes.Pass {
+			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
+				rw := &ir.Rewriter{Root: fn}
+				var blocks []*ir.Block
+				fn.Walk(func(o *ir.Operation) bool {
+					for _, r := range o.Regions {
+						blocks = append(blocks, r.Blocks...)
+					}
+					return true
+				})
+				for len(blocks) > 0 {
+					b := blocks[0]
+					blocks = blocks[1:]
+					blocks = append(blocks, sinkMaskedUpdates(rw, b)...)
+				}
+				return nil
+			})
+		},
+	})
+}
+
+// maskGroup is a run of masked selects of one block on one condition
+// whose results are not used before the last of them.
+type maskGroup struct {
+	cond    *ir.Value
+	selects []*ir.Operation
+}
+
+// sinkMaskedUpdates rewrites the mask groups of b, and returns the arms it
+// created (they may hold masked selects of their own: a sum over an edge's
+// vertices inside a sum over a vertex's edges).
+func sinkMaskedUpdates(rw *ir.Rewriter, b *ir.Block) []*ir.Block {
+	var arms []*ir.Block
+	for _, g := range maskGroups(b) {
+		if arm := sinkGroup(rw, b, g); arm != nil {
+			arms = append(arms, arm)
+		}
+	}
+	return arms
+}
+
+func isScalarMaskSelect(o *ir.Operation) bool {
+	if !arith.IsMaskSelect(o) || len(o.Operands) != 3 || len(o.Results) != 1 {
+		return false
+	}
+	_, vec := o.Results[0].Type.(ir.VectorType)
+	return !vec
+}
+
+// maskGroups collects the groups of b in order. A group closes before the
+// first op that uses one of its results; a later select on the same
+// condition then starts a new group.
+func maskGroups(b *ir.Block) []maskGroup {
+	var done []maskGroup
+	open := map[*ir.Value]*maskGroup{}
+	var order []*ir.Value // conditions of the open groups, in opening order
+	members := map[*ir.Value]*ir.Value{}
+	for _, o := range b.Ops {
+		var closing []*ir.Value
+		o.Walk(func(u *ir.Operation) bool {
+			for _, v := range u.Operands {
+				if c, ok := members[v]; ok && open[c] != nil {
+					closing = append(closing, c)
+				}
+			}
+			return true
+		})
+		for _, c := range closing {
+			if g := open[c]; g != nil {
+				done = append(done, *g)
+				for _, s := range g.selects {
+					delete(members, s.Results[0])
+				}
+				open[c] = nil
+			}
+		}
+		if !isScalarMaskSelect(o) {
+			continue
+		}
+		c := o.Operands[0]
+		if open[c] == nil {
+			open[c] = &maskGroup{cond: c}
+			order = append(order, c)
+		}
+		open[c].selects = append(open[c].selects, o)
+		members[o.Results[0]] = c
+	}
+	for _, c := range order {
+		if g := open[c]; g != nil {
+			done = append(done, *g)
+			open[c] = nil
+		}
+	}
+	return done
+}
+
+// sinkGroup replaces g's selects by one scf.if and moves the ops that only
+// feed their updates into its else arm, which it returns; it does nothing
+// (and returns nil) when no op would move.
+func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
+	last := g.selects[len(g.selects)-1]
+	end := b.IndexOf(last)
+	inGroup := map[*ir.Operation]bool{}
+	for _, s := range g.selects {
+		inGroup[s] = true
+	}
+	// The last op before the selects that may write memory: loads after it
+	// may move down to the selects.
+	lastWrite := -1
+	for i := 0; i < end; i++ {
+		if !readsAtMost(b.Ops[i]) {
+			lastWrite = i
+		}
+	}
+	uses := ir.UsesIn(b.ParentOp())
+	moved := map[*ir.Operation]bool{}
+	// onlyFeedsUpdates: every use of v is an op that moves, or the update
+	// operand of a select of the group (and nothing else of it).
+	onlyFeedsUpdates := func(v *ir.Value) bool {
+		for _, u := range uses.Users(v) {
+			top := ancestorIn(u, b)
+			switch {
+			case top == nil:
+				return false
+			case inGroup[top] && top == u:
+				if u.Operands[0] == v || u.Operands[1] == v {
+					return false
+				}
+			case !moved[top]:
+				return false
+			}
+		}
+		return true
+	}
+	for i := end - 1; i >= 0; i-- {
+		o := b.Ops[i]
+		if len(o.Results) == 0 || inGroup[o] || o.HasTrait(ir.TraitTerminator) || o.Name == "arith.constant" {
+			continue
+		}
+		if !isPureTree(o) && !(i > lastWrite && readsAtMost(o)) {
+			continue
+		}
+		feeds := true
+		for _, r := range o.Results {
+			if !onlyFeedsUpdates(r) {
+				feeds = false
+				break
+			}
+		}
+		if feeds {
+			moved[o] = true
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	types := make([]ir.Type, len(g.selects))
+	keep := make([]*ir.Value, len(g.selects))
+	update := make([]*ir.Value, len(g.selects))
+	for i, s := range g.selects {
+		types[i], keep[i], update[i] = s.Results[0].Type, s.Operands[1], s.Operands[2]
+	}
+	ifOp := ir.NewOp("scf.if", last.Loc, []*ir.Value{g.cond}, types, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+	ifOp.AddRegion().AddBlock().Append(scf.NewYield(last.Loc, keep...))
+	arm := ifOp.AddRegion().AddBlock()
+	for _, o := range append([]*ir.Operation(nil), b.Ops[:end]...) {
+		if moved[o] {
+			o.Erase()
+			arm.Append(o)
+		}
+	}
+	arm.Append(scf.NewYield(last.Loc, update...))
+	rw.InsertBefore(last, ifOp)
+	for i, s := range g.selects {
+		rw.ReplaceOp(s, []*ir.Value{ifOp.Results[i]})
+	}
+	foldKnownSelects(arm, g.cond)
+	return arm
+}
+
+// foldKnownSelects resolves, in the ops of arm (which runs where masked is
+// false), the selects whose condition that decides: a gather clamps its
+// index with `select %inside, %index, 0` and masks with `xori %inside,
+// true`, so in the arm the index is used as it is, with no clamp left for
+// llc to turn into a branch. It follows the ors, ands and negations the
+// lowering builds masks with.
+func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
+	known := map[*ir.Value]bool{}
+	var learn func(v *ir.Value, val bool)
+	learn = func(v *ir.Value, val bool) {
+		if _, seen := known[v]; seen {
+			return
+		}
+		known[v] = val
+		d := v.DefiningOp()
+		if d == nil || len(d.Operands) != 2 {
+			return
+		}
+		a, b := d.Operands[0], d.Operands[1]
+		switch d.Name {
+		case "arith.ori":
+			if !val {
+				learn(a, false)
+				learn(b, false)
+			}
+		case "arith.andi":
+			if val {
+				learn(a, true)
+				learn(b, true)
+			}
+		case "arith.xori":
+			if c, ok := boolConstant(b); ok {
+				learn(a, val != c)
+			} else if c, ok := boolConstant(a); ok {
+				learn(b, val != c)
+			}
+		}
+	}
+	learn(masked, false)
+	for _, top := range arm.Ops {
+		top.Walk(func(o *ir.Operation) bool {
+			for i, v := range o.Operands {
+				d := v.DefiningOp()
+				if d == nil || d.Name != "arith.select" || len(d.Operands) != 3 {
+					continue
+				}
+				if c, ok := known[d.Operands[0]]; ok {
+					if c {
+						o.Operands[i] = d.Operands[1]
+					} else {
+						o.Operands[i] = d.Operands[2]
+					}
+				}
+			}
+			return true
+		})
+	}
+	// The clamps left unused in the arm (moved there with their users),
+	// and what only they used.
+	for i := len(arm.Ops) - 1; i >= 0; i-- {
+		if o := arm.Ops[i]; o.HasTrait(ir.TraitPure) && len(o.Regions) == 0 && len(o.Results) == 1 && !used(arm, o.Results[0]) {
+			o.Erase()
+		}
+	}
+}
+
+// used reports whether some op in b (or nested in it) reads v.
+func used(b *ir.Block, v *ir.Value) bool {
+	found := false
+	for _, top := range b.Ops {
+		top.Walk(func(o *ir.Operation) bool {
+			for _, w := range o.Operands {
+				if w == v {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// boolConstant is the value of an i1 arith.constant.
+func boolConstant(v *ir.Value) (bool, bool) {
+	d := v.DefiningOp()
+	if d == nil || d.Name != "arith.constant" || !ir.TypeEqual(v.Type, ir.I1) {
+		return false, false
+	}
+	a, ok := d.Attr("value").(ir.IntegerAttr)
+	return a.Value != 0, ok
+}
+
+// ancestorIn is the op of block b that holds u (u itself when it is in b),
+// or nil.
+func ancestorIn(u *ir.Operation, b *ir.Block) *ir.Operation {
+	for u != nil && u.ParentBlock() != b {
+		u = u.ParentOp()
+	}
+	return u
+}
+
+// isPureTree: o and every op nested in it are pure (structured ops count
+// by their contents; terminators move with their region).
+func isPureTree(o *ir.Operation) bool {
+	ok := true
+	o.Walk(func(u *ir.Operation) bool {
+		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Name] || u.HasTrait(ir.TraitTerminator)) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// readsAtMost: o and every op nested in it are pure or loads.
+func readsAtMost(o *ir.Operation) bool {
+	ok := true
+	o.Walk(func(u *ir.Operation) bool {
+		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Name] || u.HasTrait(ir.TraitTerminator) || isLoad(u)) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}

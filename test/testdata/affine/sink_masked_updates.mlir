@@ -1,0 +1,52 @@
+// RUN: tc-opt --sink-masked-updates --split-input-file
+// Two neighbours of a masked sum, as the lowering and full unrolling leave
+// them: each neighbour's index is clamped (%safe) and its update kept out
+// by a select {tir.mask} on %masked. Each becomes one scf.if {tir.mask}
+// whose else arm holds the loads and arithmetic that only feed the update;
+// in the arm the index is known in range, so the loads use it unclamped.
+// The second neighbour's two sums (x and y) share one branch.
+func.func @two_neighbours(%x: memref<?xf64>, %y: memref<?xf64>, %tab: memref<2xi32>, %out: memref<2xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %t0 = affine.load %tab[0] : memref<2xi32>
+  %i0 = arith.index_cast %t0 : i32 to index
+  %in0 = arith.cmpi ult, %i0, %n : index
+  %safe0 = arith.select %in0, %i0, %c0 : index
+  %out0 = arith.xori %in0, %true : i1
+  %masked0 = arith.ori %false, %out0 : i1
+  %a0 = memref.load %x[%safe0] : memref<?xf64>
+  %s0 = arith.addf %zero, %a0 : f64
+  %r0 = arith.select %masked0, %zero, %s0 {tir.mask} : f64
+  %t1 = affine.load %tab[1] : memref<2xi32>
+  %i1 = arith.index_cast %t1 : i32 to index
+  %in1 = arith.cmpi ult, %i1, %n : index
+  %safe1 = arith.select %in1, %i1, %c0 : index
+  %masked1 = arith.xori %in1, %true : i1
+  %a1 = memref.load %x[%safe1] : memref<?xf64>
+  %b1 = memref.load %y[%safe1] : memref<?xf64>
+  %s1 = arith.addf %r0, %a1 : f64
+  %r1 = arith.select %masked1, %r0, %s1 {tir.mask} : f64
+  %u1 = arith.addf %zero, %b1 : f64
+  %v1 = arith.select %masked1, %zero, %u1 {tir.mask} : f64
+  affine.store %r1, %out[0] : memref<2xf64>
+  affine.store %v1, %out[1] : memref<2xf64>
+  return
+}
+
+// -----
+
+// A store between the load and its select: the load stays where it is
+// (it could read what the store wrote, moved or not, but the pass does not
+// reason about which addresses differ); the add, which only feeds the
+// update, still moves. A vector select is left alone.
+func.func @store_between(%x: memref<?xf64>, %out: memref<?xf64>, %i: index, %masked: i1, %acc: f64, %va: vector<4xf64>, %vb: vector<4xf64>, %vm: vector<4xi1>) -> vector<4xf64> {
+  %a = memref.load %x[%i] : memref<?xf64>
+  memref.store %acc, %out[%i] : memref<?xf64>
+  %s = arith.addf %acc, %a : f64
+  %r = arith.select %masked, %acc, %s {tir.mask} : f64
+  memref.store %r, %out[%i] : memref<?xf64>
+  %v = arith.select %vm, %va, %vb {tir.mask} : vector<4xi1>, vector<4xf64>
+  return %v : vector<4xf64>
+}
