@@ -180,6 +180,20 @@ func contains(vs []*ir.Value, v *ir.Value) bool {
 	return false
 }
 
+// Gathered reports whether some gather among v's users reads v through a
+// neighbor table (whose entries may revisit or skip its elements).
+func Gathered(uses ir.UseLists, v *ir.Value) bool {
+	for _, u := range uses.Users(v) {
+		acc, _ := AccessOf(u)
+		for _, r := range acc {
+			if r.Gathered != "" && u.Operands[r.Operand] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // AccessOf returns the reads of op; ok is false for ops without an access
 // rule (functions, calls, terminators) or whose operands are not typed yet.
 func AccessOf(op *ir.Operation) (Access, bool) {

@@ -150,6 +150,16 @@ func init() {
 // readers.
 const MaterializeAttr = "tir.materialize"
 
+// RecomputeAboveAttr, next to MaterializeAttr, makes the materialization
+// depend on the run-time size of the temporary: the lowering keeps the
+// temporary while it holds at most this many bytes and fuses the value
+// into its readers above (one copy of the loop nests per choice, picked
+// by a test on the size symbols). tir-temporaries sets it on values whose
+// recomputation costs loads only, where the temporary pays while it stays
+// in cache and its memory traffic costs more than the loads it saves once
+// it does not.
+const RecomputeAboveAttr = "tir.recompute_above"
+
 // RemarkAttr explains a pass's decision about an op in the IR it prints
 // (tir-temporaries: why a value read at several points is materialized or
 // fused); nothing else reads it.

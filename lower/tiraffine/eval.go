@@ -335,7 +335,7 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 	}
 	// Constants go first in the entry block, before any loop.
 	op := ir.NewOp("arith.constant", fl.src.Loc, nil, []ir.Type{elem}, ir.DictAttr{}.With("value", attr))
-	entry := fl.entry.block
+	entry := fl.top
 	pos := 0
 	for pos < len(entry.Ops) && entry.Ops[pos].Name == "arith.constant" {
 		pos++

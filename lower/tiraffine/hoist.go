@@ -82,7 +82,7 @@ func (fl *funcLowering) hoist(e sizeexpr.Expr) sizeexpr.Expr {
 	scratch := &ir.Block{}
 	ev := fl.newEvaluator(newNest(fl), builder{block: scratch, loc: fl.src.Loc})
 	val := ev.index(e)
-	entry := fl.entry.block
+	entry := fl.top
 	pos := 0
 	if fl.hoistAfter != nil {
 		pos = entry.IndexOf(fl.hoistAfter) + 1

@@ -72,8 +72,15 @@ func ConvertWith(m *ir.Module, opts Options) error {
 
 // funcLowering is the per-function state.
 type funcLowering struct {
-	src   *ir.Operation
+	src *ir.Operation
+	// top is the function's entry block, where constants and hoisted
+	// expressions go; entry is where the next nest goes: top, or an arm
+	// of the versions' scf.if (version.go).
+	top   *ir.Block
 	entry builder
+	// recomputed holds the materialized ops the version being lowered
+	// fuses into their readers instead (version.go).
+	recomputed map[*ir.Operation]bool
 	// buffers holds every value that lives in memory (arguments,
 	// materialized scans): one memref per leaf of its element type.
 	buffers map[*ir.Value][]*ir.Value
@@ -217,9 +224,6 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 			return nil, err
 		}
 	}
-	if err := fl.materializeTemporaries(entryBlock); err != nil {
-		return nil, err
-	}
 	// The other results, one nest per distinct domain.
 	var domains []tir.TensorType
 	groups := map[string][]output{}
@@ -234,10 +238,19 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		}
 		groups[key] = append(groups[key], output{v: v, out: entry.Args[len(ft.Inputs)+i]})
 	}
-	for _, d := range domains {
-		if err := fl.materialize(groups[domainKey(d)], d, ret.Loc); err != nil {
-			return nil, err
+	compute := func() error {
+		if err := fl.materializeTemporaries(entryBlock); err != nil {
+			return err
 		}
+		for _, d := range domains {
+			if err := fl.materialize(groups[domainKey(d)], d, ret.Loc); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := fl.inVersions(entryBlock, compute); err != nil {
+		return nil, err
 	}
 	for _, a := range fl.allocs {
 		fl.entry.op("memref.dealloc", []*ir.Value{a}, nil, nil)
@@ -325,7 +338,7 @@ func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
 }
 
 func newFuncLowering(src *ir.Operation, entry *ir.Block) *funcLowering {
-	return &funcLowering{src: src, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
+	return &funcLowering{src: src, top: entry, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
 		storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
 		syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}, iotas: map[*ir.Operation]iotaParts{}}
 }
@@ -527,7 +540,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		return nil
 	}
 	for _, op := range body.Ops {
-		if op.Attr(tir.MaterializeAttr) == nil || len(op.Results) != 1 {
+		if op.Attr(tir.MaterializeAttr) == nil || len(op.Results) != 1 || fl.recomputed[op] {
 			continue
 		}
 		v := op.Results[0]
@@ -550,7 +563,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 			}
 		}
 		dom = t
-		pad := gathered(fl.uses, v)
+		pad := tir.Gathered(fl.uses, v)
 		if pad {
 			fl.padded[v] = true
 		}
@@ -591,19 +604,6 @@ func (fl *funcLowering) needed(v *ir.Value, t tir.TensorType) tir.TensorType {
 		out.Dims = append(out.Dims, d)
 	}
 	return out
-}
-
-// gathered reports whether some gather of fn reads v through a table.
-func gathered(uses ir.UseLists, v *ir.Value) bool {
-	for _, u := range uses.Users(v) {
-		acc, _ := tir.AccessOf(u)
-		for _, r := range acc {
-			if r.Gathered != "" && u.Operands[r.Operand] == v {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ownsNonEmpty reports whether v lives in a buffer this lowering

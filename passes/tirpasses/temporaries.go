@@ -31,11 +31,18 @@ func init() {
 		Options: []passes.OptionSpec{
 			{Name: "threshold", Type: passes.OptInt, Default: 8, Help: "cost per point (8 per transcendental or division, 4 per gather; arithmetic is free) from which a re-read value is materialized"},
 			{Name: "max-fused", Type: passes.OptInt, Default: 64, Help: "evaluations per point (distinct value points, 1 per arithmetic op) above which fusing a re-read value into its readers is materialized instead (footprint.go)"},
+			{Name: "recompute-above", Type: passes.OptInt, Default: 0, Help: "bytes: a temporary read through a neighbor table whose points cost loads only (gathers, arithmetic) is kept up to this size at run time and recomputed in its readers above it (0: always kept)"},
+		},
+		Check: func(o passes.Options) error {
+			if o.Int("recompute-above") < 0 {
+				return fmt.Errorf("recompute-above must not be negative")
+			}
+			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			threshold, maxFused := o.Int("threshold"), o.Int("max-fused")
+			m := marker{threshold: o.Int("threshold"), maxFused: o.Int("max-fused"), recomputeAbove: o.Int("recompute-above")}
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
-				markTemporaries(fn, threshold, maxFused)
+				m.mark(fn)
 				return nil
 			})
 		},
@@ -129,7 +136,13 @@ func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	return n, seen
 }
 
-func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
+// marker holds tir-temporaries' options.
+type marker struct {
+	threshold, maxFused, recomputeAbove int
+}
+
+func (m marker) mark(fn *ir.Operation) {
+	threshold, maxFused := m.threshold, m.maxFused
 	memo := map[*ir.Value]int{}
 	fs := &footprints{memo: map[*ir.Value]footprint{}, sums: map[[2]string]string{}, costs: memo, maxFused: maxFused}
 	uses := ir.UsesIn(fn)
@@ -147,7 +160,8 @@ func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 			continue
 		}
 		if readers := cheapRereaders(uses, v, memo, threshold); readers != nil {
-			op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: its %d readers (%s) are each re-read and cost a point of it and nothing more: computed once into one temporary instead of one per reader, which are then fused", len(readers), opNames(readers))))
+			remark := fmt.Sprintf("materialized: its %d readers (%s) are each re-read and cost a point of it and nothing more: computed once into one temporary instead of one per reader, which are then fused", len(readers), opNames(readers))
+			op.SetAttr(tir.RemarkAttr, ir.StringAttr(remark+m.version(op, uses, readers)))
 			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
 			memo[v] = 0
 			fs.memo[v] = footprint{}
@@ -173,7 +187,8 @@ func markTemporaries(fn *ir.Operation, threshold, maxFused int) {
 			op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("fused: %s, but a point costs %d, under the threshold %d: recomputing is cheaper than a temporary's memory traffic", how, c, threshold)))
 			continue
 		}
-		op.SetAttr(tir.RemarkAttr, ir.StringAttr(fmt.Sprintf("materialized: %s, %s: computed once into a temporary", how, why)))
+		remark := fmt.Sprintf("materialized: %s, %s: computed once into a temporary", how, why)
+		op.SetAttr(tir.RemarkAttr, ir.StringAttr(remark+m.version(op, uses, []*ir.Operation{op})))
 		op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
 		// Readers now load it. Only v's own entries are stale: the memos
 		// hold v and the values before it (both follow operands), and
@@ -209,6 +224,66 @@ func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, thres
 		}
 	}
 	return readers
+}
+
+// version marks op, which is being materialized, to be recomputed instead
+// when its temporary is larger than recomputeAbove bytes at run time
+// (tir.RecomputeAboveAttr), and returns what its remark adds. That is for
+// values gathered (directly, or through readers materialized with it:
+// gathered are the ops whose reads go through tables) whose points cost
+// loads only. Both choices are then bound by memory: the temporary saves
+// the loads of every re-read while it stays in cache, and once it does not
+// its own traffic (written, read for ownership, read back) outweighs them.
+// make bench measured nabla's edge average, 8 bytes an edge: the
+// temporary won by 30% at 3.5 MB, the two were even at 6 MB, and
+// recomputing won by 13% at 14 MB.
+func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Operation) string {
+	if m.recomputeAbove == 0 || !loadsOnly(op.Results[0], map[*ir.Value]bool{}) {
+		return ""
+	}
+	for _, g := range gathered {
+		if tir.Gathered(uses, g.Results[0]) {
+			op.SetAttr(tir.RecomputeAboveAttr, ir.IntegerAttr{Value: int64(m.recomputeAbove), Type: ir.I64})
+			return fmt.Sprintf("; it is gathered and costs loads only: recomputed in its readers instead when the temporary would hold more than %d bytes (a run-time test on its size)", m.recomputeAbove)
+		}
+	}
+	return ""
+}
+
+// loadsOnly reports whether computing a point of v by fusion takes loads,
+// gathers and arithmetic only: no transcendental or division, no
+// reduction over more than a few points.
+func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
+	op := v.DefiningOp()
+	if seen[v] || op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil {
+		return true
+	}
+	seen[v] = true
+	if transcendental[op.Name] {
+		return false
+	}
+	if op.Name == "tir.reduce" {
+		for _, d := range tir.ReduceDims(op) {
+			if n, ok := tir.ReducedInterval(op, d).Extent().Const(); !ok || n > 8 {
+				return false
+			}
+		}
+	}
+	for _, r := range op.Regions {
+		for _, b := range r.Blocks {
+			for _, o := range b.Ops {
+				if transcendental[o.Name] || len(o.Regions) > 0 {
+					return false
+				}
+			}
+		}
+	}
+	for _, o := range op.Operands {
+		if !loadsOnly(o, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 func opNames(ops []*ir.Operation) string {
