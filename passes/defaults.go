@@ -23,10 +23,10 @@ const TargetPlaceholder = "TARGET"
 var OptPipelines = [4]string{
 	0: "builtin.module(tir-inline,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
 	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
-		"func.func(affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=1 unroll-full-threshold=8}),convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
-		"func.func(affine-contraction-tile?,affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2 unroll-full-threshold=8}),convert-to-llvm{target=TARGET})",
+	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{recompute-above=8388608}),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
+		"func.func(affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=1 unroll-full-threshold=8},cse,sink-masked-updates?),convert-to-llvm{target=TARGET})",
+	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{recompute-above=8388608}),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
+		"func.func(affine-contraction-tile?,affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2 unroll-full-threshold=8},cse,sink-masked-updates?),convert-to-llvm{target=TARGET})",
 }
 
 // GPUTargets are the targets whose code is kernels launched by host code;

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,23 @@ type Mode struct {
 const MaterializeAll = "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{threshold=0}),convert-tir-to-affine," +
 	"func.func(affine-licm,affine-scalar-replace,affine-vectorize{width=8}),convert-to-llvm)"
 
+// Recomputed is -O2 with every temporary that tir-temporaries versions on
+// its size (recompute-above) recomputed: the test picks the fused version
+// at every size but empty.
+var Recomputed = recomputedPipeline()
+
+func recomputedPipeline() string {
+	p, err := passes.OptPipelineText(2, "x86_64")
+	if err != nil {
+		panic(err)
+	}
+	r := regexp.MustCompile(`recompute-above=[0-9]+`)
+	if !r.MatchString(p) {
+		panic("the -O2 pipeline sets no recompute-above: " + p)
+	}
+	return r.ReplaceAllString(p, "recompute-above=1")
+}
+
 // Modes are every mode the tests compare with the interpreter.
 var Modes = []Mode{
 	{Name: "O0", Level: 0},
@@ -41,6 +59,7 @@ var Modes = []Mode{
 	{Name: "O2", Level: 2},
 	{Name: "O3", Level: 3},
 	{Name: "materialized", Pipeline: MaterializeAll},
+	{Name: "recomputed", Pipeline: Recomputed},
 	{Name: "gpu-O0", Level: 0, GPU: true},
 	{Name: "gpu-O2", Level: 2, GPU: true},
 }
