@@ -12,8 +12,8 @@ import (
 )
 
 // Temporaries a CPU function allocates at its top level (a memref.alloc in
-// the entry block of a func.func: tir-temporaries' buffers, whole-domain
-// scan results) are kept from one call to the next. Above glibc's mmap
+// the entry block of a func.func, or in an if there: tir-temporaries'
+// buffers, whole-domain scan results) are kept from one call to the next. Above glibc's mmap
 // threshold every fresh allocation is a fresh mapping, and a call that
 // touches it pays a page fault per page: on a mesh kernel that was half of
 // the time. Each such alloc site has a slot, a module global holding the
@@ -32,10 +32,25 @@ var slotType = types.NewStruct(types.I8Ptr, types.I64, types.I32)
 // it belongs to the slot.
 var acquiredType = types.NewStruct(types.I8Ptr, types.I1)
 
-// cachesBuffers reports whether a memref.alloc keeps its buffer in a slot.
+// cachesBuffers reports whether a memref.alloc keeps its buffer in a slot:
+// one at the top level of a func.func, or in the arms of ifs there (the
+// versions of convert-tir-to-affine, tiraffine/version.go), which runs at
+// most once per call. Allocations inside loops are not cached here
+// (hoistPrivateAllocs).
 func (fe *fnEmitter) cachesBuffers(op *ir.Operation) bool {
-	parent := op.ParentOp()
-	return !fe.me.tgt.Kernels && fe.emulatedIDs == nil && parent != nil && parent.Name == "func.func"
+	if fe.me.tgt.Kernels || fe.emulatedIDs != nil {
+		return false
+	}
+	for parent := op.ParentOp(); parent != nil; parent = parent.ParentOp() {
+		switch parent.Name {
+		case "func.func":
+			return true
+		case "scf.if", "affine.if":
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // acquireBuffer returns a buffer of at least `bytes` bytes for the alloc
