@@ -234,9 +234,9 @@ func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, thres
 // loads only. Both choices are then bound by memory: the temporary saves
 // the loads of every re-read while it stays in cache, and once it does not
 // its own traffic (written, read for ownership, read back) outweighs them.
-// make bench measured nabla's edge average, 8 bytes an edge: the
-// temporary won by 30% at 3.5 MB, the two were even at 6 MB, and
-// recomputing won by 13% at 14 MB.
+// Measured on nabla's edge average (8 bytes an edge; docs/decisions.md),
+// the temporary won by 10-15% up to 8 MB and lost by 20-28% from 9.8 MB
+// on: the -O2 pipelines set the limit at 8 MiB.
 func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Operation) string {
 	if m.recomputeAbove == 0 || !loadsOnly(op.Results[0], map[*ir.Value]bool{}) {
 		return ""
