@@ -44,6 +44,27 @@ type modeResult struct {
 // runModes is runAllModes keeping each mode's run-time error.
 func runModes(t *testing.T, src string, args []*interp.Tensor, syms map[string]int64) map[string]modeResult {
 	t.Helper()
+	all, err := passes.ParsePipeline(materializeAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runPipelines(t, src, args, syms, map[string]func(path, src string) (string, error){
+		"-O2":              func(path, src string) (string, error) { return native.Compile(path, src, 2, "x86_64") },
+		"all materialized": compileWith(all),
+		// Parallel loops split among three threads however small (threads_test.go).
+		"-O2 --threads": compileWith(threadsPipeline(t)),
+	})
+}
+
+// compileWith compiles with a pipeline (a mode of runPipelines).
+func compileWith(p *passes.Pipeline) func(path, src string) (string, error) {
+	return func(path, src string) (string, error) { return native.CompileWith(path, src, p) }
+}
+
+// runPipelines runs the only function of src on args in the interpreter
+// and compiled by each mode, on three threads where it has parallel loops.
+func runPipelines(t *testing.T, src string, args []*interp.Tensor, syms map[string]int64, modes map[string]func(path, src string) (string, error)) map[string]modeResult {
+	t.Helper()
 	needToolchain(t)
 	path := filepath.Join(t.TempDir(), "prog.tir")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -62,17 +83,8 @@ func runModes(t *testing.T, src string, args []*interp.Tensor, syms map[string]i
 	out := map[string]modeResult{}
 	ref, err := interp.Run(fn, args, syms)
 	out["interpreter"] = modeResult{ref, err}
-	all, err := passes.ParsePipeline(materializeAll)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for mode, compile := range map[string]func() (string, error){
-		"-O2":              func() (string, error) { return native.Compile(path, src, 2, "x86_64") },
-		"all materialized": func() (string, error) { return native.CompileWith(path, src, all) },
-		// Parallel loops split among three threads however small (threads_test.go).
-		"-O2 --threads": func() (string, error) { return native.CompileWith(path, src, threadsPipeline(t)) },
-	} {
-		llvm, err := compile()
+	for mode, compile := range modes {
+		llvm, err := compile(path, src)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}

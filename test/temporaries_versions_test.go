@@ -1,15 +1,11 @@
 package test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"tir/dialects/ir"
 	"tir/dialects/tir/interp"
 	"tir/passes"
-	"tir/tools/native"
 )
 
 // A sum over an edge's two vertices, gathered by the vertices: a value
@@ -41,26 +37,17 @@ func TestVersionedTemporary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := o2.SetOption("tir-temporaries", "recompute-above", "64"); err != nil {
-		t.Fatal(err)
-	}
 	threads := threadsPipeline(t)
-	if _, err := threads.SetOption("tir-temporaries", "recompute-above", "64"); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "prog.tir")
-	if err := os.WriteFile(path, []byte(versionedEdgeSum), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, diags := native.Load(path, versionedEdgeSum)
-	if len(diags) > 0 {
-		t.Fatal(diags)
-	}
-	var fn *ir.Operation
-	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" {
-			fn = op
+	for _, p := range []*passes.Pipeline{o2, threads} {
+		if _, err := p.SetOption("tir-temporaries", "recompute-above", "64"); err != nil {
+			t.Fatal(err)
 		}
+	}
+	// The temporary in the first version is kept between calls, as one
+	// at the top level is (lower/tollvm/buffers.go).
+	llvm := lowerToAffine(t, versionedEdgeSum, "-O2")
+	if !strings.Contains(llvm, "@tir.buffer.acquire") {
+		t.Errorf("the versioned temporary is not kept between calls:\n%s", llvm)
 	}
 	for _, ne := range []int{8, 9} {
 		const nv = 6
@@ -105,35 +92,15 @@ func TestVersionedTemporary(t *testing.T) {
 			tensorOf(t, i32, []interp.Dim{dim("Vertex", 0, nv), dim("V2E", 0, 3)}, v2e),
 		}
 		syms := map[string]int64{"NV": nv, "NE": int64(ne)}
-		ref, err := interp.Run(fn, args, syms)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results := map[string][]*interp.Tensor{"interpreter": ref}
-		for mode, p := range map[string]*passes.Pipeline{"-O2": o2, "-O2 --threads": threads} {
-			llvm, err := native.CompileWith(path, versionedEdgeSum, p)
-			if err != nil {
-				t.Fatalf("%s: %v", mode, err)
+		results := runPipelines(t, versionedEdgeSum, args, syms, map[string]func(path, src string) (string, error){
+			"-O2": compileWith(o2), "-O2 --threads": compileWith(threads),
+		})
+		for mode, r := range results {
+			if r.err != nil {
+				t.Fatalf("NE=%d, %s: %v", ne, mode, r.err)
 			}
-			// The temporary in the first version is kept between calls,
-			// as one at the top level is (lower/tollvm/buffers.go).
-			if !strings.Contains(llvm, "@tir.buffer.acquire") {
-				t.Errorf("%s: the versioned temporary is not kept between calls:\n%s", mode, llvm)
-			}
-			prog, err := native.Build(llvm, fn, t.TempDir())
-			if err != nil {
-				t.Fatalf("%s: %v", mode, err)
-			}
-			prog.Env = []string{"OMP_NUM_THREADS=3"}
-			got, _, err := prog.Run(args, syms, 1)
-			if err != nil {
-				t.Fatalf("%s, NE=%d: %v", mode, ne, err)
-			}
-			results[mode] = got
-		}
-		for mode, rs := range results {
 			for i, w := range want {
-				if g := rs[0].F64[i]; g != w || rs[0].Masked(i) {
+				if g := r.out[0].F64[i]; g != w || r.out[0].Masked(i) {
 					t.Errorf("NE=%d, %s: vertex %d = %v, want %v", ne, mode, i, g, w)
 				}
 			}
