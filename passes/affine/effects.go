@@ -175,3 +175,16 @@ func relate(a, b access) addrRelation {
 	}
 	return mayOverlap
 }
+
+// nestedBlocks lists the blocks of op's regions and of every op nested in
+// them, outer blocks before the blocks nested in their ops.
+func nestedBlocks(op *ir.Operation) []*ir.Block {
+	var blocks []*ir.Block
+	op.Walk(func(o *ir.Operation) bool {
+		for _, r := range o.Regions {
+			blocks = append(blocks, r.Blocks...)
+		}
+		return true
+	})
+	return blocks
+}

@@ -61,13 +61,7 @@ func init() {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				x := newValueExprs()
 				f := &fuser{x: x, rw: &ir.Rewriter{Root: fn}, maxShift: maxShift}
-				var blocks []*ir.Block
-				fn.Walk(func(o *ir.Operation) bool {
-					for _, r := range o.Regions {
-						blocks = append(blocks, r.Blocks...)
-					}
-					return true
-				})
+				blocks := nestedBlocks(fn)
 				for _, b := range blocks {
 					for f.once(b) {
 					}

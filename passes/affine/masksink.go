@@ -39,13 +39,7 @@ func init() {
 		New: func(passes.Options) passes.Pass {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				rw := &ir.Rewriter{Root: fn}
-				var blocks []*ir.Block
-				fn.Walk(func(o *ir.Operation) bool {
-					for _, r := range o.Regions {
-						blocks = append(blocks, r.Blocks...)
-					}
-					return true
-				})
+				blocks := nestedBlocks(fn)
 				for len(blocks) > 0 {
 					b := blocks[0]
 					blocks = blocks[1:]

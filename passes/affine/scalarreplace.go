@@ -33,13 +33,7 @@ func init() {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				x := newValueExprs()
 				rw := &ir.Rewriter{Root: fn}
-				var blocks []*ir.Block
-				fn.Walk(func(o *ir.Operation) bool {
-					for _, r := range o.Regions {
-						blocks = append(blocks, r.Blocks...)
-					}
-					return true
-				})
+				blocks := nestedBlocks(fn)
 				for _, b := range blocks {
 					forwardInBlock(x, rw, b)
 				}
