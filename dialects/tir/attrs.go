@@ -160,6 +160,11 @@ const MaterializeAttr = "tir.materialize"
 // it does not.
 const RecomputeAboveAttr = "tir.recompute_above"
 
+// VersionsAttr marks the scf.if the lowering puts the versions of a
+// function's nests under (RecomputeAboveAttr), so that later passes can
+// tell it from other tests: GPU kernel outlining refuses it.
+const VersionsAttr = "tir.versions"
+
 // RemarkAttr explains a pass's decision about an op in the IR it prints
 // (tir-temporaries: why a value read at several points is materialized or
 // fused); nothing else reads it.

@@ -31,6 +31,7 @@ import (
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
+	"tir/dialects/tir"
 	"tir/lower/abi"
 	"tir/lower/affinescf"
 )
@@ -114,6 +115,9 @@ func (o *outliner) run() error {
 		op := ops[i]
 		switch {
 		case op.HasTrait(ir.TraitTerminator):
+		case op.Attr(tir.VersionsAttr) != nil:
+			// Kernels are launched from the function's top level only.
+			return ir.Errorf(op.Loc, "gpu-kernel-outlining: a function's versions on the size of its temporaries (tir-temporaries{recompute-above}) are for CPU targets: GPU pipelines leave recompute-above at 0")
 		case o.isHostOp(op):
 			for _, r := range op.Results {
 				o.host[r] = true

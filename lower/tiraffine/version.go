@@ -74,7 +74,7 @@ func (fl *funcLowering) inVersions(body *ir.Block, compute func() error) error {
 		}
 	}
 	fits := cmpi(outer, cmpiULE, total, fl.indexConst(limit))
-	ifOp := outer.op("scf.if", []*ir.Value{fits}, nil, nil)
+	ifOp := outer.op("scf.if", []*ir.Value{fits}, nil, ir.DictAttr{}.With(tir.VersionsAttr, ir.UnitAttr{}))
 	saved := fl.save()
 	for _, arm := range []map[*ir.Operation]bool{nil, recompute} {
 		fl.restore(saved)

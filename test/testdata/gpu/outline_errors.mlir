@@ -24,3 +24,21 @@ func.func @assert_on_data(%m: memref<4xi32>) {
   cf.assert %ok, "negative"
   func.return
 }
+
+// -----
+
+// Versions of the nests on a temporary's size (convert-tir-to-affine
+// under tir-temporaries{recompute-above}): a CPU-only form.
+func.func @versions(%out: memref<?xf32>, %n: index) {
+  %c64 = arith.constant 64 : index
+  %fits = arith.cmpi ule, %n, %c64 : index
+  // expected-error @+1 {{gpu-kernel-outlining: a function's versions on the size of its temporaries (tir-temporaries{recompute-above}) are for CPU targets: GPU pipelines leave recompute-above at 0}}
+  scf.if %fits {
+    affine.for %i = 0 to %n {
+      %z = arith.constant 0.0 : f32
+      affine.store %z, %out[%i] : memref<?xf32>
+    } {tir.parallel}
+  } else {
+  } {tir.versions}
+  func.return
+}
