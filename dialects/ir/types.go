@@ -57,6 +57,19 @@ type IntegerType struct{ Width int }
 
 func (t IntegerType) String() string { return "i" + strconv.Itoa(t.Width) }
 
+// StorageBytes is the size of one element of type t in a buffer: a float's
+// width, an integer's rounded up to whole bytes (i1 takes one), and 8 for
+// index (64-bit targets).
+func StorageBytes(t Type) int64 {
+	switch t := t.(type) {
+	case FloatType:
+		return int64(t.Bits() / 8)
+	case IntegerType:
+		return int64(max(1, (t.Width+7)/8))
+	}
+	return 8
+}
+
 // IndexType is the target-sized integer used for subscripts and sizes.
 type IndexType struct{}
 

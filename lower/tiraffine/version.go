@@ -106,7 +106,7 @@ func (fl *funcLowering) temporaryBytes(vs []*ir.Value) [][]sizeexpr.Expr {
 		for _, d := range t.Dims {
 			extents = append(extents, sizeexpr.Max(d.Size(), sizeexpr.Const(0)))
 		}
-		terms = append(terms, append([]sizeexpr.Expr{sizeexpr.Const(elemBytes(t.Elem))}, extents...))
+		terms = append(terms, append([]sizeexpr.Expr{sizeexpr.Const(ir.StorageBytes(t.Elem))}, extents...))
 		if tir.MayBeMaskedMemo(v, fl.maskMemo) {
 			terms = append(terms, append([]sizeexpr.Expr{sizeexpr.Const(1)}, extents...))
 		}
@@ -129,17 +129,6 @@ func constantBytes(terms [][]sizeexpr.Expr) (int64, bool) {
 		total += p
 	}
 	return total, true
-}
-
-// elemBytes is the size of an element of a buffer.
-func elemBytes(t ir.Type) int64 {
-	switch t := t.(type) {
-	case ir.FloatType:
-		return int64(t.Bits() / 8)
-	case ir.IntegerType:
-		return int64((t.Width + 7) / 8)
-	}
-	return 8 // index
 }
 
 // loweringState is what lowering the temporaries and results adds to a

@@ -191,7 +191,7 @@ func describe(h *hostFunc) (*launchFunction, error) {
 			}
 			t.Bytes = "?"
 			if ok {
-				t.Bytes = sizeexpr.Mul(count, elemBytes(mt.Elem)).String()
+				t.Bytes = sizeexpr.Mul(count, ir.StorageBytes(mt.Elem)).String()
 			}
 			lf.Temporaries = append(lf.Temporaries, *t)
 			s.temps[op.Results[0]] = t
@@ -208,22 +208,6 @@ func describe(h *hostFunc) (*launchFunction, error) {
 		}
 	}
 	return lf, nil
-}
-
-func elemBytes(t ir.Type) int64 {
-	switch t := t.(type) {
-	case ir.FloatType:
-		switch t.Name {
-		case "f16", "bf16":
-			return 2
-		case "f32":
-			return 4
-		}
-		return 8
-	case ir.IntegerType:
-		return int64(max(1, (t.Width+7)/8))
-	}
-	return 8
 }
 
 // eval records the expression of an integer host op when it has one.

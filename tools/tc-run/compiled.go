@@ -70,7 +70,7 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 	if o.bench > 0 {
 		bytes := 0
 		for _, t := range append(append([]*interp.Tensor(nil), args...), got...) {
-			bytes += t.Len() * elemBytes(t.Elem)
+			bytes += t.Len() * int(ir.StorageBytes(t.Elem))
 		}
 		fmt.Fprint(stdout, benchTable(ir.SymbolName(fn), bytes, timing, o.interpTime))
 	}
@@ -127,17 +127,4 @@ func compileModule(file, src string, level int, target string, threads bool) (*i
 		return nil, err
 	}
 	return m, nil
-}
-
-func elemBytes(t ir.Type) int {
-	switch t := t.(type) {
-	case ir.FloatType:
-		return t.Bits() / 8
-	case ir.IntegerType:
-		if t.Width < 8 {
-			return 1
-		}
-		return t.Width / 8
-	}
-	return 8
 }
