@@ -113,6 +113,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{[]string{"--canonicalize=max-iterations=x", in}, "expects an int"},
 		{[]string{"--convert-tir-to-affine=scan-lanes=0", in}, "scan-lanes must be between 1 and 16, got 0"},
 		{[]string{"--convert-tir-to-affine=scan-lanes=17", in}, "scan-lanes must be between 1 and 16, got 17"},
+		{[]string{"--tir-temporaries=recompute-above=-1", in}, "recompute-above must not be negative"},
 		{[]string{"--gpu-kernel-outlining=coarsen=0", in}, "coarsen must be between 1 and 16, got 0"},
 		{[]string{"--gpu-kernel-outlining=coarsen=17", in}, "coarsen must be between 1 and 16, got 17"},
 		{[]string{"--cse", "--pass-pipeline=cse", in}, "cannot be combined"},
