@@ -106,7 +106,7 @@ func (c *cse) block(b *ir.Block, s *cseScope) {
 				continue
 			}
 			s.loads[k] = seenLoad{op, s.writes}
-		} else if mayWrite(op) {
+		} else if MayWrite(op) {
 			s.writes++
 		}
 		for _, r := range op.Regions {
@@ -127,17 +127,17 @@ func loadCandidate(op *ir.Operation) bool {
 	return op.Def != nil && op.HasTrait(ir.TraitReadOnly) && len(op.Regions) == 0
 }
 
-// mayWrite reports whether op, or an op nested in it, may write memory:
+// MayWrite reports whether op, or an op nested in it, may write memory:
 // any op that is neither pure nor read-only, counting an op with regions
 // (a loop, a branch) by what its regions hold.
-func mayWrite(op *ir.Operation) bool {
+func MayWrite(op *ir.Operation) bool {
 	if len(op.Regions) == 0 || op.HasTrait(ir.TraitIsolated) {
 		return !(op.HasTrait(ir.TraitPure) || op.HasTrait(ir.TraitReadOnly) || op.HasTrait(ir.TraitTerminator))
 	}
 	for _, r := range op.Regions {
 		for _, b := range r.Blocks {
 			for _, o := range b.Ops {
-				if mayWrite(o) {
+				if MayWrite(o) {
 					return true
 				}
 			}

@@ -80,9 +80,9 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 	}
 }
 
-func isLoad(o *ir.Operation) bool {
-	return o.Name == "affine.load" || o.Name == "affine.vector_load" || o.Name == "memref.load"
-}
+// isLoad reports the ops that only read memory (affine.load,
+// affine.vector_load, memref.load: ir.TraitReadOnly).
+func isLoad(o *ir.Operation) bool { return o.HasTrait(ir.TraitReadOnly) }
 
 // loadsMayMove reports whether loads may be hoisted out of loop at all: it
 // runs at least once and holds no op of unknown effect.

@@ -140,7 +140,7 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 	// may move down to the selects.
 	lastWrite := -1
 	for i := 0; i < end; i++ {
-		if !readsAtMost(b.Ops[i]) {
+		if passes.MayWrite(b.Ops[i]) {
 			lastWrite = i
 		}
 	}
@@ -169,7 +169,7 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 		if len(o.Results) == 0 || inGroup[o] || o.HasTrait(ir.TraitTerminator) || o.Name == "arith.constant" {
 			continue
 		}
-		if !isPureTree(o) && !(i > lastWrite && readsAtMost(o)) {
+		if !isPureTree(o) && !(i > lastWrite && !passes.MayWrite(o)) {
 			continue
 		}
 		feeds := true
@@ -317,18 +317,6 @@ func isPureTree(o *ir.Operation) bool {
 	ok := true
 	o.Walk(func(u *ir.Operation) bool {
 		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Name] || u.HasTrait(ir.TraitTerminator)) {
-			ok = false
-		}
-		return ok
-	})
-	return ok
-}
-
-// readsAtMost: o and every op nested in it are pure or loads.
-func readsAtMost(o *ir.Operation) bool {
-	ok := true
-	o.Walk(func(u *ir.Operation) bool {
-		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Name] || u.HasTrait(ir.TraitTerminator) || isLoad(u)) {
 			ok = false
 		}
 		return ok
