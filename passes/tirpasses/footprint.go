@@ -60,7 +60,7 @@ func (fs *footprints) of(v *ir.Value) footprint {
 	op := v.DefiningOp()
 	out := footprint{}
 	fs.memo[v] = out
-	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil {
+	if loaded(op) {
 		return out // a load
 	}
 	total := evalWeight(op, v, fs.costs)

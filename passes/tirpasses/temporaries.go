@@ -54,13 +54,20 @@ var transcendental = map[string]bool{
 	"tir.pow": true, "tir.sigmoid": true, "tir.sqrt": true, "tir.rsqrt": true, "tir.div": true,
 }
 
+// loaded reports whether a value defined by op (nil: an argument) is read
+// from memory where it is used, not computed there: arguments, constants,
+// and values stored anyway (scans, compressions, temporaries).
+func loaded(op *ir.Operation) bool {
+	return op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil
+}
+
 // cost estimates the work of computing one point of v by fusion.
 func cost(v *ir.Value, memo map[*ir.Value]int) int {
 	if c, ok := memo[v]; ok {
 		return c
 	}
 	op := v.DefiningOp()
-	if op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil {
+	if loaded(op) {
 		return 0 // a load (or nothing): scans and compressions are stored anyway
 	}
 	memo[v] = 1 // cycles cannot happen in SSA, but be safe
@@ -255,7 +262,7 @@ func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Opera
 // reduction over more than a few points.
 func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
 	op := v.DefiningOp()
-	if seen[v] || op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil {
+	if seen[v] || loaded(op) {
 		return true
 	}
 	seen[v] = true
