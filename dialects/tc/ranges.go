@@ -81,7 +81,7 @@ func (b *body) inferRanges(info *stmtInfo) (ranges, error) {
 				iv := solve(a.lin[k], u[0], dims[k].Interval, rs)
 				cands[u[0]] = append(cands[u[0]], iv)
 				uses = append(uses, use{a, k, iv})
-				w := rangeWhy{loc: a.call.Args[k].Pos(), iv: iv, deps: resolvedVars(a.lin[k], rs, u[0]),
+				w := rangeWhy{loc: a.call.Args[k].Pos(), iv: iv, deps: resolvedVars(a.lin[k], rs, u[0]), acc: a, arg: k,
 					text: fmt.Sprintf("%s keeps '%s' in %s: dimension %d of %s is %s", a.call.Text(), u[0], iv, k, a.call.Fn.Name, dims[k].Interval)}
 				if a.lhs {
 					w.loc, w.text = a.call.Pos(), fmt.Sprintf("the existing value of %s keeps '%s' in %s", a.call.Fn.Name, u[0], iv)

@@ -20,6 +20,10 @@ type rangeWhy struct {
 	deps []string
 	// iv is the candidate range this reason gives.
 	iv sizeexpr.Interval
+	// acc and arg are the access argument that gave it (acc is nil for a
+	// where clause), so that a narrowed range can name what narrowed it.
+	acc *access
+	arg int
 }
 
 // maxRangeNotes caps the notes one explanation adds.

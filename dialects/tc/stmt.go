@@ -72,6 +72,7 @@ func (b *body) assign(s *Assign) error {
 	if err := b.preconditions(info, rs); err != nil {
 		return err
 	}
+	b.narrowedReductions(info, rs)
 	sc := &stmtCtx{b: b, info: info, rs: rs, acc: map[*CallExpr]*access{}, pos: map[string]*ir.Value{}, reads: map[string]*ir.Value{}}
 	for _, a := range info.accesses {
 		sc.acc[a.call] = a
