@@ -12,9 +12,11 @@
 //   - integers wrap at their width; div rounds toward negative infinity
 //     and rem has the sign of the divisor;
 //   - gathers mask points with no neighbor; masks propagate through
-//     elementwise ops, reductions skip masked points, select is masked only
-//     where the chosen branch (or the condition) is;
-//   - function results are restricted to the declared output domains.
+//     elementwise ops, reductions and scans skip masked points (a masked
+//     init stays masked), select is masked only where the chosen branch
+//     (or the condition) is;
+//   - function results are restricted to the declared output domains, and
+//     their masked points hold 0 (the mask stays, to be counted).
 //
 // Evaluation is a table from op name to one small function (eval.go,
 // register); each file registers the ops it implements:

@@ -191,7 +191,9 @@ func reduceSimple(kind string, acc, x *Tensor, red []Dim) ([]*Tensor, error) {
 
 // reduceRegion runs the body once per point of the reduced box with the
 // accumulator and each input's slice at that point; at a result point where
-// any slice is masked the accumulator keeps its value.
+// any slice is masked the accumulator keeps its value, and one that is
+// masked (a masked init) stays masked even if the body ignores it, as
+// compiled code, which carries no mask through the loop, has it.
 func reduceRegion(ev *evaluator, op *ir.Operation, acc *Tensor, ins []*Tensor, red []Dim) ([]*Tensor, error) {
 	body := op.Regions[0].Entry()
 	if body == nil {
@@ -216,7 +218,7 @@ func reduceRegion(ev *evaluator, op *ir.Operation, acc *Tensor, ins []*Tensor, r
 			}
 			views = append(views, v)
 		}
-		skip := orMasks(acc.Len(), views...)
+		skip := orMasks(acc.Len(), append(views, acc)...)
 		outs, err := ev.block(body, args)
 		if err != nil {
 			return err

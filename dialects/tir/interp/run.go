@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -110,8 +111,62 @@ func call(fn *ir.Operation, args []*Tensor, syms map[string]int64, depth int, ex
 			}
 			return nil, located(at, fmt.Errorf("result #%d: %v", i, err))
 		}
+		outs[i] = zeroMasked(outs[i])
 	}
 	return outs, nil
+}
+
+// zeroMasked returns t with 0 at its masked points, the value a masked
+// point of a function's result is defined to have (docs/tir.md), whatever
+// the ops before left there: a reduction whose init is masked goes on
+// accumulating into it. The mask stays, so that callers can count the
+// points; the data is copied first when a masked point holds anything
+// else, since a result may share it with an argument.
+func zeroMasked(t *Tensor) *Tensor {
+	if t.MaskedCount() == 0 || !hasNonZeroAt(t, t.Mask) {
+		return t
+	}
+	out := clone(t)
+	clearAt(out, t.Mask)
+	return out
+}
+
+func hasNonZeroAt(t *Tensor, mask []bool) bool {
+	for i, m := range mask {
+		if !m {
+			continue
+		}
+		switch {
+		case t.F64 != nil && (t.F64[i] != 0 || math.Signbit(t.F64[i])):
+			return true
+		case t.I64 != nil && t.I64[i] != 0:
+			return true
+		}
+	}
+	for _, c := range t.Tuple {
+		if hasNonZeroAt(c, mask) {
+			return true
+		}
+	}
+	return false
+}
+
+// clearAt writes +0 at the points mask sets, in every tuple component.
+func clearAt(t *Tensor, mask []bool) {
+	for i, m := range mask {
+		if !m {
+			continue
+		}
+		if t.F64 != nil {
+			t.F64[i] = 0
+		}
+		if t.I64 != nil {
+			t.I64[i] = 0
+		}
+	}
+	for _, c := range t.Tuple {
+		clearAt(c, mask)
+	}
 }
 
 // runChecks evaluates run-time checks; the first that fails is the error.

@@ -12,7 +12,10 @@ func init() { register("tir.scan", evalScan) }
 // "dim"), from the lower bound up ("forward") or from the upper bound down
 // ("backward"), over the result's interval of that dimension. Operands are
 // (init, ins...); the body gets the state and each input's slice at the
-// current point, and r(k) is the state after step k.
+// current point, and r(k) is the state after step k. Where an input's slice
+// or the new state is masked, the step is skipped and the state kept, as a
+// reduction skips masked points; a masked init thus masks its whole column
+// and nothing else does.
 func evalScan(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
 	name, err := dimAttr(op)
 	if err != nil {
@@ -45,12 +48,18 @@ func evalScan(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 	for x := lo; dims[k].Extent() > 0 && (x-hi)*step <= 0; x += step {
 		fixed := map[string]int64{name: x}
 		args := []*Tensor{state}
+		views := []*Tensor{state}
 		for _, t := range in[1:] {
 			s, err := slice(t, fixed)
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, s)
+			v, err := align(s, state.Dims)
+			if err != nil {
+				return nil, err
+			}
+			views = append(views, v)
 		}
 		outs, err := ev.block(op.Regions[0].Entry(), args)
 		if err != nil {
@@ -60,7 +69,7 @@ func evalScan(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 		if err != nil {
 			return nil, fmt.Errorf("yield at %s=%d: %v", name, x, err)
 		}
-		state = clone(y)
+		state = merge(state, y, orMasks(state.Len(), append(views, y)...))
 		if err := insertSlice(out, fixed, state); err != nil {
 			return nil, err
 		}
