@@ -311,9 +311,9 @@ func domainOfRead(r Read, x TensorType) []Dim {
 
 // MayBeMasked reports whether some element of v can be masked (spec 2.3):
 // a gather masks where its table points outside its operand, and masks
-// travel with every read and through elementwise ops; a reduction skips
-// masked points, and can_deref, pos and constants are never masked. A
-// function argument is never masked.
+// travel with every read and through elementwise ops; a reduction or a scan
+// skips masked points and is masked only where its init is, and can_deref,
+// pos and constants are never masked. A function argument is never masked.
 func MayBeMasked(v *ir.Value) bool { return mayBeMasked(v, map[*ir.Value]bool{}) }
 
 // MayBeMaskedMemo is MayBeMasked remembering its answers in memo, for a
@@ -331,9 +331,21 @@ func mayBeMasked(v *ir.Value, seen map[*ir.Value]bool) bool {
 	}
 	m := false
 	switch op.Name {
-	case "tir.reduce", "tir.can_deref", "tir.pos", "tir.constant":
+	case "tir.can_deref", "tir.pos", "tir.constant":
 	case "tir.gather":
 		m = true
+	case "tir.reduce":
+		// Masked operands are skipped; an accumulator that starts masked
+		// stays masked.
+		if _, init := ReduceOperands(op); init != nil {
+			m = mayBeMasked(init, seen)
+		}
+	case "tir.scan":
+		// A step whose inputs are masked leaves the state as it was, so
+		// only a masked init masks the result (its whole column).
+		if len(op.Operands) > 0 {
+			m = mayBeMasked(op.Operands[0], seen)
+		}
 	default:
 		for _, o := range op.Operands {
 			if mayBeMasked(o, seen) {

@@ -161,6 +161,15 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 				return scalar{}, ir.Errorf(tir.DefLoc(v), "%v", err)
 			}
 			s.mask = m
+		} else if op := v.DefiningOp(); op != nil && op.Name == "tir.scan" && tir.MayBeMaskedMemo(op.Operands[0], ev.fl.maskMemo) {
+			// A scan is masked where its init is, along the whole scanned
+			// dimension (scanStep skips masked steps): the init's mask at
+			// the point is the scan's, with no buffer of its own.
+			init, err := ev.at(op.Operands[0], pt)
+			if err != nil {
+				return scalar{}, err
+			}
+			s.mask = init.mask
 		}
 		return s, nil
 	}

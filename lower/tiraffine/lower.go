@@ -212,7 +212,10 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	for _, g := range sweeps {
 		for _, op := range g.scans {
 			for i, v := range ret.Operands {
-				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil && !g.column[op] {
+				// A scan that may be masked goes through materialize,
+				// which writes 0 at its masked points.
+				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil && !g.column[op] &&
+					!tir.MayBeMaskedMemo(op.Operands[0], fl.maskMemo) {
 					into[op] = entry.Args[len(ft.Inputs)+i]
 					direct[i] = true
 				}
@@ -411,6 +414,14 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 		x := val.parts[0]
 		if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
 			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
+		}
+		if o.mask == nil && val.mask != nil {
+			// A result has no mask buffer: a masked point is defined as 0
+			// (docs/tir.md), not what the clamped read happened to find.
+			// Only values with a gather in their history have a mask, so
+			// the others are stored as they are.
+			zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
+			x = ev.b.value("arith.select", []*ir.Value{val.mask, zero, x}, x.Type, nil)
 		}
 		ev.storeAt(x, o.out, subs)
 		if o.mask != nil {

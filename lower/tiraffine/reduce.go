@@ -46,7 +46,7 @@ var combiner = map[string][2]string{ // kind -> float op, integer op
 }
 
 func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
-	inits, body, err := ev.reduction(op, t, pt)
+	inits, mask, body, err := ev.reduction(op, t, pt)
 	if err != nil {
 		return scalar{}, err
 	}
@@ -54,24 +54,29 @@ func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (s
 	if err != nil {
 		return scalar{}, err
 	}
-	return scalar{parts: res}, nil
+	return scalar{parts: res, mask: mask}, nil
 }
 
 // reduceBody computes the accumulators of one iteration of a reduction
 // at point q (the result's point and the reduced coordinates) from acc.
 type reduceBody func(c *evaluator, q point, acc []*ir.Value) ([]*ir.Value, error)
 
-// reduction returns the initial accumulators of a reduction at pt and its
-// loop body.
-func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]*ir.Value, reduceBody, error) {
+// reduction returns the initial accumulators of a reduction at pt, the
+// mask of the result there and its loop body. The result is masked where
+// init is (docs/tir.md): skipping masked points only concerns the reduced
+// operands, and an accumulator that starts without an element has none
+// at the end either, as in the interpreter.
+func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]*ir.Value, *ir.Value, reduceBody, error) {
 	ins, init := tir.ReduceOperands(op)
 	types := leaves(t.Elem)
 	var inits []*ir.Value
+	var mask *ir.Value
 	if init != nil {
 		s, err := ev.at(init, pt)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		mask = s.mask
 		for i, p := range s.parts {
 			if !ir.TypeEqual(p.Type, types[i]) {
 				p = ev.fl.constant(init.DefiningOp().Attr("value"), types[i])
@@ -120,7 +125,7 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 		}
 		return next, nil
 	}
-	return inits, body, nil
+	return inits, mask, body, nil
 }
 
 // fuseSiblingReductions computes, before anything else at point pt, the
@@ -230,16 +235,17 @@ func reads(op *ir.Operation, v *ir.Value) bool {
 // reduceTogether emits the loops of several reductions over the same
 // dimensions and intervals as one nest and caches their results at pt.
 func (ev *evaluator) reduceTogether(members []*ir.Operation, pt point) error {
-	var inits []*ir.Value
+	var inits, masks []*ir.Value
 	var bodies []reduceBody
 	var widths []int
 	for _, op := range members {
 		t, _ := tir.AsTensor(op.Results[0].Type)
-		in, body, err := ev.reduction(op, t, pt.restrict(t))
+		in, mask, body, err := ev.reduction(op, t, pt.restrict(t))
 		if err != nil {
 			return err
 		}
 		inits = append(inits, in...)
+		masks = append(masks, mask)
 		bodies = append(bodies, body)
 		widths = append(widths, len(in))
 	}
@@ -263,7 +269,7 @@ func (ev *evaluator) reduceTogether(members []*ir.Operation, pt point) error {
 	at := 0
 	for i, op := range members {
 		t, _ := tir.AsTensor(op.Results[0].Type)
-		ev.cache[cacheKey{op.Results[0], pt.restrict(t).key()}] = scalar{parts: res[at : at+widths[i]]}
+		ev.cache[cacheKey{op.Results[0], pt.restrict(t).key()}] = scalar{parts: res[at : at+widths[i]], mask: masks[i]}
 		at += widths[i]
 	}
 	return nil
