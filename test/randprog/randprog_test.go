@@ -17,8 +17,8 @@ import (
 
 // The differential test: random programs (gen.go) run by the interpreter
 // and compiled in every mode (harness.go), compared bit for bit on every
-// point the interpreter does not mask (floats included: the arithmetic of
-// spec 2.7 is the same in every mode and the generator uses no math
+// point, a masked one with the 0 it holds (floats included: the arithmetic
+// of spec 2.7 is the same in every mode and the generator uses no math
 // library function; reductions and scans run in the order the interpreter
 // runs them, see the notes in TestRandomPrograms). `make test` runs a
 // fixed sample; `make fuzz` runs RANDPROGS programs from another seed.

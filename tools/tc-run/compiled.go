@@ -83,18 +83,29 @@ func runCompiled(o *options, fn *ir.Operation, src string, args []*interp.Tensor
 const checkTolerance = 1e-5
 
 // checkLine is what --check prints, and whether the difference is within
-// checkTolerance.
+// checkTolerance. Every element counts; the masked ones, compared with the
+// 0 they are defined to hold, are said to be among them, so that a count
+// smaller than the result's is never read as a complete check.
 func checkLine(d native.Diff) (line string, ok bool) {
+	masked := ""
+	if d.Masked > 0 {
+		masked = fmt.Sprintf(" (%d masked points compared with 0)", d.Masked)
+	}
 	if d.Mismatch == 0 {
-		return fmt.Sprintf("check: compiled code matches the interpreter on all %d elements (largest difference 0)", d.Compared), true
+		if masked != "" {
+			masked = fmt.Sprintf(" (%d masked points compared with 0; largest difference 0)", d.Masked)
+		} else {
+			masked = " (largest difference 0)"
+		}
+		return fmt.Sprintf("check: compiled code matches the interpreter on all %d elements%s", d.Compared, masked), true
 	}
 	ok = d.MaxRel <= checkTolerance // false for NaN
 	verdict := "within"
 	if !ok {
 		verdict = "beyond"
 	}
-	return fmt.Sprintf("check: %d of %d elements differ; largest difference %.3g (relative %.3g) at %s: %s the tolerance (relative %g)",
-		d.Mismatch, d.Compared, d.MaxAbs, d.MaxRel, d.Where, verdict, checkTolerance), ok
+	return fmt.Sprintf("check: %d of %d elements differ%s; largest difference %.3g (relative %.3g) at %s: %s the tolerance (relative %g)",
+		d.Mismatch, d.Compared, masked, d.MaxAbs, d.MaxRel, d.Where, verdict, checkTolerance), ok
 }
 
 // compileModule is native.CompileModule, except that the warnings of the

@@ -94,7 +94,7 @@ func fromNpy(name string, a *npy.Array, pt tir.TensorType) (*interp.Tensor, erro
 	return t, nil
 }
 
-// toNpy converts a result; masked points (undefined) are written as 0.
+// toNpy converts a result; its masked points hold 0 (interp.Run).
 func toNpy(t *interp.Tensor) (*npy.Array, error) {
 	dt, ok := dtypeOf[t.Elem.String()]
 	if !ok {

@@ -105,6 +105,10 @@ func TestCheckVerdict(t *testing.T) {
 			"check: 2 of 10 elements differ; largest difference 0.5 (relative 1) at result #1 element 0: got 1, want 0.5: beyond the tolerance (relative 1e-05)"},
 		{native.Diff{Compared: 10, Mismatch: 1, MaxAbs: math.NaN(), MaxRel: math.NaN(), Where: "result #0 element 0: got NaN, want 1"}, false,
 			"beyond the tolerance (relative 1e-05)"},
+		// Masked points are among the elements counted, and said to be.
+		{native.Diff{Compared: 24, Masked: 8}, true, "check: compiled code matches the interpreter on all 24 elements (8 masked points compared with 0; largest difference 0)"},
+		{native.Diff{Compared: 24, Masked: 8, Mismatch: 4, MaxAbs: 1, MaxRel: 1, Where: "result #0 element 16: got 1, want 0"}, false,
+			"check: 4 of 24 elements differ (8 masked points compared with 0); largest difference 1 (relative 1) at result #0 element 16: got 1, want 0: beyond"},
 	}
 	for _, c := range cases {
 		line, ok := checkLine(c.d)

@@ -46,7 +46,7 @@ func summary(i int, dest string, t *interp.Tensor) string {
 		fmt.Fprintf(&b, ": min %.6g max %.6g mean %.6g", lo, hi, sum/float64(n))
 	}
 	if m := t.MaskedCount(); m > 0 {
-		fmt.Fprintf(&b, " (%d masked points: undefined, written as 0)", m)
+		fmt.Fprintf(&b, " (%d masked points, which hold 0)", m)
 	}
 	return b.String()
 }
