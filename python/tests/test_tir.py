@@ -6,6 +6,8 @@ come from $TIR_TC_OPT / $TIR_TC_RUN (test/python_test.go sets them to fresh
 builds) or the repository's bin/; the cache is a fresh temporary directory.
 """
 
+import hashlib
+import json
 import os
 import shutil
 import stat
@@ -284,7 +286,28 @@ class KernelsTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.mod = tir.compile(KERNELS)
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            cls.mod = tir.compile(KERNELS)
+        cls.warnings = [w for w in ws if issubclass(w.category, tir.CompileWarning)]
+
+    def test_view_precondition_warning(self):
+        """@pick's view precondition, which tc-opt checks at run time, is a
+        CompileWarning located in kernels.tir, with tc-opt's note."""
+        with open(KERNELS) as f:
+            lines = f.read().splitlines()
+        line = next(i for i, l in enumerate(lines) if "tir.view %a [X = 2*i + 1]" in l)
+        head = next(i for i, l in enumerate(lines) if l.startswith("tir.func @pick("))
+        self.assertEqual(len(self.warnings), 1, [str(w.message) for w in self.warnings])
+        w = self.warnings[0].message
+        self.assertEqual((w.file, w.line, w.col), (KERNELS, line + 1, lines[line].index("%v") + 1))
+        self.assertTrue(str(w).startswith("%s:%d:%d: warning: view precondition not provable: X = 2*i + 1"
+                                          % (KERNELS, line + 1, lines[line].index("%v") + 1)), str(w))
+        self.assertEqual(len(w.notes), 1, w.notes)
+        self.assertTrue(w.notes[0].startswith("%s:%d:%d: note: the operand has X[0:N]"
+                                              % (KERNELS, head + 1, lines[head].index("%a") + 1)), w.notes)
+        self.assertEqual(os.path.abspath(self.warnings[0].filename), os.path.abspath(__file__),
+                         "the warning should point at the line that called tir.compile")
 
     def test_field_interior_maps_to_output_domain(self):
         # lap2d(u: I[-1:N+1] x J[-1:M+1]) -> I[0:N] x J[0:M]: the padded
@@ -442,8 +465,126 @@ class TCTest(unittest.TestCase):
         self.assertEqual((cm.exception.argument, cm.exception.dimension), ("B", "B_0"))
 
 
-class BuildTest(unittest.TestCase):
-    """The cache and the tools."""
+def correlate_same(x, w):
+    """x correlated with w, zero-padded to x's length (NumPy's own)."""
+    return np.correlate(x, w, mode="same")
+
+
+class CompileWarningTest(unittest.TestCase):
+    """tc-opt's warnings are CompileWarnings, from the cache too."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="tir-warn-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.cache = os.path.join(self.tmp, "cache")
+
+    def source(self, name, text):
+        p = os.path.join(self.tmp, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def compile_warnings(self, path):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            mod = tir.compile(path, cache_dir=self.cache)
+        return mod, [w for w in ws if issubclass(w.category, tir.CompileWarning)]
+
+    def check_located(self, ws, path, line, col, text):
+        """One warning, at path:line:col, saying text, raised at the test's line."""
+        self.assertEqual(len(ws), 1, [str(w.message) for w in ws])
+        w = ws[0].message
+        self.assertEqual((w.file, w.line, w.col), (path, line, col))
+        self.assertTrue(str(w).startswith("%s:%d:%d: warning: " % (path, line, col)), str(w))
+        self.assertIn(text, w.message)
+        self.assertNotIn(self.cache, str(w), "the warning names the cache's copy")
+        self.assertEqual(os.path.abspath(ws[0].filename), os.path.abspath(__file__))
+
+    def test_unchecked_precondition(self):
+        text = "def lookup(float(J) B, int32(I) C) -> (A) {\n  A(i) = B(C(i))\n}\n"
+        src = self.source("lookup.tc", text)
+        col = text.splitlines()[1].index("C(i)") + 1
+        B = rng(20).standard_normal(6).astype(np.float32)
+        C = np.array([5, 0, 3, 3, 1], np.int32)
+        for hit in (False, True):
+            mod, ws = self.compile_warnings(src)
+            self.assertEqual(mod.cache_hit, hit)
+            self.check_located(ws, src, 2, col, "unchecked precondition: values of C must lie in [0, J)")
+            np.testing.assert_array_equal(mod.lookup(B, C), B[C])
+
+    def test_narrowed_padding(self):
+        """Issue 20's guarded convolution warns at I(i + k - 1) and keeps
+        the centre tap only; the clamped form of docs/tc.md, and the
+        shared conv1d on a padded array, give NumPy's padded result."""
+        guarded = ("def conv(float(N) I, float(3) Wt) -> (O) {\n"
+                   "  O(i) +=! (i + k - 1 >= 0 && i + k - 1 < N) ? I(i + k - 1) * Wt(k) : 0 where i in 0:N\n}\n")
+        x = rng(21).standard_normal(12).astype(np.float32)
+        w = rng(22).standard_normal(3).astype(np.float32)
+        src = self.source("conv.tc", guarded)
+        col = guarded.splitlines()[1].index("I(i + k - 1)") + len("I(") + 1
+        for hit in (False, True):
+            mod, ws = self.compile_warnings(src)
+            self.assertEqual(mod.cache_hit, hit)
+            self.check_located(ws, src, 2, col, "reduction index k takes [1:2] after range inference, narrower than "
+                               "dimension 0 of Wt ([0:3]) that Wt(k) indexes directly; narrowed by I(i + k - 1)")
+            out = mod.conv(x, w)
+            np.testing.assert_allclose(out, w[1] * x, rtol=1e-6)
+            self.assertFalse(np.allclose(out, correlate_same(x, w), rtol=1e-3))
+        clamped = guarded.replace("? I(i + k - 1)", "? I(max(min(i + k - 1, N - 1), 0))")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tir.CompileWarning)
+            mod = tir.compile(self.source("clamped.tc", clamped), cache_dir=self.cache)
+            np.testing.assert_allclose(mod.conv(x, w), correlate_same(x, w), rtol=1e-5, atol=1e-6)
+            conv1d = tir.compile(example("conv1d.tc"), cache_dir=self.cache).conv1d
+            np.testing.assert_allclose(conv1d(np.pad(x, 1), w), correlate_same(x, w), rtol=1e-5, atol=1e-6)
+
+    def test_truncated_reduction(self):
+        """A reduction over K that drops a row of one operand warns, with
+        tc-opt's notes on both operands, through compile_source too."""
+        text = ("tir.func @f(%a: !tir.tensor<f32, I[0:4], K[0:8]>, %b: !tir.tensor<f32, K[0:7]>) -> !tir.tensor<f32, I[0:4]> {\n"
+                "  %z = tir.constant 0.0 : f32\n"
+                "  %r = tir.reduce over [K] init %z ins(%a, %b) {\n"
+                "  ^bb0(%acc, %x, %y):\n"
+                "    %p = tir.mul %x, %y\n"
+                "    %q = tir.add %acc, %p\n"
+                "    tir.yield %q\n"
+                "  }\n"
+                "  tir.return %r : !tir.tensor<f32, I[0:4]>\n}\n")
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            mod = tir.compile_source(text, name="trunc.tir", cache_dir=self.cache)
+        ws = [w for w in ws if issubclass(w.category, tir.CompileWarning)]
+        self.check_located(ws, "trunc.tir", 3, 3, "reduction over K truncates operand #0 from [0:8] to [0:7]")
+        head = text.splitlines()[0]
+        self.assertEqual(ws[0].message.notes, [
+            "trunc.tir:1:%d: note: operand #0 has K[0:8], fixed by the type of argument 'a'" % (head.index("%a") + 1),
+            "trunc.tir:1:%d: note: operand #1 has K[0:7], fixed by the type of argument 'b'" % (head.index("%b") + 1)])
+        a = rng(23).standard_normal((4, 8)).astype(np.float32)
+        b = rng(24).standard_normal(7).astype(np.float32)
+        np.testing.assert_allclose(mod.f(a, b), a[:, :7] @ b, rtol=1e-5, atol=1e-6)
+
+    def test_examples_do_not_warn(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tir.CompileWarning)
+            for name in ("matmul.tc", "conv1d.tc", "fcrelu.tc", "laplacian.tir", "laplacian_symbolic.tir"):
+                tir.compile(example(name), cache_dir=self.cache)
+
+
+CHILD = r"""
+import json, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import tir
+m = tir.compile(sys.argv[2], cache_dir=sys.argv[3])
+u = np.random.default_rng(17).standard_normal((9, 8))
+ref = 4 * u[1:-1, 1:-1] - u[2:, 1:-1] - u[:-2, 1:-1] - u[1:-1, 2:] - u[1:-1, :-2]
+close = bool(np.allclose(m.laplacian(u), ref, rtol=1e-12, atol=1e-12))  # loads the shared object
+print(json.dumps({"hit": m.cache_hit, "so": m.so_path, "close": close}))
+"""
+
+
+class ToolLogTest(unittest.TestCase):
+    """A base: the tools are wrappers that log each call (calls())."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="tir-build-test-")
@@ -474,6 +615,10 @@ class BuildTest(unittest.TestCase):
             return []
         with open(self.log) as f:
             return [l.split()[0] for l in f if l.strip()]
+
+
+class BuildTest(ToolLogTest):
+    """The cache and the tools."""
 
     def test_cache_hit_runs_no_tool(self):
         cache = os.path.join(self.tmp, "cache")
@@ -545,6 +690,92 @@ class BuildTest(unittest.TestCase):
         os.environ["TIR_LLC"] = os.path.join(self.tmp, "no-such-llc")
         with self.assertRaisesRegex(tir.CompileError, "TIR_LLC="):
             tir.compile(example("laplacian.tir"), cache_dir=os.path.join(self.tmp, "cache2"))
+
+
+class CacheDamageTest(ToolLogTest):
+    """A damaged cache entry is rebuilt, never trusted nor blamed on the
+    source. Each compile runs in a child process: this one must not map a
+    shared object that the test then replaces (and dlopen would hand back
+    the library it already has under that name)."""
+
+    def child(self, src, cache):
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, "-c", CHILD, os.path.join(REPO, "python"), src, cache], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        return json.loads(p.stdout.decode().splitlines()[-1])
+
+    @staticmethod
+    def replace(path, data):
+        """New contents under path (a new file, as a crash or another tool
+        would leave it)."""
+        with open(path + ".damage", "wb") as f:
+            f.write(data)
+        os.replace(path + ".damage", path)
+
+    def fresh(self):
+        cache = os.path.join(self.tmp, "cache")
+        src = os.path.join(self.tmp, "lap.tir")
+        shutil.copy(example("laplacian_symbolic.tir"), src)
+        r = self.child(src, cache)
+        self.assertEqual((r["hit"], r["close"]), (False, True))
+        return src, cache, r["so"]
+
+    def rebuilt(self, src, cache, what, tools):
+        """The next compile rebuilds exactly with tools and computes the
+        right thing; the one after is a cache hit."""
+        n = len(self.calls())
+        r = self.child(src, cache)
+        self.assertEqual((r["hit"], r["close"]), (False, True), what)
+        self.assertEqual(self.calls()[n:], tools, what)
+        r = self.child(src, cache)
+        self.assertEqual((r["hit"], r["close"]), (True, True), what)
+
+    def test_damaged_shared_object(self):
+        src, cache, so = self.fresh()
+        with open(so, "rb") as f:
+            good = f.read()
+        with open(os.path.realpath(sys.executable), "rb") as f:
+            foreign = f.read(1 << 18)  # an ELF file of this machine, not ours
+        for what, data in [("truncated", good[:len(good) // 2]), ("empty", b""),
+                           ("a text file", b"not a shared object\n"), ("another program", foreign),
+                           ("one byte changed", good[:-1] + bytes([good[-1] ^ 1]))]:
+            self.replace(so, data)
+            self.rebuilt(src, cache, what, ["tc-opt", "llc", "cc"])
+            with open(so, "rb") as f:
+                now = f.read()
+            with open(so + ".json") as f:
+                self.assertEqual(hashlib.sha256(now).hexdigest(), json.load(f)["sha256"], what)
+            self.assertNotEqual(now, data, what)
+
+    def test_shared_object_that_does_not_load(self):
+        # Cut after the ELF header, with its JSON rewritten to match: the
+        # checks pass and dlopen fails ("file too short"); the object is
+        # built again. (Cut later, dlopen maps pages past the end and the
+        # process dies of SIGBUS: why the checksum comes before loading.)
+        src, cache, so = self.fresh()
+        with open(so, "rb") as f:
+            bad = f.read()[:64]
+        with open(so + ".json") as f:
+            meta = json.load(f)
+        meta.update(size=len(bad), sha256=hashlib.sha256(bad).hexdigest())
+        self.replace(so + ".json", json.dumps(meta).encode())
+        self.replace(so, bad)
+        self.rebuilt(src, cache, "does not load", ["tc-opt", "llc", "cc"])
+
+    def test_damaged_front_end(self):
+        src, cache, so = self.fresh()
+        d = os.path.dirname(so)
+        header, printed = os.path.join(d, "module.h"), os.path.join(d, "module.tir.txt")
+        with open(header, "rb") as f:
+            good = f.read()
+        for what, path, data in [("empty header", header, b""), ("truncated header", header, good[:len(good) // 3]),
+                                 ("foreign header", header, b"/* @f */\nint f(void);\n"),
+                                 ("empty module", printed, b"")]:
+            self.replace(path, data)
+            self.rebuilt(src, cache, what, ["tc-opt", "tc-opt"])
+        os.unlink(os.path.join(d, "front.json"))
+        self.rebuilt(src, cache, "no front.json", ["tc-opt", "tc-opt"])
 
 
 class TutorialTest(unittest.TestCase):

@@ -13,6 +13,8 @@ $TIR_TC_RUN, $TIR_LLC and $TIR_CC. See docs/python.md.
 
 import ctypes
 import os
+import sys
+import warnings
 
 try:
     import numpy  # noqa: F401
@@ -21,14 +23,26 @@ except ImportError:
                       "/usr/bin/python3 (this is %s)" % __import__("sys").executable) from None
 
 from ._build import Entry, default_cache_dir, find_tool, host_target
-from ._errors import ArgumentError, CompileError, CopyWarning, RunError, TirError
+from ._errors import ArgumentError, CompileError, CompileWarning, CopyWarning, RunError, TirError
 from ._function import Field, Function
 from ._signature import apply_ir_names, parse_header
 
 __all__ = ["compile", "compile_source", "Module", "Function", "Field", "TirError", "CompileError",
-           "ArgumentError", "RunError", "CopyWarning", "default_cache_dir", "find_tool"]
+           "ArgumentError", "RunError", "CopyWarning", "CompileWarning", "default_cache_dir", "find_tool"]
 
 _COPY = ("warn", "silent", "never")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_stacklevel():
+    """warnings.warn's stacklevel, for its caller, of the first frame
+    outside this package: the user's line that compiled or called."""
+    f = sys._getframe(1)
+    level = 1
+    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == _PACKAGE:
+        f = f.f_back
+        level += 1
+    return level
 
 
 class Module:
@@ -36,7 +50,9 @@ class Module:
     (`mod.laplacian`), by name (`mod["laplacian"]`) or in `mod.functions`.
 
     `cache_hit` is True when neither the front end nor the native build ran
-    a tool; `tools_run` lists the commands that did run."""
+    a tool; `tools_run` lists the commands that did run. tc-opt's warnings
+    are raised as CompileWarnings, from a cached build as from a fresh one,
+    and kept in `compile_warnings`."""
 
     def __init__(self, entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags):
         self._entry = entry
@@ -50,6 +66,8 @@ class Module:
         self.header = header
         self._lib = None
         self.so_path = None
+        self.compile_warnings = []
+        self._warned = set()
         sigs = parse_header(header)
         apply_ir_names(sigs, printed)
         self.functions = {s.name: Function(self, s) for s in sigs}
@@ -72,13 +90,43 @@ class Module:
         if self.target is None:
             self.target = host_target()
         if self.so_path is None:
-            self.so_path = self._entry.shared_object(self.opt_level, self.target, self._llc_flags, self._cflags)
+            self.so_path, ws = self._entry.shared_object(self.opt_level, self.target, self._llc_flags, self._cflags)
+            self._warn(ws)
         return self.so_path
 
     def _load(self):
         if self._lib is None:
-            self._lib = ctypes.CDLL(self.build())
+            so = self.build()
+            try:
+                self._lib = ctypes.CDLL(so)
+                return self._lib
+            except OSError as e:
+                err = e
+            if so not in self._entry.built:
+                # A cached object that passed the checks and still does
+                # not load (damaged inside): build it again, once.
+                self._entry.discard(so)
+                self.so_path = None
+                so = self.build()
+                try:
+                    self._lib = ctypes.CDLL(so)
+                    return self._lib
+                except OSError as e:
+                    err = e
+            raise CompileError("%s: the shared object built from it does not load (%s): %s" % (self.name, so, err))
         return self._lib
+
+    def _warn(self, ws):
+        """Raises each stored tc-opt warning once per module (the -O build
+        repeats the front end's), at the caller's line outside tir."""
+        for w in ws:
+            key = (w.get("file"), w.get("line"), w.get("col"), w["message"])
+            if key in self._warned:
+                continue
+            self._warned.add(key)
+            cw = self._entry.warning(w)
+            self.compile_warnings.append(cw)
+            warnings.warn(cw, stacklevel=_user_stacklevel())
 
     def _source_file(self):
         if not os.path.exists(self._entry.source_path):
@@ -152,8 +200,9 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
     elif target not in ("x86_64", "aarch64"):
         raise ValueError("target must be 'x86_64' or 'aarch64', got %r" % (target,))
     entry = Entry(source, suffix, name, cache_dir or default_cache_dir())
-    header, printed = entry.front_end()
+    header, printed, ws = entry.front_end()
     mod = Module(entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags)
+    mod._warn(ws)
     if not mod.functions:
         raise CompileError("%s defines no function with a C interface" % name)
     if backend == "compiled":

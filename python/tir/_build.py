@@ -12,23 +12,34 @@ A module is compiled in two cached steps, each done once:
 A tool's identity is its resolved path and the SHA-256 of the executable:
 a rebuilt tc-opt or an upgraded llc gives new keys, and a cache hit runs
 no tool at all (not even `--version`).
+
+An entry is trusted only when it checks out: each step writes a JSON file
+last, holding the SHA-256 of what it wrote (and tc-opt's warnings), and a
+shared object must also be an ELF shared object for the target. A
+truncated, emptied or replaced file is rebuilt, not reported as an error
+in the user's source, which it is not.
 """
 
 import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import tempfile
 
-from ._errors import CompileError
+from ._errors import CompileError, CompileWarning
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_BIN = os.path.normpath(os.path.join(_HERE, "..", "..", "bin"))
 
-# Bumped when the layout of a cache entry changes.
-_FORMAT = "tir-python-1"
+# Bumped when the layout of a cache entry changes (2: front.json, the
+# shared objects' checksums and the stored warnings).
+_FORMAT = "tir-python-2"
+
+# e_machine of the ELF shared objects each target builds.
+_ELF_MACHINE = {"x86_64": 62, "aarch64": 183}
 
 # tool -> (environment variable, candidates in order)
 _TOOLS = {
@@ -113,7 +124,17 @@ def _write_atomic(path, data):
         raise
 
 
+def _sha256(data):
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def _read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def _run(cmd, stage, source_copy=None, source_name=None):
+    """Runs a tool; (stdout, stderr) as text, or CompileError when it fails."""
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as e:
@@ -124,7 +145,69 @@ def _run(cmd, stage, source_copy=None, source_name=None):
         if source_copy and source_name:
             msg = msg.replace(source_copy, source_name)
         raise CompileError(msg)
-    return p.stdout.decode(errors="replace")
+    return p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+# A diagnostic's first line: `LOCATION: SEVERITY: MESSAGE`, LOCATION being
+# `file:line:col` or a name; the source line and the caret follow, indented.
+_DIAG = re.compile(r"^(?P<loc>\S.*?): (?P<sev>warning|note|error|remark): (?P<msg>.*)$")
+
+
+def _split_loc(loc, source_copy):
+    """(file, line, col) of a location; file is None for the source itself,
+    so that a stored warning names whichever file the user compiles."""
+    parts = loc.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        f, line, col = parts[0], int(parts[1]), int(parts[2])
+    else:
+        f, line, col = loc, None, None
+    return (None if f == source_copy else f), line, col
+
+
+def parse_warnings(stderr, source_copy):
+    """The warnings in a tool's stderr, each with its notes, as JSON-able
+    dicts: file (None: the source), line, col, message, excerpt (the source
+    line and caret tc-opt prints), notes (the same fields)."""
+    out = []
+    owner = None  # the warning notes attach to
+    cur = None    # the diagnostic the following lines belong to
+    for text in stderr.splitlines():
+        m = _DIAG.match(text)
+        if not m:
+            if cur is not None and text.strip():
+                cur["excerpt"].append(text)
+            continue
+        f, line, col = _split_loc(m.group("loc"), source_copy)
+        d = {"file": f, "line": line, "col": col, "message": m.group("msg"), "excerpt": []}
+        sev = m.group("sev")
+        if sev == "warning":
+            d["notes"] = []
+            out.append(d)
+            owner = cur = d
+        elif sev == "note" and owner is not None:
+            owner["notes"].append(d)
+            cur = d
+        else:
+            owner = cur = None  # an error's or a remark's lines and notes are not kept
+    return out
+
+
+def _valid_warnings(ws):
+    return isinstance(ws, list) and all(isinstance(w, dict) and isinstance(w.get("message"), str)
+                                        and isinstance(w.get("notes", []), list) for w in ws)
+
+
+def _elf_shared_object(path, target):
+    """Whether path starts like a 64-bit little-endian ELF shared object
+    for target (a truncated build or a file of another kind does not)."""
+    try:
+        with open(path, "rb") as f:
+            h = f.read(20)
+    except OSError:
+        return False
+    return (len(h) == 20 and h[:4] == b"\x7fELF" and h[4] == 2 and h[5] == 1
+            and int.from_bytes(h[16:18], "little") == 3
+            and int.from_bytes(h[18:20], "little") == _ELF_MACHINE.get(target))
 
 
 class Entry:
@@ -145,51 +228,120 @@ class Entry:
         self.header_path = os.path.join(self.dir, "module.h")
         self.ir_path = os.path.join(self.dir, "module.tir.txt")
         self.tools_run = []  # the commands this process ran for the entry
+        self.built = set()   # the shared objects this process built
 
     def front_end(self):
-        """(header text, printed module), running tc-opt unless cached."""
-        if not (os.path.exists(self.header_path) and os.path.exists(self.ir_path)
-                and os.path.exists(self.source_path)):
-            os.makedirs(self.dir, exist_ok=True)
-            _write_atomic(self.source_path, self.source)
-            header = self._tool([self.tc_opt, "--emit=c-header", self.source_path], "tc-opt --emit=c-header")
-            printed = self._tool([self.tc_opt, self.source_path], "tc-opt")
-            _write_atomic(self.ir_path, printed)
-            _write_atomic(self.header_path, header)
-        with open(self.header_path) as f:
-            header = f.read()
-        with open(self.ir_path) as f:
-            printed = f.read()
-        return header, printed
+        """(header text, printed module, warnings), running tc-opt unless a
+        valid entry is cached. The warnings are those of printing the
+        module (parse_warnings), kept in front.json for cache hits."""
+        cached = self._cached_front()
+        if cached is not None:
+            return cached
+        os.makedirs(self.dir, exist_ok=True)
+        _write_atomic(self.source_path, self.source)
+        header, _ = self._tool([self.tc_opt, "--emit=c-header", self.source_path], "tc-opt --emit=c-header")
+        printed, err = self._tool([self.tc_opt, self.source_path], "tc-opt")
+        ws = parse_warnings(err, self.source_path)
+        _write_atomic(self.ir_path, printed)
+        _write_atomic(self.header_path, header)
+        # Written last: an entry without it, or whose files do not match
+        # it, is rebuilt.
+        _write_atomic(self.front_path, json.dumps({"header_sha256": _sha256(header), "ir_sha256": _sha256(printed),
+                                                   "warnings": ws}, indent=2) + "\n")
+        return header, printed, ws
+
+    @property
+    def front_path(self):
+        return os.path.join(self.dir, "front.json")
+
+    def _cached_front(self):
+        """The cached front end when every file is there and matches
+        front.json, else None."""
+        try:
+            with open(self.front_path) as f:
+                meta = json.load(f)
+            if _read_bytes(self.source_path) != self.source.encode():
+                return None
+            header = _read_bytes(self.header_path)
+            printed = _read_bytes(self.ir_path)
+            ws = meta["warnings"]
+            if (_sha256(header) != meta["header_sha256"] or _sha256(printed) != meta["ir_sha256"]
+                    or not _valid_warnings(ws)):
+                return None
+            return header.decode(), printed.decode(), ws
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None
 
     def shared_object(self, opt_level, target, llc_flags, cflags):
-        """The path of the shared object, built unless cached."""
+        """(path of the shared object, warnings of tc-opt -O<n>), built
+        unless a valid one is cached."""
         llc, cc = find_tool("llc"), find_tool("cc")
         k = _key({"front": self.key, "opt": opt_level, "target": target, "llc_flags": list(llc_flags), "cflags": list(cflags),
                   "llc": tool_identity(llc), "cc": tool_identity(cc)})
         so = os.path.join(self.dir, "lib-O%d-%s.so" % (opt_level, k[:16]))
-        if os.path.exists(so):
-            return so
+        ws = self._cached_so(so, target)
+        if ws is not None:
+            return so, ws
         os.makedirs(self.dir, exist_ok=True)
-        if not os.path.exists(self.source_path):
+        if not os.path.exists(self.source_path) or _read_bytes(self.source_path) != self.source.encode():
             _write_atomic(self.source_path, self.source)
         tmp = tempfile.mkdtemp(dir=self.dir, prefix=".build-")
         try:
             ll, obj, lib = (os.path.join(tmp, n) for n in ("module.ll", "module.o", "module.so"))
-            self._tool([self.tc_opt, "-O%d" % opt_level, "--target=" + target, self.source_path, "-o", ll],
-                       "tc-opt -O%d" % opt_level)
+            _, err = self._tool([self.tc_opt, "-O%d" % opt_level, "--target=" + target, self.source_path, "-o", ll],
+                                "tc-opt -O%d" % opt_level)
+            ws = parse_warnings(err, self.source_path)
             self._tool([llc] + list(llc_flags) + ["-filetype=obj", "-relocation-model=pic", ll, "-o", obj], "llc")
             self._tool([cc, "-shared"] + list(cflags) + [obj, "-o", lib, "-lm"], "cc -shared")
-            with open(lib, "rb") as f:
-                _write_atomic(so, f.read())
+            data = _read_bytes(lib)
+            _write_atomic(so, data)
             meta = {"source": self.name, "opt_level": opt_level, "target": target, "llc_flags": list(llc_flags),
                     "cflags": list(cflags), "tc-opt": tool_identity(self.tc_opt),
-                    "llc": tool_identity(llc), "cc": tool_identity(cc)}
+                    "llc": tool_identity(llc), "cc": tool_identity(cc),
+                    "size": len(data), "sha256": _sha256(data), "warnings": ws}
             _write_atomic(so + ".json", json.dumps(meta, indent=2) + "\n")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        return so
+        self.built.add(so)
+        return so, ws
+
+    def _cached_so(self, so, target):
+        """The stored warnings of a cached shared object that is the one
+        its JSON describes and an ELF shared object for target, else None."""
+        try:
+            if not _elf_shared_object(so, target):
+                return None
+            with open(so + ".json") as f:
+                meta = json.load(f)
+            if os.path.getsize(so) != meta["size"] or _sha256(_read_bytes(so)) != meta["sha256"]:
+                return None
+            ws = meta.get("warnings", [])
+            return ws if _valid_warnings(ws) else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def discard(self, so):
+        """Removes a shared object that would not load, so that the next
+        shared_object() builds it again."""
+        for p in (so + ".json", so):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
 
     def _tool(self, cmd, stage):
         self.tools_run.append(cmd)
         return _run(cmd, stage, self.source_path, self.name)
+
+    def warning(self, w):
+        """A CompileWarning for a stored warning, naming the user's file."""
+        def loc(d):
+            f = self.name if d.get("file") is None else d["file"]
+            return f if d.get("line") is None else "%s:%d:%d" % (f, d["line"], d["col"])
+        lines = ["%s: warning: %s" % (loc(w), w["message"])] + list(w.get("excerpt", []))
+        notes = []
+        for n in w.get("notes", []):
+            notes.append("%s: note: %s" % (loc(n), n["message"]))
+            lines += [notes[-1]] + list(n.get("excerpt", []))
+        file = self.name if w.get("file") is None else w["file"]
+        return CompileWarning("\n".join(lines), file, w.get("line"), w.get("col"), w["message"], notes)

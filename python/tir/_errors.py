@@ -39,3 +39,22 @@ class RunError(TirError, RuntimeError):
 class CopyWarning(UserWarning):
     """An argument was copied because the ABI cannot describe it (its last
     dimension is not contiguous, a stride is negative, it is misaligned)."""
+
+
+class CompileWarning(UserWarning):
+    """tc-opt warned while compiling the module: an unchecked precondition,
+    a truncated reduction, a reduction index that range inference narrowed
+    (docs/tc.md). The message starts with `file:line:col: warning:` and ends
+    with the notes; the same warnings come back from a cached build.
+
+    `file`, `line` and `col` locate it (None when tc-opt gave no location),
+    `message` is tc-opt's text without the location, `notes` the notes'
+    first lines."""
+
+    def __init__(self, text, file=None, line=None, col=None, message=None, notes=()):
+        super().__init__(text)
+        self.file = file
+        self.line = line
+        self.col = col
+        self.message = message if message is not None else text
+        self.notes = list(notes)
