@@ -62,6 +62,9 @@ type Program struct {
 	helpers []string
 	// specials: the inputs may hold NaN, infinities and integer limits.
 	specials bool
+	// tc is the source of a program made by GenerateTC; Text is then its
+	// import, printed, and is not rendered from units.
+	tc string
 }
 
 // argSpec says how to fill one argument.
@@ -72,6 +75,9 @@ type argSpec struct {
 	// [lo - 2, hi + 2) (evaluated at Syms), -1 included.
 	table  bool
 	lo, hi sizeexpr.Expr
+	// far: a table that also holds entries far outside (thousands past
+	// either end, the integer limits).
+	far bool
 }
 
 var (
@@ -153,6 +159,9 @@ func Generate(seed int64, opts Options) *Program {
 
 // render writes Text from the arguments, units and results.
 func (p *Program) render() {
+	if p.isTC() {
+		return
+	}
 	var b strings.Builder
 	for _, h := range p.helpers {
 		b.WriteString(h)
@@ -1280,6 +1289,10 @@ func (p *Program) Args(fn *ir.Operation) ([]*interp.Tensor, error) {
 					t.I64[k] = -1
 				} else {
 					t.I64[k] = lo - 2 + r.Int63n(max(hi-lo, 0)+4)
+				}
+				if spec.far && r.Intn(8) == 0 {
+					w := tt.Elem.(ir.IntegerType).Width
+					t.I64[k] = []int64{lo - 1000, hi + 1000, -1 << (w - 1), 1<<(w-1) - 1}[r.Intn(4)]
 				}
 			default:
 				x := int64(r.Intn(16) - 8)

@@ -71,6 +71,9 @@ func (p *Program) clone() *Program {
 // something uses gives a program that does not parse, for which fails
 // must be false.
 func Minimize(p *Program, fails func(*Program) bool) *Program {
+	if p.isTC() {
+		return p // an import, not ops the minimizer can drop
+	}
 	cur := p.clone()
 	try := func(q *Program) bool {
 		q.render()

@@ -91,8 +91,12 @@ func (s *stats) add(f finding) {
 	s.mu.Unlock()
 }
 
-// TestRandomPrograms generates -randprog.n programs and compares every
-// mode with the interpreter.
+// tcEvery: one seed in tcEvery also gives a TC program (GenerateTC, named
+// c<seed>), run in the same batch as the tir ones.
+const tcEvery = 4
+
+// TestRandomPrograms generates -randprog.n programs (and a TC program for
+// every tcEvery-th seed) and compares every mode with the interpreter.
 func TestRandomPrograms(t *testing.T) {
 	needToolchain(t)
 	n := *flagN
@@ -127,7 +131,13 @@ func TestRandomPrograms(t *testing.T) {
 	for _, m := range modes {
 		summary = append(summary, fmt.Sprintf("%s %d (%v)", m.Name, st.compared[m.Name], st.elapsed[m.Name].Round(time.Second)))
 	}
-	t.Logf("%d programs (seeds %d..%d) in %v; compared with the interpreter: %s", n, *flagSeed, *flagSeed+int64(n)-1, time.Since(start).Round(time.Second), strings.Join(summary, ", "))
+	tcs := 0
+	for s := *flagSeed; s < *flagSeed+int64(n); s++ {
+		if s%tcEvery == 0 {
+			tcs++
+		}
+	}
+	t.Logf("%d programs and %d TC programs (seeds %d..%d) in %v; compared with the interpreter: %s", n, tcs, *flagSeed, *flagSeed+int64(n)-1, time.Since(start).Round(time.Second), strings.Join(summary, ", "))
 	var kinds []string
 	for k, c := range st.ops {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, c))
@@ -148,18 +158,23 @@ func TestRandomPrograms(t *testing.T) {
 func runBatch(t *testing.T, st *stats, modes []Mode, dir string, from, to int64) {
 	var cases []*Case
 	for s := from; s < to; s++ {
-		p := Generate(s, DefaultOptions)
-		c, err := NewCase(p)
-		if err != nil {
-			st.add(finding{seed: s, mode: "interpreter", what: err.Error(), text: p.Text})
-			continue
+		progs := []*Program{Generate(s, DefaultOptions)}
+		if s%tcEvery == 0 {
+			progs = append(progs, GenerateTC(s))
 		}
-		st.mu.Lock()
-		for _, op := range p.Ops {
-			st.ops[op]++
+		for _, p := range progs {
+			c, err := NewCase(p)
+			if err != nil {
+				st.add(finding{seed: s, mode: "interpreter", what: err.Error(), text: p.Text})
+				continue
+			}
+			st.mu.Lock()
+			for _, op := range p.Ops {
+				st.ops[op]++
+			}
+			st.mu.Unlock()
+			cases = append(cases, c)
 		}
-		st.mu.Unlock()
-		cases = append(cases, c)
 	}
 	if len(cases) == 0 {
 		return
