@@ -264,8 +264,9 @@ func copyInts(m map[string]int64) map[string]int64 {
 // asanWrongCalls calls the function with one wrong descriptor field or
 // size symbol at a time: every extent one too large (an access past the
 // buffer if the function trusted it), one too small, or absurd; the
-// innermost stride 2, 0 or -1; a size symbol that changes some extent.
-// Each call must be refused with a message, before any result is written.
+// innermost stride 2, 0 or -1; a NULL pointer for a tensor with
+// elements; a size symbol that changes some extent. Each call must be
+// refused with a message, before any result is written.
 func asanWrongCalls(t *testing.T, fn *ir.Operation, prog *native.Program, syms map[string]int64) {
 	t.Helper()
 	ft, _ := tir.FuncType(fn)
@@ -290,6 +291,10 @@ func asanWrongCalls(t *testing.T, fn *ir.Operation, prog *native.Program, syms m
 				faults = append(faults, native.Wrong{Kind: "stride", Arg: i, Dim: r - 1, Value: s})
 				what = append(what, fmt.Sprintf("%s innermost stride %d", names[i], s))
 			}
+		}
+		if dims, err := interp.EvalDims(tt, syms); err == nil && nonEmpty(dims) {
+			faults = append(faults, native.Wrong{Kind: "null", Arg: i})
+			what = append(what, names[i]+" NULL")
 		}
 	}
 	for k, s := range interp.Symbols(fn) {
@@ -322,6 +327,17 @@ func asanWrongCalls(t *testing.T, fn *ir.Operation, prog *native.Program, syms m
 			t.Errorf("%s: refused without a message (%q)", what[i], o.Msg)
 		}
 	}
+}
+
+// nonEmpty reports whether dimensions hold an element (a 0-d tensor
+// holds one).
+func nonEmpty(dims []interp.Dim) bool {
+	for _, d := range dims {
+		if d.Extent() <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func resultNames(n int) []string {

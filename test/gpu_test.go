@@ -105,8 +105,9 @@ func TestGPUHostWrapperWithoutDriver(t *testing.T) {
 typedef struct { float *allocated, *aligned; int64_t offset, sizes[3], strides[3]; } d3;
 int32_t laplacian(const void *, void *);
 const char *laplacian_error(int32_t);
+static float dev[1]; /* a device pointer the wrapper never reaches the driver with */
 int main(void) {
-  d3 in = {0, 0, 0, {7, 9, 9}, {81, 9, 1}}, out = {0, 0, 0, {5, 7, 9}, {63, 9, 1}};
+  d3 in = {dev, dev, 0, {7, 9, 9}, {81, 9, 1}}, out = {dev, dev, 0, {5, 7, 9}, {63, 9, 1}};
   int32_t rc = laplacian(&in, &out);
   printf("%d: %s\\n", rc, laplacian_error(rc));
   out.sizes[1] = 6;

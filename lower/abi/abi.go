@@ -257,6 +257,10 @@ const (
 	CheckExtent CheckKind = iota
 	// CheckUnitStride: strides[Dim] (the innermost) is 1.
 	CheckUnitStride
+	// CheckNonNull: the aligned pointer of a tensor with an element is not
+	// NULL (for a 0-d tensor, the pointer itself). Empty tensors may have
+	// any pointer: nothing is read or written through it.
+	CheckNonNull
 )
 
 // EntryCheck is one check a compiled function makes on a descriptor before
@@ -273,7 +277,7 @@ type EntryCheck struct {
 	// Format is a printf format with %% escaped; its %lld take, in order:
 	// for CheckExtent with a static extent, the actual size; with a
 	// symbolic extent, the expected value then the actual size; for
-	// CheckUnitStride, the actual stride.
+	// CheckUnitStride, the actual stride; CheckNonNull takes none.
 	Format string
 	// Symbolic is true for an extent that depends on symbols (its value is
 	// printed as well).
@@ -282,7 +286,10 @@ type EntryCheck struct {
 
 // EntryChecks lists the checks in the order a compiled function runs them,
 // numbered from 1: for each memref argument of rank > 0, each dimension
-// with a known extent, then its innermost stride.
+// with a known extent, then its innermost stride; then, for each memref
+// argument, its pointer (CheckNonNull). The pointer checks come last so
+// that the codes of the others stay what they were before there were
+// pointer checks, and so that the sizes they read have been checked.
 func (s *Signature) EntryChecks() []EntryCheck {
 	var checks []EntryCheck
 	for _, a := range s.Args {
@@ -309,6 +316,18 @@ func (s *Signature) EntryChecks() []EntryCheck {
 		c := EntryCheck{Code: len(checks) + 1, Kind: CheckUnitStride, Arg: a, Dim: last,
 			Static: fmt.Sprintf("argument '%s' dimension %s: innermost stride must be 1", a.Name, a.Dims[last])}
 		c.Format = EscapePercent(c.Static) + ", got %lld"
+		checks = append(checks, c)
+	}
+	for _, a := range s.Args {
+		if a.Mem == nil {
+			continue
+		}
+		c := EntryCheck{Code: len(checks) + 1, Kind: CheckNonNull, Arg: a,
+			Static: fmt.Sprintf("argument '%s': aligned pointer is NULL and the tensor is not empty", a.Name)}
+		if len(a.Mem.Shape) == 0 {
+			c.Static = fmt.Sprintf("argument '%s': NULL pointer", a.Name)
+		}
+		c.Format = EscapePercent(c.Static)
 		checks = append(checks, c)
 	}
 	return checks

@@ -103,7 +103,7 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	// f_result_shape_data, when the tiraffine lowering made one, shares
 	// f's codes and message buffer (shape_data.go).
 	if shape := me.shapeFuncOf(op); shape != nil {
-		if err := me.emitShapeFunc(shape, errBuf, errCode); err != nil {
+		if err := me.emitShapeFunc(shape, sig, errBuf, errCode); err != nil {
 			return err
 		}
 	}
@@ -337,6 +337,8 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		case abi.CheckUnitStride:
 			c.ok = fe.setName(b.NewICmp(enum.IPredEQ, f.strides[ec.Dim], i64(1)), ec.Arg.Name+".unitstride")
 			c.args = []value.Value{f.strides[ec.Dim]}
+		case abi.CheckNonNull:
+			c.ok = fe.setName(fe.nonNullOK(b, ec.Arg, fn.Params[ec.Arg.Index], f), ec.Arg.Name+".nonnull")
 		}
 		checks = append(checks, c)
 	}
@@ -353,6 +355,9 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 	bufPtr.InBounds = true
 	var fails []*ll.Block
 	for _, c := range checks {
+		if c.ok == constant.True {
+			continue // a pointer check of a tensor that is always empty
+		}
 		next := fe.place(fe.newBlock("check"))
 		fail := fe.newBlock("fail")
 		fe.cur.NewCondBr(c.ok, next, fail)
@@ -378,6 +383,37 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		fe.place(f)
 	}
 	return errBuf, errCode, checks, nil
+}
+
+// nonNullOK is the condition of an abi.CheckNonNull of argument a, in
+// block b: the pointer p of a 0-d argument is not NULL; the aligned
+// pointer of a descriptor f is not NULL, or one of its sizes is at most 0
+// (an empty tensor is never accessed, and NumPy or MLIR may give it any
+// pointer). The extent checks run first, so a dimension of a static
+// extent needs no test of its size.
+func (fe *fnEmitter) nonNullOK(b *ll.Block, a *abi.Arg, p value.Value, f *descFields) value.Value {
+	ptr := p
+	if f != nil {
+		ptr = f.aligned
+	}
+	var sizes []value.Value // those that may be 0 (or less) here
+	if f != nil {
+		for d, size := range f.sizes {
+			c, static := a.Extents[d].Const()
+			switch {
+			case !a.Known[d] || !static:
+				sizes = append(sizes, size)
+			case c <= 0:
+				return constant.True
+			}
+		}
+	}
+	pt, _ := ptr.Type().(*types.PointerType)
+	ok := value.Value(b.NewICmp(enum.IPredNE, ptr, constant.NewNull(pt)))
+	for _, size := range sizes {
+		ok = b.NewOr(ok, b.NewICmp(enum.IPredSLE, size, i64(0)))
+	}
+	return ok
 }
 
 // paramValues converts a parameter list for bindParams.

@@ -52,8 +52,9 @@ func (me *moduleEmitter) shapeFuncOf(f *ir.Operation) *ir.Operation {
 	return me.shapeFuncs[ir.SymbolName(f)]
 }
 
-// emitShapeFunc emits @f_result_shape_data.body and its public wrapper.
-func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, errBuf, errCode *ll.Global) error {
+// emitShapeFunc emits @f_result_shape_data.body and its public wrapper;
+// fsig is f's signature.
+func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, fsig *signature, errBuf, errCode *ll.Global) error {
 	name := ir.SymbolName(op)
 	ta, _ := op.Attr("function_type").(ir.TypeAttr)
 	ft, ok := ta.Type.(ir.FunctionType)
@@ -143,9 +144,24 @@ func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, errBuf, errCode *ll.Glo
 	bufPtr := constant.NewGetElementPtr(errBuf.ContentType, errBuf, i64(0), i64(0))
 	bufPtr.InBounds = true
 	var fails []*ll.Block
+	// The pointer checks are numbered after all of f's other checks, its
+	// results' included: they take f's codes, for the arguments that are
+	// f's inputs (the first ones of both).
+	var checks []abi.EntryCheck
 	for _, ec := range sig.EntryChecks() {
+		if ec.Kind != abi.CheckNonNull {
+			checks = append(checks, ec)
+		}
+	}
+	for _, ec := range fsig.EntryChecks() {
+		if ec.Kind == abi.CheckNonNull && ec.Arg.Index < sizesArg.Index {
+			ec.Arg = sig.Args[ec.Arg.Index]
+			checks = append(checks, ec)
+		}
+	}
+	for _, ec := range checks {
 		f := desc[ec.Arg]
-		if f == nil {
+		if f == nil && ec.Kind != abi.CheckNonNull {
 			continue // the sizes array is the caller's plain pointer
 		}
 		var ok value.Value
@@ -164,6 +180,11 @@ func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, errBuf, errCode *ll.Glo
 		case abi.CheckUnitStride:
 			ok = fe.cur.NewICmp(enum.IPredEQ, f.strides[ec.Dim], i64(1))
 			args = append(args, f.strides[ec.Dim])
+		case abi.CheckNonNull:
+			ok = fe.nonNullOK(fe.cur, ec.Arg, param[ec.Arg], f)
+		}
+		if ok == constant.True {
+			continue
 		}
 		next := fe.place(fe.newBlock("check"))
 		fail := fe.newBlock("fail")

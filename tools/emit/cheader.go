@@ -290,7 +290,7 @@ func (s *cSig) write(b *strings.Builder) {
 		arg, dim := s.splitUnknown(v)
 		fmt.Fprintf(b, " * %s is the upper bound of %s's dimension %s: not a parameter, read\n *   from %s's descriptor (lower bound + sizes[d]).\n", v, arg, dim, arg)
 	}
-	b.WriteString(" * Returns 0 on success. Every size above and the unit last strides are\n * checked before anything is written")
+	b.WriteString(" * Returns 0 on success. Every size above, the unit last strides and the\n * pointers of tensors with elements (not NULL) are checked before anything\n * is written")
 	var msgs []string
 	for _, c := range s.checks {
 		msgs = append(msgs, c.Msg)

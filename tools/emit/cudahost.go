@@ -436,6 +436,10 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 		case abi.CheckUnitStride:
 			got := fmt.Sprintf("%s->strides[%d]", p, c.Dim)
 			fmt.Fprintf(b, "  if (%s != 1) return %s_fail(%d, %s, (long long)%s);\n", got, name, c.Code, cString(c.Format), got)
+		case abi.CheckNonNull:
+			if cond := nullCond(c.Arg, p); cond != "" {
+				fmt.Fprintf(b, "  if (%s) return %s_fail(%d, %s);\n", cond, name, c.Code, cString(c.Format))
+			}
 		}
 	}
 	b.WriteString("  int32_t rc = 0;\n  int launched = 0;\n")
@@ -654,6 +658,28 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 		return ir.Errorf(op.Loc, "'%s' cannot run in the host code of a GPU function", op.Name)
 	}
 	return nil
+}
+
+// nullCond is the C condition under which argument a, the C parameter p,
+// fails its abi.CheckNonNull: a NULL pointer of a 0-d tensor, or a NULL
+// aligned pointer of a tensor whose sizes are all positive. Dimensions of
+// a static extent are known positive once the extent checks passed; ""
+// when a static extent is 0 (the tensor is always empty).
+func nullCond(a *abi.Arg, p string) string {
+	if len(a.Mem.Shape) == 0 {
+		return p + " == NULL"
+	}
+	conds := []string{p + "->aligned == NULL"}
+	for d := range a.Mem.Shape {
+		if c, static := a.Extents[d].Const(); a.Known[d] && static {
+			if c <= 0 {
+				return ""
+			}
+			continue
+		}
+		conds = append(conds, fmt.Sprintf("%s->sizes[%d] > 0", p, d))
+	}
+	return strings.Join(conds, " && ")
 }
 
 // init writes the driver initialization before the first driver call.

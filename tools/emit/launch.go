@@ -154,8 +154,14 @@ func describe(h *hostFunc) (*launchFunction, error) {
 	}
 	for _, c := range h.sig.EntryChecks() {
 		cond := fmt.Sprintf("%s.strides[%d] == 1", c.Arg.Name, c.Dim)
-		if c.Kind == abi.CheckExtent {
+		switch c.Kind {
+		case abi.CheckExtent:
 			cond = fmt.Sprintf("%s.sizes[%d] == %s", c.Arg.Name, c.Dim, h.sig.ExprText(c.Arg.Extents[c.Dim]))
+		case abi.CheckNonNull:
+			cond = fmt.Sprintf("%s.aligned != NULL || %s is empty", c.Arg.Name, c.Arg.Name)
+			if len(c.Arg.Mem.Shape) == 0 {
+				cond = c.Arg.Name + " != NULL"
+			}
 		}
 		lf.Checks = append(lf.Checks, launchCheck{Code: c.Code, Condition: cond, Message: c.Static})
 	}

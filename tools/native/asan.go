@@ -249,8 +249,10 @@ func (p *Program) wrongCall(b *strings.Builder, all []ir.Type, call string) {
 		fmt.Fprintf(b, "        case %d:\n", i)
 		if r == 0 {
 			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d += wv; ok = 1; }\n", i)
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"null\")) { a%d = NULL; ok = 1; }\n", i)
 		} else {
 			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d.offset += wv; ok = 1; }\n", i)
+			fmt.Fprintf(b, "          if (!strcmp(kind, \"null\")) { a%d.aligned = NULL; ok = 1; }\n", i)
 			fmt.Fprintf(b, "          if (!strcmp(kind, \"size\") && wd >= 0 && wd < %d) { a%d.sizes[wd] += wv; ok = 1; }\n", r, i)
 			fmt.Fprintf(b, "          if (!strcmp(kind, \"stride\") && wd >= 0 && wd < %d) { a%d.strides[wd] = wv; ok = 1; }\n", r, i)
 		}

@@ -219,7 +219,9 @@ type Wrong struct {
 	// Kind is "size" (Value is added to sizes[Dim] of descriptor Arg),
 	// "stride" (strides[Dim] of descriptor Arg becomes Value), "offset"
 	// (Value is added to the offset of descriptor Arg, or to the pointer
-	// of a 0-d Arg) or "symbol" (Value is added to size symbol Arg).
+	// of a 0-d Arg), "null" (the aligned pointer of descriptor Arg, or
+	// the pointer of a 0-d Arg, becomes NULL) or "symbol" (Value is added
+	// to size symbol Arg).
 	Kind string
 	// Arg counts the arguments, then the results (descriptors), or the
 	// size symbols (Kind "symbol").
