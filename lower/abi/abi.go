@@ -8,6 +8,7 @@ package abi
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -59,6 +60,47 @@ const ShapeDataSuffix = "_result_shape_data"
 // function (cf.assert): the first is AssertCodeBase + 1, after the codes
 // of the entry checks (1, 2, ...).
 const AssertCodeBase = 1000
+
+// CodeAllocFailed is the status code of a call that could not allocate a
+// temporary (a buffer the compiled code allocates itself: tir-temporaries'
+// values, scan columns and slabs, packed panels, a memref.alloc of the
+// input; on GPU targets the host wrapper's device buffers): its byte count
+// overflows 64 bits or the allocator returned NULL. The CPU build and the
+// CUDA host wrapper return the same code, and f_error says which
+// temporary and how many bytes (AllocFailFormat). It is fixed, unlike the
+// numbered checks, so a caller can tell "out of memory" from a wrong
+// argument without parsing the message.
+const CodeAllocFailed = 2004
+
+// AllocFailStatic is f_error's message for CodeAllocFailed when another
+// failure happened since.
+const AllocFailStatic = "cannot allocate a temporary (out of memory, or its size overflows)"
+
+// AllocFailFormat and AllocOverflowFormat are the printf formats of an
+// allocation failure: the temporary's name (its value name, then where
+// the program defines it, as AllocName makes it) and its byte count, or
+// the name alone when the count does not fit in 63 bits. 2^63 bytes is no
+// bound a machine reaches; saying it rather than printing a wrapped
+// count keeps the message true.
+const (
+	AllocFailFormat     = "cannot allocate temporary %s: %lld bytes"
+	AllocOverflowFormat = "cannot allocate temporary %s: 2^63 bytes or more"
+)
+
+// AllocName names a temporary in AllocFailFormat: 'hint' and, when loc is
+// known, the base name of its file, line and column (the lowering names
+// most temporaries after their role, tmp or column, so the place says
+// which one).
+func AllocName(hint string, loc ir.Location) string {
+	if hint == "" {
+		hint = "tmp"
+	}
+	name := "'" + hint + "'"
+	if loc.Known() {
+		name += fmt.Sprintf(" (%s:%d:%d)", filepath.Base(loc.File), loc.Line, loc.Col)
+	}
+	return name
+}
 
 // ErrBufSize is the size of the buffer f_error's messages are formatted in.
 const ErrBufSize = 256

@@ -92,6 +92,7 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 		return err
 	}
 	me.asserts = nil
+	me.funcName, me.errBuf, me.errCode, me.allocFails = name, nil, nil, false
 	body, err := me.emitBody(sig, blk)
 	if err != nil {
 		return err
@@ -107,7 +108,11 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 			return err
 		}
 	}
-	me.emitErrorFunc(sig, errBuf, errCode, append(checks, me.asserts...))
+	checks = append(checks, me.asserts...)
+	if me.allocFails {
+		checks = append(checks, check{code: abi.CodeAllocFailed, static: abi.AllocFailStatic})
+	}
+	me.emitErrorFunc(sig, errBuf, errCode, checks)
 	if err := me.emitResultShape(sig); err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
@@ -343,10 +348,7 @@ func (me *moduleEmitter) emitWrapper(sig *signature, body *ll.Func) (*ll.Global,
 		checks = append(checks, c)
 	}
 
-	errBuf := me.mod.NewGlobalDef(me.globalName(sig.Name+".errbuf"), constant.NewZeroInitializer(types.NewArray(abi.ErrBufSize, types.I8)))
-	errBuf.Linkage = enum.LinkageInternal
-	errCode := me.mod.NewGlobalDef(me.globalName(sig.Name+".errcode"), constant.NewInt(types.I32, 0))
-	errCode.Linkage = enum.LinkageInternal
+	errBuf, errCode := me.errGlobals()
 
 	// The checks run in sequence on the fast path; failures branch to
 	// blocks placed after the call, which format the message and return.

@@ -37,6 +37,11 @@ func emitAlloca(fe *fnEmitter, op *ir.Operation) error {
 		sizes[d], strides[d] = i64(mt.Shape[d]), i64(count)
 		count *= mt.Shape[d]
 	}
+	// A wrapped element count would make a stack slot smaller than the
+	// buffer (allocBytes makes the same test for memref.alloc).
+	if _, err := fe.allocBytes(op, sizes, elemBytes(elem)); err != nil {
+		return err
+	}
 	name := valueHint(op.Results[0])
 	if name == "" {
 		name = "stack"

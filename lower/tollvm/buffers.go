@@ -54,7 +54,8 @@ func (fe *fnEmitter) cachesBuffers(op *ir.Operation) bool {
 }
 
 // acquireBuffer returns a buffer of at least `bytes` bytes for the alloc
-// site of a new slot, the slot and whether the buffer is the slot's.
+// site of a new slot, the slot and whether the buffer is the slot's. A
+// NULL buffer (out of memory) is never the slot's: the slot is free again.
 func (fe *fnEmitter) acquireBuffer(bytes value.Value) (buf, slot, owned value.Value) {
 	g := fe.me.mod.NewGlobalDef(fe.me.globalName("tir.buffer.slot"), constant.NewZeroInitializer(slotType))
 	g.Linkage = enum.LinkageInternal
@@ -101,10 +102,17 @@ func (me *moduleEmitter) bufferHelper(name string) *ll.Func {
 		grow.NewCall(free, buf)
 		p := grow.NewCall(alignedAlloc, constant.NewInt(types.I64, allocAlign), bytes)
 		grow.NewStore(p, field(grow, slot, 0))
-		// A failed allocation leaves capacity 0, so the next call retries.
+		// A failed allocation leaves capacity 0, so the next call retries,
+		// and gives the slot back at once: the caller returns an error
+		// code without reaching the release (allocfail.go).
 		failed := grow.NewICmp(enum.IPredEQ, p, constant.NewNull(types.I8Ptr))
 		grow.NewStore(grow.NewSelect(failed, constant.NewInt(types.I64, 0), bytes), field(grow, slot, 1))
-		ret(grow, p, true)
+		grown, giveUp := f.NewBlock("grown"), f.NewBlock("give_up")
+		grow.NewCondBr(failed, giveUp, grown)
+		ret(grown, p, true)
+		st := giveUp.NewStore(constant.NewInt(types.I32, 0), field(giveUp, slot, 2))
+		st.Atomic, st.Ordering, st.Align = true, enum.AtomicOrderingRelease, 4
+		ret(giveUp, p, false)
 	case "tir.buffer.release":
 		slot, owned, buf := ll.NewParam("slot", slotPtr), ll.NewParam("owned", types.I1), ll.NewParam("buf", types.I8Ptr)
 		f = me.mod.NewFunc(name, types.Void, slot, owned, buf)

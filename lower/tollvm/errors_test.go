@@ -42,6 +42,10 @@ func TestErrors(t *testing.T) {
     ^bb0(%i: index):
       "affine.yield"() : () -> ()
     }) {lower_bound = affine_map<() -> (0)>, step = 0 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", "step must be positive"},
+		// Byte counts known to overflow are refused where the buffer is
+		// made (the run-time ones return a status code, allocfail.go).
+		{"huge alloc", fn(`    %0 = "memref.alloc"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<4611686018427387904x4xf64>`), "", "in.mlir:4:5: error: tollvm: memref.alloc of memref<4611686018427387904x4xf64> needs 2^63 bytes or more"},
+		{"huge alloca", fn(`    %0 = "memref.alloca"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<3x3074457345618258603xi8>`), "", "in.mlir:4:5: error: tollvm: memref.alloca of memref<3x3074457345618258603xi8> needs 2^63 bytes or more"},
 		{"dealloc of argument", fn(`    "memref.dealloc"(%arg0) : (memref<4xf32>) -> ()`), "", "memref.dealloc of a buffer not allocated by memref.alloc"},
 		{"bad extents", `"func.func"() ({
   ^bb0(%arg0: memref<?xf32>, %arg1: index):

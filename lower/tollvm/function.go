@@ -63,6 +63,14 @@ type fnEmitter struct {
 	// subscript (i + 1, the row offset) is often needed by several loads
 	// of one loop body, and llc does not run a CSE pass over IR.
 	exprCache map[*ll.Block]map[string]value.Value
+	// live are the buffers of memref.alloc the function holds at the
+	// point being emitted (allocated, not yet deallocated, in this region
+	// or an enclosing one): what an allocation failure gives back.
+	live []*memref
+	// allocStatus is, in a loop function outlined for OpenMP that
+	// allocates, the caller's status word an allocation failure writes
+	// (allocfail.go); nil elsewhere.
+	allocStatus value.Value
 }
 
 func newFnEmitter(me *moduleEmitter, fn *ll.Func) *fnEmitter {
@@ -430,6 +438,9 @@ func (fe *fnEmitter) bind(r *ir.Value, v value.Value, fallback string) {
 // returns the operands of its terminator (affine.yield, scf.yield); after a
 // func.return it returns nil with the LLVM block terminated.
 func (fe *fnEmitter) emitBlock(b *ir.Block) ([]value.Value, error) {
+	// A buffer allocated in this region is not held after it: its value
+	// does not dominate what follows the region.
+	defer func(n int) { fe.live = fe.live[:min(n, len(fe.live))] }(len(fe.live))
 	for _, op := range b.Ops {
 		if fe.hoisted[op] {
 			continue
@@ -531,6 +542,9 @@ func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
 	}
 	msg, _ := op.Attr("msg").(ir.StringAttr)
 	code := abi.AssertCodeBase + len(fe.me.asserts) + 1
+	if err := checkAssertCodes(op, len(fe.me.asserts)+1); err != nil {
+		return err
+	}
 	// A message with run-time values is formatted by the wrapper when
 	// the body returns the code (formatAsserts).
 	format, values, _, err := abi.AssertFormat(op)
@@ -541,7 +555,12 @@ func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
 	next := fe.place(fe.newBlock("assert.ok"))
 	fail := fe.place(fe.newBlock("assert.fail"))
 	fe.cur.NewCondBr(ok, next, fail)
-	fail.NewRet(constant.NewInt(types.I32, int64(code)))
+	// A check after an allocation (one that reads a compressed
+	// temporary) gives the buffers back before returning, or their slots
+	// would stay taken.
+	fe.cur = fail
+	fe.releaseLive()
+	fe.cur.NewRet(constant.NewInt(types.I32, int64(code)))
 	fe.cur = next
 	return nil
 }

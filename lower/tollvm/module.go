@@ -13,6 +13,7 @@ package tollvm
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	ll "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
@@ -68,13 +69,24 @@ type Options struct {
 	ReassociateFPReductions bool
 }
 
+// InternalError is a panic inside Emit (a bug of the emitter or of llir),
+// as an error: its message is one line, the stack is kept for bug reports
+// and never printed to a user.
+type InternalError struct {
+	Msg   string
+	Stack string
+}
+
+func (e *InternalError) Error() string { return "tollvm: internal error: " + e.Msg }
+
 // Emit lowers every func.func of m to LLVM IR and returns the module text.
 // Unsupported ops, types and attributes are reported as located errors; Emit
-// never panics (a panic inside llir is turned into an internal error).
+// never panics (a panic inside llir is turned into an *InternalError).
 func Emit(m *ir.Module, opts Options) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("tollvm: internal error: %v\n%s", r, debug.Stack())
+			msg, _, _ := strings.Cut(fmt.Sprint(r), "\n")
+			out, err = "", &InternalError{Msg: msg, Stack: string(debug.Stack())}
 		}
 	}()
 	tgt, err := lookupTarget(opts.Target, opts.Emulate)
@@ -163,6 +175,12 @@ type moduleEmitter struct {
 	// reassocReductions lets float vector.reduction add and mul run as a
 	// tree (Options.ReassociateFPReductions).
 	reassocReductions bool
+	// funcName is the function being emitted; errBuf and errCode are its
+	// message buffer and last failure code, once made (errGlobals), and
+	// allocFails says whether its code can fail to allocate.
+	funcName        string
+	errBuf, errCode *ll.Global
+	allocFails      bool
 	// shapeFuncs maps a function's name to its f_result_shape_data
 	// (shape_data.go), built once: looking it up per function made
 	// modules of many functions quadratic.

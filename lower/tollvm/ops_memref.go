@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	ll "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -203,10 +204,16 @@ func emitStore(fe *fnEmitter, op *ir.Operation) error {
 // emitAlloc lowers memref.alloc to aligned_alloc(64, bytes rounded up to a
 // multiple of 64) with a row-major (identity layout) descriptor. Operands
 // are the dynamic sizes in order; operand_segment_sizes is not needed since
-// layouts with symbol operands are not supported.
+// layouts with symbol operands are not supported. A byte count that
+// overflows and an allocation that fails return abi.CodeAllocFailed
+// (allocfail.go).
 func emitAlloc(fe *fnEmitter, op *ir.Operation) error {
 	if len(op.Results) != 1 {
 		return ir.Errorf(op.Loc, "tollvm: malformed memref.alloc")
+	}
+	if fe.me.tgt.Kernels || fe.emulatedIDs != nil {
+		// gpu-kernel-outlining keeps allocations in the host code.
+		return ir.Errorf(op.Loc, "tollvm: memref.alloc inside a GPU kernel is not supported (the host allocates temporaries)")
 	}
 	mt, ok := op.Results[0].Type.(ir.MemRefType)
 	if !ok || mt.Layout != nil {
@@ -241,22 +248,38 @@ func emitAlloc(fe *fnEmitter, op *ir.Operation) error {
 	count := value.Value(i64(1))
 	for d := n - 1; d >= 0; d-- {
 		strides[d] = count
-		count = fe.mul(count, sizes[d])
+		if d > 0 {
+			count = fe.mul(count, sizes[d])
+		}
 	}
-	bytes := fe.mul(count, i64(elemBytes(elem)))
-	// aligned_alloc requires a size that is a multiple of the alignment.
-	bytes = fe.add(bytes, i64(allocAlign-1))
-	if c, ok := constInt(bytes); ok {
-		bytes = i64(c &^ (allocAlign - 1))
-	} else {
-		bytes = fe.cur.NewAnd(bytes, i64(^int64(allocAlign-1)))
+	bytes, err := fe.allocBytes(op, sizes, elemBytes(elem))
+	if err != nil {
+		return err
 	}
+	// A count of 2^63 bytes or more fails before any allocator sees it.
+	var fail *ll.Block
+	if c, ok := constInt(bytes); !ok || c < 0 {
+		fail = fe.branchUnlessFailed(fe.cur.NewICmp(enum.IPredSLT, bytes, i64(0)), nil)
+	}
+	rounded := fe.roundAlloc(bytes)
 	var raw, slot, owned value.Value
 	if fe.cachesBuffers(op) {
-		raw, slot, owned = fe.acquireBuffer(bytes)
+		raw, slot, owned = fe.acquireBuffer(rounded)
 	} else {
 		aa := fe.me.declare("aligned_alloc", types.I8Ptr, false, types.I64, types.I64)
-		raw = fe.cur.NewCall(aa, i64(allocAlign), bytes)
+		raw = fe.cur.NewCall(aa, i64(allocAlign), rounded)
+	}
+	// NULL is a failure unless nothing was asked for (aligned_alloc may
+	// answer a 0-byte request with NULL).
+	if c, ok := constInt(bytes); !ok || c != 0 {
+		failed := value.Value(fe.cur.NewICmp(enum.IPredEQ, raw, constant.NewNull(types.I8Ptr)))
+		if !ok {
+			failed = fe.cur.NewAnd(failed, fe.cur.NewICmp(enum.IPredNE, bytes, i64(0)))
+		}
+		fail = fe.branchUnlessFailed(failed, fail)
+	}
+	if fail != nil {
+		fe.emitAllocFailure(fail, allocName(op), bytes)
 	}
 	name := valueHint(op.Results[0])
 	if name == "" {
@@ -264,7 +287,9 @@ func emitAlloc(fe *fnEmitter, op *ir.Operation) error {
 	}
 	fe.setName(raw, name+".raw")
 	ptr := fe.setName(fe.cur.NewBitCast(raw, types.NewPointer(elem)), name)
-	fe.mems[op.Results[0]] = &memref{name: name, typ: mt, elem: elem, ptr: ptr, alloc: raw, slot: slot, owned: owned, offset: i64(0), sizes: sizes, strides: strides}
+	mr := &memref{name: name, typ: mt, elem: elem, ptr: ptr, alloc: raw, slot: slot, owned: owned, offset: i64(0), sizes: sizes, strides: strides}
+	fe.mems[op.Results[0]] = mr
+	fe.live = append(fe.live, mr)
 	return nil
 }
 
@@ -280,12 +305,8 @@ func emitDealloc(fe *fnEmitter, op *ir.Operation) error {
 	if mr.alloc == nil {
 		return ir.Errorf(op.Loc, "tollvm: memref.dealloc of a buffer not allocated by memref.alloc")
 	}
-	if mr.slot != nil {
-		fe.releaseBuffer(mr)
-		return nil
-	}
-	free := fe.me.declare("free", types.Void, false, types.I8Ptr)
-	fe.cur.NewCall(free, mr.alloc)
+	fe.freeBuffer(mr)
+	fe.dropLive(mr)
 	return nil
 }
 

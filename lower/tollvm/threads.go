@@ -298,11 +298,21 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 			lp.add(mr.strides[d], fmt.Sprintf("%s.stride%d", mr.name, d), false, false)
 		}
 	}
+	// A loop that allocates reports a failure through a status word of
+	// the caller (allocfail.go).
+	var status value.Value
+	if allocates(op) {
+		status = fe.setName(fe.prologue.NewAlloca(types.I32), name+".status")
+		lp.add(status, "alloc.status", false, false)
+	}
 	loopFn := me.mod.NewFunc(name+".loop", types.Void, lp.params...)
 	loopFn.Linkage = enum.LinkageInternal
 	loopFn.FuncAttrs = append(loopFn.FuncAttrs, enum.FuncAttrNoUnwind)
 	ce := newFnEmitter(me, loopFn)
 	ce.inParallel = true
+	if status != nil {
+		ce.allocStatus = lp.mapped(loopFn, status)
+	}
 	ce.prologue = ce.place(ce.newBlock("entry"))
 	start := ce.place(ce.newBlock("start"))
 	ce.cur = start
@@ -355,6 +365,9 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 	parB := fe.newBlock(name + ".threads")
 	seqB := fe.newBlock(name + ".serial")
 	join := fe.newBlock(name + ".done")
+	if status != nil {
+		fe.cur.NewStore(constant.NewInt(types.I32, 0), status)
+	}
 	fe.cur.NewCondBr(fork, parB, seqB)
 
 	fe.cur = fe.place(parB)
@@ -374,7 +387,30 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 	fe.cur.NewCall(loopFn, append([]value.Value{lb, ub}, lp.args...)...)
 	fe.cur.NewBr(join)
 	fe.cur = fe.place(join)
+	if status != nil {
+		// The team has joined (or the loop ran here): a failure's message
+		// is written; give back what the caller holds and return.
+		code := fe.cur.NewLoad(types.I32, status)
+		fail := fe.place(fe.newBlock(name + ".failed"))
+		next := fe.place(fe.newBlock(name + ".ok"))
+		br := fe.cur.NewCondBr(fe.cur.NewICmp(enum.IPredNE, code, constant.NewInt(types.I32, 0)), fail, next)
+		br.Metadata = append(br.Metadata, me.rarelyTrue())
+		fe.cur = fail
+		fe.releaseLive()
+		fe.cur.NewRet(code)
+		fe.cur = next
+	}
 	return true, nil
+}
+
+// allocates reports whether a memref.alloc is nested in op.
+func allocates(op *ir.Operation) bool {
+	found := false
+	op.Walk(func(x *ir.Operation) bool {
+		found = found || x.Name == "memref.alloc"
+		return !found
+	})
+	return found
 }
 
 // scalarName names the parameter for a captured scalar: its IR name, or

@@ -309,7 +309,7 @@ func (s *cSig) write(b *strings.Builder) {
 	} else {
 		b.WriteString(".\n")
 	}
-	fmt.Fprintf(b, " * A failure returns a nonzero code that %s_error explains.\n", s.name)
+	fmt.Fprintf(b, " * A failure returns a nonzero code that %s_error explains; 2004: a\n * temporary could not be allocated (results may then be partly written).\n", s.name)
 	if id := CFuncIdent(s.name); id != s.name {
 		fmt.Fprintf(b, " * %s is also a C library function: declared here as %s, whose asm\n * label (GCC, Clang) names the symbol %s, so the library's headers can\n * be included too. Linked in, it replaces the library's %s.\n", s.name, id, s.name, s.name)
 	}

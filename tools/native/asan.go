@@ -82,15 +82,31 @@ var asanLinkFlags = []string{"-fsanitize=address", "-fno-omit-frame-pointer", "-
 
 // asanEnv is the environment of an instrumented driver: stop at the first
 // report, no leak checking (temporaries are kept until exit by design,
-// docs/abi.md), and llvm-symbolizer for the reports' stack frames when
-// there is one.
+// docs/abi.md), an allocation that cannot be satisfied answered with NULL
+// as glibc answers it (ASan would report it and stop: the compiled code
+// refuses such a call with a status code, which the tests check), and
+// llvm-symbolizer for the reports' stack frames when there is one.
 func asanEnv() []string {
-	env := []string{"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=66"}
+	env := []string{"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=66:allocator_may_return_null=1"}
 	if sym, err := Tool("llvm-symbolizer"); err == nil {
 		env = append(env, "ASAN_SYMBOLIZER_PATH="+sym)
 	}
 	return env
 }
+
+// ASanEnv is the environment BuildOptions.ASan runs its driver in, for
+// programs of a test's own that link code InstrumentASan built (with
+// ASanLinkFlags); a later ASAN_OPTIONS in the list overrides it.
+func ASanEnv() []string { return asanEnv() }
+
+// ASanLinkFlags are gcc's flags that link an AddressSanitizer program.
+func ASanLinkFlags() []string { return append([]string(nil), asanLinkFlags...) }
+
+// InstrumentASan writes the AddressSanitizer build of the LLVM IR in path
+// (whose text is llvmIR) next to it, as BuildOptions.ASan builds it, and
+// returns its path: for tests that call compiled code from a C program of
+// their own.
+func InstrumentASan(path, llvmIR string) (string, error) { return instrumentASan(path, llvmIR) }
 
 // instrumentASan writes the AddressSanitizer build of the LLVM IR in
 // path (whose text is llvmIR) next to it and returns its path.
