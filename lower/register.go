@@ -84,6 +84,10 @@ func init() {
 				ReassociateFPReductions: o.Bool("reassociate-fp-reductions")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				text, err := tollvm.Emit(ctx.Module, opts)
+				if ie, ok := err.(*tollvm.InternalError); ok {
+					// A bug, not an input error: tc-opt exits 3.
+					return &passes.InternalError{Pass: "convert-to-llvm", Msg: ie.Error(), Loc: op.Loc, Stack: ie.Stack}
+				}
 				if err != nil {
 					return err
 				}

@@ -4,6 +4,7 @@ import (
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
+	"tir/dialects/sizeexpr"
 )
 
 // affine.for: operands are the lower bound map operands, the upper bound map
@@ -166,6 +167,11 @@ func verifyFor(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	lb, ub, lbOps, ubOps, inits := forParts(op)
 	if op.Attr("step").(ir.IntegerAttr).Value <= 0 {
 		return errf(op, "expected step to be representable as a positive signed integer")
+	}
+	// Unrolling and tiling multiply the step: keep it in the range of
+	// index values, as the bounds are.
+	if s := op.Attr("step").(ir.IntegerAttr).Value; s >= sizeexpr.IndexLimit {
+		return errf(op, "step %d is outside the range of index values (magnitude below 2^60)", s)
 	}
 	if len(lb.Results) == 0 || len(ub.Results) == 0 {
 		return errf(op, "bound maps need at least one result")

@@ -105,7 +105,15 @@ func parseBound(p *ir.OpParser, keyword string) (ir.AffineMap, []*ir.Value, erro
 	}
 	if it := p.Peek(); it != nil && (it.Kind == ir.ItemInt || it.Kind == ir.ItemPunct && it.Text == "-") {
 		c, err := p.Integer()
-		return ConstantMap(c), nil, err
+		if err != nil {
+			return ir.AffineMap{}, nil, err
+		}
+		// As in an affine expression (ssaMap.expr): the loop passes
+		// derive trip counts and chunks from the bounds.
+		if err := sizeexpr.Const(c).CheckLimit(); err != nil {
+			return ir.AffineMap{}, nil, ir.Errorf(loc, "loop bound %v", err)
+		}
+		return ConstantMap(c), nil, nil
 	}
 	hasKeyword := p.Word(keyword)
 	m, ops, err := parseMapUse(p)

@@ -69,7 +69,7 @@ func (m *ssaMap) resolve(n *ir.ExprNode) (sizeexpr.Expr, error) {
 
 // expr converts one expression, which must be affine (no min or max).
 func (m *ssaMap) expr(n *ir.ExprNode) (sizeexpr.Expr, error) {
-	e, err := n.ToExpr(m.resolve)
+	e, err := n.ToIndexExpr(m.resolve)
 	if err != nil {
 		return e, err
 	}

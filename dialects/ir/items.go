@@ -143,8 +143,35 @@ type ExprNode struct {
 // Resolver gives names and values of an expression their meaning.
 type Resolver func(n *ExprNode) (sizeexpr.Expr, error)
 
-// ToExpr converts the syntax tree to a canonical size expression.
+// ToExpr converts the syntax tree to a canonical size expression. A
+// sub-expression whose value does not fit in int64 is an error at that
+// sub-expression (the innermost one), so `I - 9223372036854775807 - 2`
+// points at what overflowed.
 func (n *ExprNode) ToExpr(resolve Resolver) (sizeexpr.Expr, error) {
+	e, err := n.toExpr(resolve)
+	if err == nil && e.Overflowed() {
+		return sizeexpr.Expr{}, Errorf(n.Loc, "integer overflow: %s does not fit in 64 bits", n)
+	}
+	return e, err
+}
+
+// ToIndexExpr is ToExpr for the sizes a program writes (a bound, an
+// offset, an affine map's result): it also refuses an integer outside
+// sizeexpr.IndexLimit, at the expression. These are where sizes enter the
+// compiler, and the limit keeps what the passes derive from them away
+// from the ends of int64.
+func (n *ExprNode) ToIndexExpr(resolve Resolver) (sizeexpr.Expr, error) {
+	e, err := n.ToExpr(resolve)
+	if err != nil {
+		return sizeexpr.Expr{}, err
+	}
+	if err := e.CheckLimit(); err != nil {
+		return sizeexpr.Expr{}, Errorf(n.Loc, "%v", err)
+	}
+	return e, nil
+}
+
+func (n *ExprNode) toExpr(resolve Resolver) (sizeexpr.Expr, error) {
 	switch n.Kind {
 	case ExprInt:
 		return sizeexpr.Const(n.Int), nil

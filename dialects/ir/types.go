@@ -268,3 +268,38 @@ func joinTypes(ts []Type) string {
 
 // JoinTypes prints a comma-separated type list.
 func JoinTypes(ts []Type) string { return joinTypes(ts) }
+
+// SizedType is a type whose dimensions are size expressions (!tir.tensor).
+// CheckSizes refuses a bound or an extent that overflowed int64 or lies
+// outside sizeexpr.IndexLimit: such a type is an input error where it is
+// written or inferred, and passes never see one.
+type SizedType interface {
+	Type
+	CheckSizes() error
+}
+
+// CheckSizes is t's CheckSizes when t is a SizedType, and nil otherwise.
+func CheckSizes(t Type) error {
+	if s, ok := t.(SizedType); ok {
+		return s.CheckSizes()
+	}
+	return nil
+}
+
+// CheckResultSizes checks the sizes of op's result types (CheckSizes), as
+// an error at op: the parser calls it when it infers them, the verifier
+// after every pass.
+func CheckResultSizes(op *Operation) error {
+	for i, r := range op.Results {
+		if r.Type == nil {
+			continue
+		}
+		if err := CheckSizes(r.Type); err != nil {
+			if len(op.Results) == 1 {
+				return Errorf(op.Loc, "'%s' result: %v", op.Name, err)
+			}
+			return Errorf(op.Loc, "'%s' result #%d: %v", op.Name, i, err)
+		}
+	}
+	return nil
+}

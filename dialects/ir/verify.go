@@ -44,6 +44,9 @@ func (v *verifier) op(op *Operation) {
 			return
 		}
 	}
+	if err := CheckResultSizes(op); err != nil {
+		v.fail(err, op.Loc) // and go on: later uses of the results are fine
+	}
 	if d := op.Def; d != nil {
 		if d.NumOperands >= 0 && len(op.Operands) != d.NumOperands {
 			v.fail(Errorf(op.Loc, "'%s' expects %d operands, got %d", op.Name, d.NumOperands, len(op.Operands)), op.Loc)
@@ -92,9 +95,16 @@ func (v *verifier) op(op *Operation) {
 
 func (v *verifier) block(b *Block, keepVisible bool) []*Value {
 	var defined []*Value
-	for _, a := range b.Args {
+	for i, a := range b.Args {
 		v.visible[a] = true
 		defined = append(defined, a)
+		if err := CheckSizes(a.Type); err != nil {
+			loc := a.Loc
+			if !loc.Known() && b.ParentOp() != nil {
+				loc = b.ParentOp().Loc
+			}
+			v.fail(Errorf(loc, "block argument #%d: %v", i, err), loc)
+		}
 	}
 	for i, op := range b.Ops {
 		if op.ParentBlock() != b {

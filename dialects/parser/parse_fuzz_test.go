@@ -10,6 +10,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
+	"tir/test/hostile"
 )
 
 // fuzzSeeds are the shared examples and every .tir and .mlir file of
@@ -34,7 +35,9 @@ func fuzzSeeds(t testing.TB) []string {
 		}
 		out = append(out, split.Split(string(src), -1)...)
 	}
-	return out
+	// Sizes, offsets and bounds near the ends of int64 (issue 20).
+	out = append(out, hostile.Seeds("tir")...)
+	return append(out, hostile.Seeds("mlir")...)
 }
 
 // FuzzParseRoundTrip parses mutated programs (seeded with every test

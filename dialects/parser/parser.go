@@ -425,6 +425,11 @@ func (b *builder) finish(def *ir.OpDef, st *ir.OpState) (*ir.Operation, error) {
 			return nil, ir.Errorf(st.Loc, "'%s' result #%d needs a type", st.Name, i)
 		}
 	}
+	// An inferred type whose sizes overflow is an error here, at the op
+	// that introduces it, before a later op reads it.
+	if err := ir.CheckResultSizes(op); err != nil {
+		return nil, err
+	}
 	return op, nil
 }
 

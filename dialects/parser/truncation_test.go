@@ -9,6 +9,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
+	"tir/test/hostile"
 )
 
 func examples(t testing.TB) map[string]string {
@@ -60,6 +61,9 @@ func TestTruncatedExamples(t *testing.T) {
 // FuzzParse checks the parse -> print -> parse round trip on mutated input.
 func FuzzParse(f *testing.F) {
 	for _, src := range examples(f) {
+		f.Add(src)
+	}
+	for _, src := range hostile.Seeds("tir") {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -578,7 +578,7 @@ func (b *builder) affineMap(c tirparser.IAffineMapAttrContext) (ir.AffineMap, er
 		if err != nil {
 			return m, err
 		}
-		x, err := n.ToExpr(mapResolver(names))
+		x, err := n.ToIndexExpr(mapResolver(names))
 		if err != nil {
 			return m, err
 		}
@@ -602,11 +602,11 @@ func (b *builder) affineSet(c tirparser.IAffineSetAttrContext) (ir.AffineSet, er
 		if err != nil {
 			return s, err
 		}
-		le, err := l.ToExpr(mapResolver(names))
+		le, err := l.ToIndexExpr(mapResolver(names))
 		if err != nil {
 			return s, err
 		}
-		re, err := r.ToExpr(mapResolver(names))
+		re, err := r.ToIndexExpr(mapResolver(names))
 		if err != nil {
 			return s, err
 		}
@@ -623,6 +623,10 @@ func (b *builder) affineSet(c tirparser.IAffineSetAttrContext) (ir.AffineSet, er
 }
 
 // ---- expressions ----
+
+// minInt64Abs is 2^63, the one integer literal that fits in 64 bits only
+// after a minus sign.
+const minInt64Abs = "9223372036854775808"
 
 // expr builds a size or affine expression, of at most
 // limits.MaxSizeExprTerms terms.
@@ -642,11 +646,20 @@ func (b *builder) exprNode(ctx tirparser.IExprContext) (*ir.ExprNode, error) {
 	loc := b.locOf(ctx)
 	switch c := ctx.(type) {
 	case *tirparser.NegExprContext:
+		// -9223372036854775808 is how MLIR writes a dynamic stride or
+		// offset: the literal after the sign is 2^63, which fits only
+		// negated.
+		if atom, ok := c.Expr().(*tirparser.AtomExprContext); ok && atom.GetText() == minInt64Abs {
+			return &ir.ExprNode{Kind: ir.ExprInt, Int: math.MinInt64, Loc: loc}, nil
+		}
 		a, err := b.expr(c.Expr())
 		if err != nil {
 			return nil, err
 		}
 		if a.Kind == ir.ExprInt {
+			if a.Int == math.MinInt64 {
+				return nil, ir.Errorf(loc, "integer overflow: -(%d) does not fit in 64 bits", a.Int)
+			}
 			return &ir.ExprNode{Kind: ir.ExprInt, Int: -a.Int, Loc: loc}, nil
 		}
 		return &ir.ExprNode{Kind: ir.ExprNeg, Loc: loc, Args: []*ir.ExprNode{a}}, nil
@@ -681,14 +694,9 @@ func (b *builder) atom(ctx tirparser.IAtomContext) (*ir.ExprNode, error) {
 	loc := b.locOf(ctx)
 	switch c := ctx.(type) {
 	case *tirparser.IntAtomContext:
-		// 9223372036854775808 is read (as math.MinInt64) for the negation
-		// MLIR writes for a dynamic stride or offset.
 		v, err := strconv.ParseInt(c.GetText(), 10, 64)
-		if c.GetText() == "9223372036854775808" {
-			v, err = math.MinInt64, nil
-		}
 		if err != nil {
-			return nil, ir.Errorf(loc, "integer literal %s is out of range", c.GetText())
+			return nil, ir.Errorf(loc, "integer literal %s does not fit in 64 bits", c.GetText())
 		}
 		return &ir.ExprNode{Kind: ir.ExprInt, Int: v, Loc: loc}, nil
 	case *tirparser.IdAtomContext:

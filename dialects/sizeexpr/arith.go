@@ -67,22 +67,27 @@ func mulOK(a, b int64) (int64, bool) {
 	return p, p/b == a
 }
 
-// overflow is the panic value of constructors whose result does not fit in
-// an int64 (see the package comment).
-const overflow = "sizeexpr: int64 overflow in size expression"
+// overflowSum is the representation of an expression whose arithmetic
+// overflowed int64 (see Overflowed).
+var overflowSum = &sum{}
 
-func mustAdd(a, b int64) int64 {
-	s, ok := addOK(a, b)
-	if !ok {
-		panic(overflow)
-	}
-	return s
-}
+// overflowed is the value every constructor returns when its result, or
+// one of its operands, does not fit in int64.
+func overflowed() Expr { return Expr{overflowSum} }
 
-func mustMul(a, b int64) int64 {
-	p, ok := mulOK(a, b)
-	if !ok {
-		panic(overflow)
+// Overflowed reports whether computing e overflowed int64. Such a value
+// is no expression: it is equal to nothing (itself included), no
+// comparison with it is provable, and asking for its constant, terms or
+// variables panics, so that no caller can read a wrapped bound by
+// mistake. The places where sizes enter a program (the parsers, type
+// inference, the verifier) test it and report the overflow at the input
+// that caused it.
+func (e Expr) Overflowed() bool { return e.s == overflowSum }
+
+// mustNotOverflow panics when e overflowed: the accessors that would
+// otherwise read a meaningless constant or term list call it.
+func (e Expr) mustNotOverflow(what string) {
+	if e.Overflowed() {
+		panic("sizeexpr: " + what + " of an expression whose arithmetic overflowed int64 (test Overflowed first)")
 	}
-	return p
 }

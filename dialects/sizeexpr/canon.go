@@ -99,8 +99,14 @@ func cmpExpr(a, b Expr) int {
 
 // Add returns a + b.
 func Add(a, b Expr) Expr {
+	if a.Overflowed() || b.Overflowed() {
+		return overflowed()
+	}
 	at, bt := a.terms(), b.terms()
-	c := mustAdd(a.constant(), b.constant())
+	c, ok := addOK(a.constant(), b.constant())
+	if !ok {
+		return overflowed()
+	}
 	if len(bt) == 0 {
 		return mkSum(at, c)
 	}
@@ -118,7 +124,11 @@ func Add(a, b Expr) Expr {
 			out = append(out, bt[j])
 			j++
 		default:
-			if k := mustAdd(at[i].k, bt[j].k); k != 0 {
+			k, ok := addOK(at[i].k, bt[j].k)
+			if !ok {
+				return overflowed()
+			}
+			if k != 0 {
 				out = append(out, term{a: at[i].a, k: k})
 			}
 			i++
@@ -138,6 +148,9 @@ func Neg(a Expr) Expr { return Mul(a, -1) }
 
 // Mul returns c*a. Only products with a constant exist (spec 2.5).
 func Mul(a Expr, c int64) Expr {
+	if a.Overflowed() {
+		return a
+	}
 	if c == 0 || a.s == nil {
 		return Expr{}
 	}
@@ -147,9 +160,17 @@ func Mul(a Expr, c int64) Expr {
 	at := a.terms()
 	out := make([]term, len(at))
 	for i, t := range at {
-		out[i] = term{a: t.a, k: mustMul(t.k, c)}
+		k, ok := mulOK(t.k, c)
+		if !ok {
+			return overflowed()
+		}
+		out[i] = term{a: t.a, k: k}
 	}
-	return mkSum(out, mustMul(a.constant(), c))
+	k, ok := mulOK(a.constant(), c)
+	if !ok {
+		return overflowed()
+	}
+	return mkSum(out, k)
 }
 
 // divideTerms returns the terms of a (without its constant) divided by c; every
@@ -214,7 +235,7 @@ func Mod(a Expr, c int64) (Expr, error) {
 }
 
 func floorDiv(a Expr, c int64) Expr {
-	if c == 1 {
+	if c == 1 || a.Overflowed() {
 		return a
 	}
 	if k, ok := a.Const(); ok {
@@ -238,7 +259,7 @@ func floorDiv(a Expr, c int64) Expr {
 }
 
 func ceilDiv(a Expr, c int64) Expr {
-	if c == 1 {
+	if c == 1 || a.Overflowed() {
 		return a
 	}
 	if k, ok := a.Const(); ok {
@@ -282,6 +303,9 @@ func nestedDiv(a Expr, op Op, c int64) (Expr, bool) {
 }
 
 func mod(a Expr, c int64) Expr {
+	if a.Overflowed() {
+		return a
+	}
 	if c == 1 {
 		return Expr{}
 	}
@@ -299,6 +323,9 @@ func mod(a Expr, c int64) Expr {
 				break
 			}
 		}
+	}
+	if a.Overflowed() {
+		return a
 	}
 	vars, _, r := splitConst(a, c)
 	g := termGCD(vars, c)
@@ -345,6 +372,9 @@ func minMax(op Op, es []Expr) Expr {
 	}
 	var args []Expr
 	for _, e := range es {
+		if e.Overflowed() {
+			return e
+		}
 		if a, ok := e.soleAtom(); ok && a.op == op {
 			args = append(args, a.args...)
 		} else {

@@ -145,13 +145,109 @@ func TestConstructorErrors(t *testing.T) {
 	MinOf()
 }
 
-func TestOverflowPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Errorf("no panic on overflow")
+// Every constructor gives an overflowed value, never a wrapped one, when
+// its result or an operand does not fit in int64; the value propagates,
+// proves nothing, equals nothing, and reading it panics.
+func TestOverflowPropagates(t *testing.T) {
+	big := Add(N, Const(1<<62))
+	maxInt := Const(1<<63 - 1)
+	cases := map[string]Expr{
+		"Mul":           Mul(big, 4),
+		"Add constants": Add(maxInt, Const(1)),
+		"Add coefs":     Add(Mul(N, 1<<62), Mul(N, 1<<62)),
+		"Neg MinInt64":  Neg(Const(-1 << 63)),
+		"Sub":           Sub(Const(-2), maxInt),
+	}
+	o := cases["Mul"]
+	mustDiv := func(e Expr, err error) Expr {
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	Mul(Add(N, Const(1<<62)), 4)
+		return e
+	}
+	cases["Add poison"] = Add(o, N)
+	cases["Mul poison"] = Mul(o, 1)
+	cases["FloorDiv poison"] = mustDiv(FloorDiv(o, 2))
+	cases["CeilDiv poison"] = mustDiv(CeilDiv(o, 3))
+	cases["Mod poison"] = mustDiv(Mod(o, 4))
+	cases["Min poison"] = Min(N, o)
+	cases["Max poison"] = MaxOf(M, o, N)
+	cases["Subst into"] = Mul(N, 1<<40).Subst(func(Var) (Expr, bool) { return Const(1 << 40), true })
+	cases["Subst poison"] = o.Subst(func(Var) (Expr, bool) { return Const(1), true })
+	cases["Simplify"] = Simplify(o)
+	cases["MulExpr"] = mustDiv(MulExpr(Const(1<<62), Const(4)))
+	for name, e := range cases {
+		if !e.Overflowed() {
+			t.Errorf("%s: %s did not overflow", name, e)
+			continue
+		}
+		if e.Equal(e) || ProveLE(e, e) || ProveGE(N, e) || ProveLT(e, N) {
+			t.Errorf("%s: an overflowed value compares", name)
+		}
+		if _, ok := Compare(e, N); ok {
+			t.Errorf("%s: Compare decided", name)
+		}
+		if _, err := e.Eval(func(Var) (int64, bool) { return 1, true }); err == nil {
+			t.Errorf("%s: Eval gave no error", name)
+		}
+		if e.CheckLimit() == nil || e.CheckOverflow() == nil {
+			t.Errorf("%s: no overflow error", name)
+		}
+		if _, g := Limit(e, func(Var) bool { return true }); g != Undetermined {
+			t.Errorf("%s: Limit is %v", name, g)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: Const of an overflowed value did not panic", name)
+				}
+			}()
+			e.Const()
+		}()
+	}
+	// Near the ends without crossing them, nothing overflows.
+	if e := Add(maxInt, Const(-1)); e.Overflowed() {
+		t.Errorf("2^63 - 2 overflowed")
+	}
+	if e := Neg(maxInt); e.Overflowed() {
+		t.Errorf("-(2^63 - 1) overflowed")
+	}
+}
+
+func TestCheckLimit(t *testing.T) {
+	for _, tt := range []struct {
+		e   Expr
+		bad string // the integer the error names, "" for none
+	}{
+		{Const(IndexLimit - 1), ""},
+		{Const(-IndexLimit + 1), ""},
+		{Add(Mul(N, 1<<40), Const(-(1 << 59))), ""},
+		{Const(IndexLimit), "1152921504606846976"},
+		{Const(-IndexLimit), "-1152921504606846976"},
+		{Mul(N, IndexLimit), "1152921504606846976"},
+		{Min(N, Const(1<<61)), "2305843009213693952"},
+		// The division keeps its dividend's constant in [0, 3): 2^62 = 3*q + 1.
+		{mustExpr(FloorDiv(Add(N, Const(1<<62)), 3)), "1537228672809129301"},
+	} {
+		err := tt.e.CheckLimit()
+		switch {
+		case tt.bad == "" && err != nil:
+			t.Errorf("%s: %v", tt.e, err)
+		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
+			t.Errorf("%s: error %v does not name %s", tt.e, err, tt.bad)
+		}
+	}
+	iv := Span(Const(-(1 << 59)), Const(1<<59+1))
+	if err := iv.CheckLimit(); err == nil || !strings.Contains(err.Error(), "extent") {
+		t.Errorf("%s: extent 2^60 + 1 accepted (%v)", iv, err)
+	}
+}
+
+func mustExpr(e Expr, err error) Expr {
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 func TestZeroValue(t *testing.T) {

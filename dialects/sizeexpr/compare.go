@@ -80,6 +80,9 @@ var minusOne = big.NewRat(-1, 1)
 
 // nonNeg reports whether the integer-valued e is provably >= 0.
 func nonNeg(e Expr) bool {
+	if e.Overflowed() {
+		return false
+	}
 	if c, ok := e.Const(); ok {
 		return c >= 0
 	}
@@ -205,6 +208,9 @@ func ProveEQ(a, b Expr) bool {
 // N vs 0 (N >= 0, but N = 0 is possible): use ProveLE/ProveGE for those.
 func Compare(a, b Expr) (cmp int, ok bool) {
 	d := Sub(a, b)
+	if d.Overflowed() {
+		return 0, false
+	}
 	if c, isConst := d.Const(); isConst {
 		return cmpInt(c, 0), true
 	}

@@ -28,8 +28,12 @@
 // but incomplete: they answer "proved" only when the comparison holds for
 // every non-negative value of the symbols and every value of the dims.
 //
-// Coefficient arithmetic is exact int64 arithmetic; a constructor whose
-// result would overflow int64 panics rather than silently wrap, because a
-// wrapped bound would make the prover unsound. Eval reports overflow as an
-// error instead.
+// Coefficient arithmetic is exact int64 arithmetic. A constructor whose
+// result would overflow int64 returns an overflowed value (Overflowed)
+// rather than a wrapped one, because a wrapped bound would make the prover
+// unsound; the value propagates through every constructor like a NaN,
+// proves nothing, and panics when read, so overflow is an input error
+// where the parsers and the verifier test for it (CheckOverflow,
+// CheckLimit and IndexLimit in bounds.go) and never a wrong bound. Eval
+// reports overflow as an error.
 package sizeexpr

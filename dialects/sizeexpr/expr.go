@@ -137,6 +137,9 @@ func FromLinear(terms []Term, c int64) Expr {
 // constant, which keeps expressions affine, so a product of two
 // non-constant expressions is an error.
 func MulExpr(a, b Expr) (Expr, error) {
+	if a.Overflowed() || b.Overflowed() {
+		return overflowed(), nil
+	}
 	if c, ok := b.Const(); ok {
 		return Mul(a, c), nil
 	}
@@ -148,6 +151,7 @@ func MulExpr(a, b Expr) (Expr, error) {
 
 // Const returns the value of e if e is a constant.
 func (e Expr) Const() (int64, bool) {
+	e.mustNotOverflow("Const")
 	if e.s == nil {
 		return 0, true
 	}
@@ -165,6 +169,7 @@ func (e Expr) IsConst() bool {
 
 // AsVar returns v if e is exactly the variable v.
 func (e Expr) AsVar() (Var, bool) {
+	e.mustNotOverflow("AsVar")
 	if a, ok := e.soleAtom(); ok && a.op == OpVar {
 		return a.v, true
 	}
@@ -195,12 +200,16 @@ func (e Expr) constant() int64 {
 
 // Equal reports whether e and f have the same canonical form. Equal
 // expressions are equal as functions; the converse holds only as far as the
-// simplifier goes (use ProveEQ for a semantic check).
-func (e Expr) Equal(f Expr) bool { return cmpExpr(e, f) == 0 }
+// simplifier goes (use ProveEQ for a semantic check). An overflowed
+// expression equals nothing.
+func (e Expr) Equal(f Expr) bool {
+	return !e.Overflowed() && !f.Overflowed() && cmpExpr(e, f) == 0
+}
 
 // Vars returns the distinct variables of e, at any depth, sorted by
 // (Order, Name, Kind).
 func (e Expr) Vars() []Var {
+	e.mustNotOverflow("Vars")
 	seen := map[Var]bool{}
 	var out []Var
 	var walk func(Expr)
@@ -230,6 +239,7 @@ func (e Expr) Vars() []Var {
 // variables (no floordiv, ceildiv, mod, min or max). Terms are in canonical
 // order with non-zero coefficients.
 func (e Expr) Linear() (terms []Term, c int64, ok bool) {
+	e.mustNotOverflow("Linear")
 	for _, t := range e.terms() {
 		if t.a.op != OpVar {
 			return nil, 0, false
@@ -242,6 +252,7 @@ func (e Expr) Linear() (terms []Term, c int64, ok bool) {
 // IsAffine reports whether e is an MLIR affine expression: no min or max at
 // any depth (floordiv, ceildiv and mod by constants are allowed).
 func (e Expr) IsAffine() bool {
+	e.mustNotOverflow("IsAffine")
 	for _, t := range e.terms() {
 		switch t.a.op {
 		case OpMin, OpMax:
@@ -260,6 +271,9 @@ func (e Expr) IsAffine() bool {
 // [0, divisor)), ceildiv toward positive infinity. It fails on a variable
 // env has no value for, and on int64 overflow.
 func (e Expr) Eval(env func(Var) (int64, bool)) (int64, error) {
+	if e.Overflowed() {
+		return 0, fmt.Errorf("integer overflow: the expression does not fit in 64 bits")
+	}
 	acc := e.constant()
 	for _, t := range e.terms() {
 		v, err := t.a.eval(env)
@@ -316,6 +330,9 @@ func (a *atom) eval(env func(Var) (int64, bool)) (int64, error) {
 // depth, and re-canonicalises: substituting can make terms cancel, divisions
 // exact and min/max arguments comparable.
 func (e Expr) Subst(f func(Var) (Expr, bool)) Expr {
+	if e.Overflowed() {
+		return e
+	}
 	out := Const(e.constant())
 	for _, t := range e.terms() {
 		out = Add(out, Mul(t.a.subst(f), t.k))
@@ -357,6 +374,7 @@ type SumTerm struct {
 
 // Terms returns the canonical form of e: e = sum(Coef*Atom) + c.
 func (e Expr) Terms() (terms []SumTerm, c int64) {
+	e.mustNotOverflow("Terms")
 	for _, t := range e.terms() {
 		terms = append(terms, SumTerm{Atom: Atom{t.a}, Coef: t.k})
 	}

@@ -23,6 +23,9 @@ const (
 // goes to +∞ (together, at any relative speed). With Finite, lim is an
 // expression free of those symbols; otherwise lim is the zero Expr.
 func Limit(e Expr, grows func(Var) bool) (lim Expr, g Growth) {
+	if e.Overflowed() {
+		return Expr{}, Undetermined
+	}
 	lim = Const(e.constant())
 	for _, t := range e.terms() {
 		l, tg := t.a.limit(grows)
@@ -37,6 +40,9 @@ func Limit(e Expr, grows func(Var) bool) (lim Expr, g Growth) {
 	}
 	if g != Finite {
 		return Expr{}, g
+	}
+	if lim.Overflowed() {
+		return Expr{}, Undetermined
 	}
 	return lim, Finite
 }
@@ -138,6 +144,7 @@ func Mentions(e Expr, pred func(Var) bool) bool {
 // grows: every occurrence of v has a positive coefficient, through sums,
 // min, max, floordiv and ceildiv (never inside mod).
 func Nondecreasing(e Expr, v Var) bool {
+	e.mustNotOverflow("Nondecreasing")
 	for _, t := range e.terms() {
 		if !t.a.mentions(v) {
 			continue

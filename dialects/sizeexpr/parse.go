@@ -21,6 +21,9 @@ func Parse(src string, lookup func(name string) (Expr, bool)) (Expr, error) {
 	if p.tok != "" {
 		return Expr{}, p.errorf("unexpected %q", p.tok)
 	}
+	if err := e.CheckOverflow(); err != nil {
+		return Expr{}, err
+	}
 	return e, nil
 }
 
@@ -114,6 +117,8 @@ func (p *parser) term() (Expr, error) {
 		}
 		if op == "*" {
 			e, err = MulExpr(e, r)
+		} else if r.Overflowed() {
+			return Expr{}, p.errorf("integer overflow in the divisor of %s", op)
 		} else {
 			c, ok := r.Const()
 			if !ok {

@@ -21,6 +21,9 @@ func (e Expr) String() string { return e.Format(nil) }
 // canonical form, independent of the printed names: Format is how affine
 // maps print their dims and symbols as d0, s0.
 func (e Expr) Format(name func(Var) string) string {
+	if e.Overflowed() {
+		return overflowText
+	}
 	var b strings.Builder
 	writeSum(&b, e, name)
 	return b.String()
@@ -67,6 +70,10 @@ func writeSum(b *strings.Builder, e Expr, name func(Var) string) {
 		b.WriteString(absString(c))
 	}
 }
+
+// overflowText is how an overflowed expression prints, in messages only
+// (it never reaches printed IR: the verifier refuses it).
+const overflowText = "<int64 overflow>"
 
 // absString prints |k|, including for math.MinInt64.
 func absString(k int64) string {

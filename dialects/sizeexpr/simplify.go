@@ -24,12 +24,15 @@ func Simplify(e Expr) Expr { return simplify(e, simplifyDepth) }
 const simplifyDepth = 6
 
 func simplify(e Expr, budget int) Expr {
-	if budget == 0 {
+	if budget == 0 || e.Overflowed() {
 		return e
 	}
 	out := Const(e.constant())
 	for _, t := range e.terms() {
 		out = Add(out, Mul(simplifyAtom(t.a, budget-1), t.k))
+	}
+	if out.Overflowed() {
+		return e
 	}
 	best, cost := out, simplifyCost(out)
 	for _, t := range out.terms() {
@@ -49,6 +52,11 @@ func simplify(e Expr, budget int) Expr {
 			args[i] = Add(Mul(a, t.k), rest)
 		}
 		cand := simplify(minMax(op, args), budget-1)
+		// Moving terms into a min or max may overflow where the sum did
+		// not: keep the form that fits.
+		if cand.Overflowed() {
+			continue
+		}
 		if c := simplifyCost(cand); c < cost {
 			best, cost = cand, c
 		}

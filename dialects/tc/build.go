@@ -27,7 +27,18 @@ func (b *body) build(name string, loc ir.Location, operands []*ir.Value, attrs i
 			op.Results[0].Type = ts[0]
 		}
 	}
+	// Sizes that overflow, or leave the index range, are an error of the
+	// statement that derives them (a huge offset, coefficient or range),
+	// not of the verifier after the import.
+	if err := ir.CheckResultSizes(op); err != nil {
+		return nil, err
+	}
 	b.blk.Append(op)
+	if def != nil && def.Verify != nil {
+		if err := def.Verify(op, nil); err != nil {
+			return nil, err
+		}
+	}
 	return op.Results[0], nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"tir/dialects/parser"
 	"tir/dialects/printer"
 	"tir/dialects/tc"
+	"tir/test/hostile"
 )
 
 // FuzzImport imports mutated Tensor Comprehensions (seeded with the shared
@@ -31,6 +32,10 @@ func FuzzImport(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(string(src))
+	}
+	// Offsets and ranges near the ends of int64 (issue 20).
+	for _, src := range hostile.Seeds("tc") {
+		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		// Inputs of thousands of terms or nesting levels are slow for a

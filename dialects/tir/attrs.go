@@ -38,17 +38,21 @@ func parseDomain(host ir.ParserHost, entries []ir.BracketEntry) (DomainAttr, err
 		}
 		lo := sizeexpr.Const(0)
 		if e.Lo != nil {
-			x, err := e.Lo.ToExpr(resolve)
+			x, err := e.Lo.ToIndexExpr(resolve)
 			if err != nil {
 				return nil, err
 			}
 			lo = x
 		}
-		hi, err := e.Hi.ToExpr(resolve)
+		hi, err := e.Hi.ToIndexExpr(resolve)
 		if err != nil {
 			return nil, err
 		}
-		a = append(a, Dim{Name: e.Name, Interval: sizeexpr.Span(lo, hi)})
+		d := Dim{Name: e.Name, Interval: sizeexpr.Span(lo, hi)}
+		if err := d.CheckLimit(); err != nil {
+			return nil, ir.Errorf(e.Loc, "dimension %s: %v", e.Name, err)
+		}
+		a = append(a, d)
 	}
 	return a, nil
 }
@@ -96,7 +100,7 @@ func parseView(host ir.ParserHost, entries []ir.BracketEntry, isDim func(string)
 				return a, ir.Errorf(e.Loc, "dimension %s is given twice", e.Name)
 			}
 		}
-		x, err := e.E.ToExpr(func(n *ir.ExprNode) (sizeexpr.Expr, error) {
+		x, err := e.E.ToIndexExpr(func(n *ir.ExprNode) (sizeexpr.Expr, error) {
 			if n.Kind == ir.ExprName && isDim(n.Name) {
 				return DimVar(n.Name), nil
 			}

@@ -217,6 +217,11 @@ var viewDef = &ir.OpDef{
 			xd, _ := x.Dim(d)
 			img, ok := ImageInterval(m.Exprs[i], y)
 			if ok {
+				// The interval the view reads is derived from the result's
+				// domain: it must fit the index range as the types do.
+				if err := img.CheckLimit(); err != nil {
+					return ir.Errorf(op.Loc, "view reads dimension %s at %s over the result's domain: %v", d, m.Exprs[i], err)
+				}
 				inside, decided := xd.Contains(img)
 				if inside {
 					continue

@@ -116,11 +116,14 @@ func parseDimOffsets(host ir.ParserHost, entries []ir.BracketEntry) (OffsetsAttr
 			}
 			return symbolResolver(host)(n)
 		}
-		x, err := e.E.ToExpr(resolve)
+		x, err := e.E.ToIndexExpr(resolve)
 		if err != nil {
 			return a, err
 		}
 		off := sizeexpr.Sub(x, DimVar(dn.Name))
+		if err := off.CheckLimit(); err != nil {
+			return a, ir.Errorf(e.Loc, "the offset of %s: %v", dn.Name, err)
+		}
 		for _, v := range off.Vars() {
 			if v.Kind == sizeexpr.DimVar {
 				return a, ir.Errorf(e.Loc, "the offset of %s must not depend on the dimension (write %s + OFFSET)", dn.Name, dn.Name)

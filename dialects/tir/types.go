@@ -5,6 +5,7 @@
 package tir
 
 import (
+	"fmt"
 	"strings"
 
 	"tir/dialects/ir"
@@ -37,6 +38,17 @@ func (t TensorType) String() string {
 	}
 	b.WriteString(">")
 	return b.String()
+}
+
+// CheckSizes refuses a dimension whose bounds or extent overflowed int64
+// or lie outside sizeexpr.IndexLimit (ir.SizedType).
+func (t TensorType) CheckSizes() error {
+	for _, d := range t.Dims {
+		if err := d.CheckLimit(); err != nil {
+			return fmt.Errorf("dimension %s: %v", d.Name, err)
+		}
+	}
+	return nil
 }
 
 // Rank is the number of dimensions.
@@ -113,17 +125,21 @@ func parseTensorType(p *ir.TypeParams) (ir.Type, error) {
 		resolve := symbolResolver(p.Host)
 		lo := sizeexpr.Const(0)
 		if prm.Lo != nil {
-			e, err := prm.Lo.ToExpr(resolve)
+			e, err := prm.Lo.ToIndexExpr(resolve)
 			if err != nil {
 				return nil, err
 			}
 			lo = e
 		}
-		hi, err := prm.Hi.ToExpr(resolve)
+		hi, err := prm.Hi.ToIndexExpr(resolve)
 		if err != nil {
 			return nil, err
 		}
-		t.Dims = append(t.Dims, Dim{Name: prm.Name, Interval: sizeexpr.Interval{Lo: lo, Hi: hi}})
+		d := Dim{Name: prm.Name, Interval: sizeexpr.Interval{Lo: lo, Hi: hi}}
+		if err := d.CheckLimit(); err != nil {
+			return nil, ir.Errorf(prm.Loc, "dimension %s: %v", prm.Name, err)
+		}
+		t.Dims = append(t.Dims, d)
 	}
 	return t, nil
 }

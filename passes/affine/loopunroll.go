@@ -80,6 +80,12 @@ func init() {
 // unrollLoop unrolls one innermost loop; it reports whether it did.
 func unrollLoop(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, factor int64) bool {
 	step := loopStep(loop)
+	// The main loop's step must stay a valid step (affine.for's
+	// verifier): below the index limit, which also keeps it from
+	// overflowing.
+	if step > (sizeexpr.IndexLimit-1)/factor {
+		return false
+	}
 	split, ok := splitChunks(x, loop, step*factor)
 	if !ok {
 		return false

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"tir/test/hostile"
 	"tir/test/randprog"
 	"tir/tools/driver"
 	"tir/tools/native"
@@ -55,6 +56,9 @@ func seeds(t testing.TB) (tir, tc []string) {
 	shared := filepath.Join("..", "..", "..", "shared", "examples")
 	tir = read(filepath.Join(shared, "*.tir"), filepath.Join("..", "testdata", "*", "*.tir"))
 	tc = read(filepath.Join(shared, "*.tc"), filepath.Join("..", "testdata", "tc", "*.tc"))
+	// Sizes, offsets and bounds near the ends of int64 (issue 20).
+	tir = append(tir, hostile.Seeds("tir")...)
+	tc = append(tc, hostile.Seeds("tc")...)
 	// Random programs use every op the generator knows.
 	for s := int64(1); s <= 16; s++ {
 		tir = append(tir, randprog.Generate(s, randprog.DefaultOptions).Text)
