@@ -272,14 +272,20 @@ func nonNullCodes(t *testing.T, path, src string) map[string]abi.EntryCheck {
 }
 
 // allocFailure is the message a failure to allocate must have: the
-// temporary's name, where the program defines it (loc, "file:line:col")
-// and the byte count, or the overflow wording for bytes < 0.
-func allocFailure(loc string, bytes int64) *regexp.Regexp {
+// temporary's name (the value's, for a temporary of tir-temporaries; any
+// name when name is ""), where the program defines it (loc,
+// "file:line:col") and the byte count, or the overflow wording for
+// bytes < 0.
+func allocFailure(name, loc string, bytes int64) *regexp.Regexp {
 	tail := strconv.FormatInt(bytes, 10) + " bytes"
 	if bytes < 0 {
 		tail = "2^63 bytes or more"
 	}
-	return regexp.MustCompile(`^cannot allocate temporary '[A-Za-z_][A-Za-z0-9_.]*' \(` + regexp.QuoteMeta(loc) + `\): ` + regexp.QuoteMeta(tail) + `$`)
+	quoted := `[A-Za-z_][A-Za-z0-9_.]*`
+	if name != "" {
+		quoted = regexp.QuoteMeta(name)
+	}
+	return regexp.MustCompile(`^cannot allocate temporary '` + quoted + `' \(` + regexp.QuoteMeta(loc) + `\): ` + regexp.QuoteMeta(tail) + `$`)
 }
 
 // checkAllocFailure checks one refused call.
@@ -426,11 +432,11 @@ func TestAllocFailureTemporaries(t *testing.T) {
 		}
 		sameValues(t, b.name+" warm", calls["warm"].values, want)
 		sameValues(t, b.name+" again", calls["again"].values, want)
-		checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure(loc, 1<<45*8))
-		checkAllocFailure(t, b.name, "wrap1", calls["wrap1"], allocFailure(loc, -1))
-		checkAllocFailure(t, b.name, "wrap2", calls["wrap2"], allocFailure(loc, -1))
+		checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure("f", loc, 1<<45*8))
+		checkAllocFailure(t, b.name, "wrap1", calls["wrap1"], allocFailure("f", loc, -1))
+		checkAllocFailure(t, b.name, "wrap2", calls["wrap2"], allocFailure("f", loc, -1))
 		if extra != nil {
-			checkAllocFailure(t, b.name, "issue", calls["issue"], allocFailure(loc, 1<<36*8))
+			checkAllocFailure(t, b.name, "issue", calls["issue"], allocFailure("f", loc, 1<<36*8))
 		}
 		// After the failures the fixed-size temporary's buffer is reused
 		// (its slot was given back) and the N x M one allocated anew,
@@ -540,8 +546,8 @@ func TestAllocFailureScanColumns(t *testing.T) {
 					}
 					sameValues(t, b.name+" "+label, calls[label].values, want)
 				}
-				checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure(loc, 1<<45*8))
-				checkAllocFailure(t, b.name, "wrap", calls["wrap"], allocFailure(loc, -1))
+				checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure("", loc, 1<<45*8))
+				checkAllocFailure(t, b.name, "wrap", calls["wrap"], allocFailure("", loc, -1))
 			}
 		})
 	}
@@ -613,8 +619,8 @@ func TestAllocFailureMLIR(t *testing.T) {
 				t.Fatalf("%s: call %s failed: %+v", b.name, label, o)
 			}
 		}
-		checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure(loc, 8<<43*8))
-		checkAllocFailure(t, b.name, "wrap", calls["wrap"], allocFailure(loc, -1))
+		checkAllocFailure(t, b.name, "nomem", calls["nomem"], allocFailure("", loc, 8<<43*8))
+		checkAllocFailure(t, b.name, "wrap", calls["wrap"], allocFailure("", loc, -1))
 		// The buffer kept between calls was given back by the failures:
 		// a call after them allocates as much as one before them.
 		if calls["after"].allocs != calls["before"].allocs {

@@ -578,7 +578,13 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if pad {
 			fl.padded[v] = true
 		}
-		buf := fl.allocIn(fl.entry, t, op.Loc, "tmp", pad)
+		// The buffer takes the value's name, which is also what an
+		// allocation failure's message calls the temporary (docs/abi.md).
+		name := "tmp"
+		if v.NameHint != "" {
+			name = v.NameHint
+		}
+		buf := fl.allocIn(fl.entry, t, op.Loc, name, pad)
 		fl.allocs = append(fl.allocs, buf)
 		o := output{v: v, out: buf}
 		if tir.MayBeMaskedMemo(v, fl.maskMemo) {
