@@ -34,6 +34,10 @@ var nativeCases = []nativeCase{
 	{name: "min and max reductions", src: "def f(float(N, M) A) -> (L, H) {\n L(i) min=! A(i, j)\n H(i) max=! A(i, j)\n}", syms: map[string]int64{"N": 4, "M": 6}},
 	{name: "sizes as data", src: "def f(float(N, M) A) -> (B) {\n B(i, j) = A(i, j) / N + A.1 * j\n}", syms: map[string]int64{"N": 3, "M": 4}},
 	{name: "logic", src: "def f(float(N) A, int32(N) C, bool(N) F) -> (B, O) {\n B(i) = A(i) > 0 && !F(i) || C(i) == 1 ? -A(i) : fabs(A(i))\n O(i) = C(i) * 2 + F(i)\n}", syms: map[string]int64{"N": 16}, lo: 0, hi: 2},
+	// A reduction read at every column (issue 21: materialized once
+	// instead of recomputed per element).
+	{name: "softmax", src: "def f(float(N, D) I) -> (O) {\n mx(n) max=! I(n, d)\n e(n, d) = exp(I(n, d) - mx(n))\n s(n) +=! e(n, d)\n O(n, d) = e(n, d) / s(n)\n}", syms: map[string]int64{"N": 5, "D": 13}},
+	{name: "layernorm", src: "def f(float(N, D) X) -> (O) {\n m(n) +=! X(n, d)\n mu(n) = m(n) / D\n v(n) +=! (X(n, d) - mu(n)) * (X(n, d) - mu(n))\n O(n, d) = (X(n, d) - mu(n)) * rsqrt(v(n) / D + 0.00001)\n}", syms: map[string]int64{"N": 4, "D": 19}},
 	{name: "inlined calls", src: "def sq(float(N) X) -> (Y) {\n Y(i) = X(i) * X(i)\n}\ndef f(float(N) A, float c) -> (O) {\n T = sq(A)\n O(i) = T(i) * c + exp(A(i))\n}", syms: map[string]int64{"N": 7}},
 }
 

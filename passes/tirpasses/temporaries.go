@@ -107,8 +107,11 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 // readPoints estimates at how many points per point of its readers a value
 // is evaluated, from its readers' access rules: distinct coordinates (the
 // offsets of shifts, the maps of views) count separately, a gathered read
-// counts twice (its table revisits elements), reads at the reader's own
-// point count once in all. It also returns the reads, described.
+// counts twice (its table revisits elements), and so does a broadcast
+// read (a reader that ranges over dimensions the value lacks evaluates
+// each of its points once per point of them: softmax's row maximum, read
+// at every column); reads at the reader's own point count once in all.
+// It also returns the reads, described.
 func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	patterns := map[string]bool{}
 	var seen []string
@@ -136,11 +139,51 @@ func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 				n += 2
 				seen = append(seen, "gathered along "+r.Gathered+": a neighbour table revisits elements")
 			default:
+				if along := broadcastAlong(u, r); along != "" {
+					n += 2
+					seen = append(seen, "broadcast along "+along+": each point is read at every point of "+along)
+					continue
+				}
 				count(r.Describe())
 			}
 		}
 	}
 	return n, seen
+}
+
+// broadcastAlong names the dimensions of u's result that read r of an
+// operand does not follow (no coordinate of the operand depends on them,
+// and it does not range over them): the read repeats each element of the
+// operand along them. It is "" when there are none, or when they hold a
+// single point.
+func broadcastAlong(u *ir.Operation, r tir.Read) string {
+	if len(u.Results) == 0 {
+		return ""
+	}
+	t, ok := tir.AsTensor(u.Results[0].Type)
+	if !ok {
+		return ""
+	}
+	followed := map[string]bool{}
+	for _, d := range r.Over {
+		followed[d] = true
+	}
+	for _, x := range r.At {
+		for _, v := range x.Vars() {
+			followed[v.Name] = true
+		}
+	}
+	var along []string
+	for _, d := range t.Dims {
+		if followed[d.Name] {
+			continue
+		}
+		if n, ok := d.Extent().Const(); ok && n <= 1 {
+			continue
+		}
+		along = append(along, d.Name)
+	}
+	return strings.Join(along, ",")
 }
 
 // marker holds tir-temporaries' options.
