@@ -1,16 +1,24 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+	"tir/tools/native"
 )
 
-// TestSmoke runs the whole harness in smoke mode: every kernel at its
-// small check size, every variant built and called once, results compared
-// with the interpreter; no timing. It keeps the benchmark from rotting
-// (it is not a benchmark itself: `make bench` is).
+// TestSmoke runs the whole harness in smoke mode: every classic and ML
+// kernel and the softmax family (several defs, tir.call) at their small
+// check sizes, every variant built and called once, results compared with
+// the interpreter; no timing. It keeps the benchmark from rotting (it is
+// not a benchmark itself: `make bench` is). The other families add only
+// kernel files, which TestKernels checks, and would double its time.
 func TestSmoke(t *testing.T) {
 	tools := findTools()
 	if tools.llcErr != nil {
@@ -22,7 +30,13 @@ func TestSmoke(t *testing.T) {
 	if tools.mlirError != nil {
 		t.Logf("%v: the MLIR variants are expected to be n/a", tools.mlirError)
 	}
-	rep, err := runAll(config{smoke: true, log: io.Discard})
+	only := map[string]bool{}
+	for _, k := range allKernels {
+		if k.classic() || k.ml || k.family == "softmax" {
+			only[k.name] = true
+		}
+	}
+	rep, err := runAll(config{smoke: true, only: only, log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +49,7 @@ func TestSmoke(t *testing.T) {
 			if c.absent {
 				continue
 			}
-			optional := blasVariant(v) || ((v == vMLIR || v == vMLIRJIT) && tools.mlirError != nil)
+			optional := blasVariant(v) || v == vNumPy || ((v == vMLIR || v == vMLIRJIT) && tools.mlirError != nil)
 			if c.na != "" && !optional {
 				t.Errorf("%s/%s was not run although its tools are installed: %s", r.k.name, variantTitles[v], c.na)
 			}
@@ -47,9 +61,9 @@ func TestSmoke(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range kernels {
-		if !strings.Contains(md, "| "+k.name+" |") {
-			t.Errorf("the table has no row for %s", k.name)
+	for name := range only {
+		if !strings.Contains(md, "| "+name+" |") {
+			t.Errorf("the tables have no row for %s", name)
 		}
 	}
 	if t.Failed() {
@@ -76,21 +90,95 @@ func TestCompare(t *testing.T) {
 }
 
 // TestKernels checks the kernel table itself: distinct names, every size
-// class present, every source embedded.
+// class present, every source embedded and every kernel file read without
+// diagnostics, NumPy functions defined, a family's formulations on the
+// same sizes and the same results' shapes.
 func TestKernels(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range kernels {
+	mlPy, err := sources.ReadFile("ref/ml.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]*kernel{}
+	for i := range allKernels {
+		k := &allKernels[i]
 		if seen[k.name] {
 			t.Errorf("kernel %s appears twice", k.name)
 		}
 		seen[k.name] = true
-		if k.l3 == nil || k.dram == nil || k.check == nil {
+		if k.l3 == nil || k.check == nil || (k.classic() && k.dram == nil) {
 			t.Errorf("%s lacks a size class", k.name)
 		}
-		for _, f := range []string{"kernels/" + k.file, "ref/" + k.ref} {
+		files := []string{"kernels/" + k.file}
+		if k.ref != "" {
+			files = append(files, "ref/"+k.ref)
+		}
+		if k.blas != "" {
+			files = append(files, "ref/"+k.blas)
+		}
+		for _, f := range files {
 			if _, err := sources.ReadFile(f); err != nil {
 				t.Errorf("%s: %v", k.name, err)
 			}
 		}
+		if k.numpy != "" && !strings.Contains(string(mlPy), "\ndef "+k.numpy+"(") {
+			t.Errorf("%s: ref/ml.py has no function %s", k.name, k.numpy)
+		}
+		if (k.numpyRef || k.ml) && k.numpy == "" {
+			t.Errorf("%s: an ML kernel or one checked against NumPy needs kernel.numpy", k.name)
+		}
+		if k.classic() && (k.ref == "" || k.form != "") {
+			t.Errorf("%s: a classic kernel has a C reference and no formulation", k.name)
+		}
+		if k.family == "" {
+			continue
+		}
+		if k.form == "" {
+			t.Errorf("%s: a family member says how it is written (kernel.form)", k.name)
+		}
+		if f, ok := first[k.family]; !ok {
+			first[k.family] = k
+		} else if fmt.Sprint(f.l3, f.dram) != fmt.Sprint(k.l3, k.dram) {
+			t.Errorf("%s: family %s is timed at %v %v, this formulation at %v %v", k.name, k.family, f.l3, f.dram, k.l3, k.dram)
+		}
+	}
+	// Every file loads, and a family's formulations take the same sizes
+	// and return results of the same shapes.
+	shapes := map[string]string{}
+	for i := range allKernels {
+		k := &allKernels[i]
+		src, err := sources.ReadFile("kernels/" + k.file)
+		if err != nil {
+			continue
+		}
+		m, diags := native.Load(k.file, string(src))
+		if len(diags) > 0 {
+			t.Errorf("%s: %v", k.name, diags)
+			continue
+		}
+		if k.family == "" {
+			continue
+		}
+		var fn *ir.Operation
+		for _, op := range m.Body().Ops {
+			if op.Name == "tir.func" {
+				fn = op
+			}
+		}
+		ft, _ := tir.FuncType(fn)
+		var outs []string
+		for _, r := range ft.Results {
+			out, err := newArg(r, k.check)
+			if err != nil {
+				t.Errorf("%s: %v", k.name, err)
+				continue
+			}
+			outs = append(outs, fmt.Sprint(out.Shape()))
+		}
+		got := fmt.Sprint(interp.Symbols(fn), outs)
+		if want, ok := shapes[k.family]; ok && got != want {
+			t.Errorf("%s: sizes and result shapes %s, its family's first formulation %s", k.name, got, want)
+		}
+		shapes[k.family] = got
 	}
 }

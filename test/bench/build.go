@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -28,7 +29,9 @@ var (
 	mlirLLCFlags  = append([]string{"-opaque-pointers"}, llcFlags...)
 	mlirJITFlags  = []string{"-O3", "-e", "main", "-entry-point-result=void"}
 	driverCCFlags = []string{"-O2"}
-	gccBLAS       = []string{"-O2"}
+	// The BLAS references' own loops (im2col, the attention's softmax,
+	// bias and ReLU) as fast as gcc makes them.
+	gccBLAS = []string{"-O3", "-march=native"}
 )
 
 // toolset is where the external tools are.
@@ -37,6 +40,9 @@ type toolset struct {
 	mlirOpt, mlirTranslate    string
 	mlirRunner                string
 	llcErr, gccErr, mlirError error
+	// python runs ref/numpy_driver.py; pythonErr says why it cannot.
+	python    string
+	pythonErr error
 }
 
 func findTools() toolset {
@@ -59,7 +65,27 @@ func findTools() toolset {
 			t.mlirError = fmt.Errorf("MLIR 16 tools not found in %s (make deps installs mlir-16-tools)", bin)
 		}
 	}
+	t.python, t.pythonErr = findPython()
 	return t
+}
+
+// findPython is $TIR_BENCH_PYTHON, or the system's python3 (Debian's
+// python3-numpy installs NumPy for /usr/bin/python3, not for a python3
+// that a virtual environment puts first on PATH), if it imports NumPy.
+func findPython() (string, error) {
+	py := os.Getenv("TIR_BENCH_PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+		if _, err := os.Stat(py); err != nil {
+			if py, err = exec.LookPath("python3"); err != nil {
+				return "", fmt.Errorf("python3 not found (make deps installs python3-numpy)")
+			}
+		}
+	}
+	if out, err := exec.Command(py, "-c", "import numpy").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s cannot import NumPy (make deps installs python3-numpy): %s", py, strings.TrimSpace(string(out)))
+	}
+	return py, nil
 }
 
 // build is a kernel compiled every way, with its driver.
@@ -76,6 +102,9 @@ type build struct {
 	jitIR  string // the lowered module with a main that calls the driver
 	// blasExe is the driver linked with the BLAS reference and OpenBLAS.
 	blasExe string
+	// numpyDriver and numpySpec are ref/numpy_driver.py and the JSON it
+	// reads (the function of ref/ml.py, the tensors).
+	numpyDriver, numpySpec string
 	// failed[v] says why variant v could not be built (nil: it was).
 	failed [numVariants]error
 	// log keeps what every build step printed, for -v.
@@ -110,10 +139,8 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	}
 	path := filepath.Join(dir, k.file)
 	files := map[string][]byte{k.file: src}
-	for _, f := range []string{"bench.h", k.ref} {
-		if files[f], err = sources.ReadFile("ref/" + f); err != nil {
-			return nil, err
-		}
+	if files["bench.h"], err = sources.ReadFile("ref/bench.h"); err != nil {
+		return nil, err
 	}
 	for f, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
@@ -140,12 +167,20 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	if tools.gccErr != nil {
 		return nil, tools.gccErr // gcc also links the driver
 	}
+	for v := range b.failed {
+		if !k.has(v) {
+			b.failed[v] = errAbsent
+		}
+	}
 
 	var objs, defs []string
 	// ours, compiled in-process with a -O pipeline (edit adds --threads,
 	// --mcpu, ...) and llc -O3, the function renamed prefix+name (so that
 	// the variants link next to each other) unless prefix is empty.
 	ours := func(v int, prefix, macro string, edit func(p *passes.Pipeline) error) {
+		if b.failed[v] == errAbsent {
+			return
+		}
 		b.failed[v] = func() error {
 			if tools.llcErr != nil {
 				return tools.llcErr
@@ -184,23 +219,64 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	// threads_<name>.
 	ours(vOursThreads, "threads_", "HAVE_OURS_THREADS", passes.WithThreads)
 	// 1c. for this machine's vector unit (--mcpu=native), to compare with
-	// gcc -march=native on the same instruction set; with a BLAS
-	// reference, also with fused multiply-adds.
+	// gcc -march=native on the same instruction set; for the kernels with
+	// a BLAS reference (or kernel.fma), also with fused multiply-adds.
 	forHost := func(p *passes.Pipeline) error { return lower.WithCPU(p, "x86_64", "native") }
 	ours(vOursNative, "native_", "HAVE_OURS_NATIVE", forHost)
-	if k.blas == "" {
-		for _, v := range []int{vOursFMA, vBLAS, vBLASForced} {
-			b.failed[v] = errAbsent
+	ours(vOursFMA, "fma_", "HAVE_OURS_FMA", func(p *passes.Pipeline) error {
+		if err := forHost(p); err != nil {
+			return err
 		}
-	} else {
-		ours(vOursFMA, "fma_", "HAVE_OURS_FMA", func(p *passes.Pipeline) error {
-			if err := forHost(p); err != nil {
-				return err
-			}
-			return lower.WithContract(p)
-		})
+		return lower.WithContract(p)
+	})
+	if k.classic() {
+		if err := b.cAndMLIR(path, &objs, &defs); err != nil {
+			return nil, err
+		}
 	}
 
+	// The drivers.
+	if err := os.WriteFile(filepath.Join(dir, "driver.c"), []byte(driverC(b.name, b.params, len(b.syms))), 0o644); err != nil {
+		return nil, err
+	}
+	b.exe = filepath.Join(dir, "driver")
+	args := append(append(append([]string{}, driverCCFlags...), defs...), "driver.c")
+	// -fopenmp links libgomp, which ours threads and gcc omp call.
+	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm", "-fopenmp")...); err != nil {
+		return nil, fmt.Errorf("linking the driver: %v", err)
+	}
+	if k.has(vBLAS) || k.has(vBLASForced) {
+		err := b.buildBLAS()
+		for _, v := range []int{vBLAS, vBLASForced} {
+			if k.has(v) {
+				b.failed[v] = err
+			}
+		}
+		if err == nil && k.has(vBLASForced) && blasCoreType() == "" {
+			b.failed[vBLASForced] = fmt.Errorf("no OPENBLAS_CORETYPE to force on this CPU (neither AVX-512 nor AVX2)")
+		}
+	}
+	if k.has(vNumPy) {
+		b.failed[vNumPy] = b.buildNumPy()
+	}
+	if b.failed[vMLIRJIT] == nil {
+		b.jitSO = filepath.Join(dir, "driver_jit.so")
+		b.failed[vMLIRJIT] = b.sh(tools.gcc, append(append([]string{}, driverCCFlags...), "-DJIT", "-shared", "-fPIC", "driver.c", "-o", "driver_jit.so")...)
+	}
+	return b, nil
+}
+
+// cAndMLIR builds the classic kernels' C references (gcc native, generic,
+// OpenMP) and the MLIR variants, adding their objects and driver macros.
+func (b *build) cAndMLIR(path string, objs, defs *[]string) error {
+	k, tools := b.k, b.tools
+	data, err := sources.ReadFile("ref/" + k.ref)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(b.dir, k.ref), data, 0o644); err != nil {
+		return err
+	}
 	// 2. the C reference, with and without -march=native.
 	gccErr := b.sh(tools.gcc, append(append(append([]string{}, gccNative...), k.cdefs...), "-DREF=ref_native", "-c", k.ref, "-o", "ref_native.o")...)
 	if gccErr == nil {
@@ -208,13 +284,13 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	}
 	b.failed[vGCCNative], b.failed[vGCCGeneric] = gccErr, gccErr
 	if gccErr == nil {
-		objs, defs = append(objs, "ref_native.o", "ref_generic.o"), append(defs, "-DHAVE_GCC")
+		*objs, *defs = append(*objs, "ref_native.o", "ref_generic.o"), append(*defs, "-DHAVE_GCC")
 	}
 	// 2b. the C reference with -fopenmp (its outer loop under #pragma omp
 	// parallel for), the generic ISA as ours.
 	b.failed[vGCCOMP] = b.sh(tools.gcc, append(append(append([]string{}, gccOMP...), k.cdefs...), "-DREF=ref_omp", "-c", k.ref, "-o", "ref_omp.o")...)
 	if b.failed[vGCCOMP] == nil {
-		objs, defs = append(objs, "ref_omp.o"), append(defs, "-DHAVE_GCC_OMP")
+		*objs, *defs = append(*objs, "ref_omp.o"), append(*defs, "-DHAVE_GCC_OMP")
 	}
 
 	// 3. MLIR 16 on our affine output.
@@ -231,33 +307,11 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 			return b.sh(tools.llc, append(mlirLLCFlags, "mlir.ll", "-o", "mlir.o")...)
 		}()
 		if b.failed[vMLIR] == nil {
-			objs, defs = append(objs, "mlir.o"), append(defs, "-DHAVE_MLIR")
+			*objs, *defs = append(*objs, "mlir.o"), append(*defs, "-DHAVE_MLIR")
 		}
 		b.failed[vMLIRJIT] = b.jitModule(lowered)
 	}
-
-	// The drivers.
-	if err := os.WriteFile(filepath.Join(dir, "driver.c"), []byte(driverC(b.name, b.params, len(b.syms))), 0o644); err != nil {
-		return nil, err
-	}
-	b.exe = filepath.Join(dir, "driver")
-	args := append(append(append([]string{}, driverCCFlags...), defs...), "driver.c")
-	// -fopenmp links libgomp, which ours threads and gcc omp call.
-	if err := b.sh(tools.gcc, append(append(args, objs...), "-o", "driver", "-lm", "-fopenmp")...); err != nil {
-		return nil, fmt.Errorf("linking the driver: %v", err)
-	}
-	if k.blas != "" {
-		b.failed[vBLAS] = b.buildBLAS()
-		b.failed[vBLASForced] = b.failed[vBLAS]
-		if b.failed[vBLAS] == nil && blasCoreType() == "" {
-			b.failed[vBLASForced] = fmt.Errorf("no OPENBLAS_CORETYPE to force on this CPU (neither AVX-512 nor AVX2)")
-		}
-	}
-	if b.failed[vMLIRJIT] == nil {
-		b.jitSO = filepath.Join(dir, "driver_jit.so")
-		b.failed[vMLIRJIT] = b.sh(tools.gcc, append(append([]string{}, driverCCFlags...), "-DJIT", "-shared", "-fPIC", "driver.c", "-o", "driver_jit.so")...)
-	}
-	return b, nil
+	return nil
 }
 
 // errAbsent marks the variants a kernel does not have.
@@ -286,8 +340,10 @@ func (b *build) oursFlags(v int) string {
 	return f
 }
 
-// renamed returns the kernel as IR text with its function renamed
-// prefix+name, and a path for it.
+// renamed returns the kernel as IR text with its functions renamed
+// prefix+name (every function, and the calls between them, so that the
+// helpers of a file with several do not clash between variants), and a
+// path for it.
 func (b *build) renamed(prefix string) (string, string, error) {
 	src, err := sources.ReadFile("kernels/" + b.k.file)
 	if err != nil {
@@ -299,10 +355,17 @@ func (b *build) renamed(prefix string) (string, string, error) {
 	}
 	found := false
 	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" && ir.SymbolName(op) == b.name {
-			op.SetAttr("sym_name", ir.StringAttr(prefix+b.name))
-			found = true
+		if op.Name != "tir.func" {
+			continue
 		}
+		found = found || ir.SymbolName(op) == b.name
+		op.SetAttr("sym_name", ir.StringAttr(prefix+ir.SymbolName(op)))
+		op.Walk(func(o *ir.Operation) bool {
+			if callee, ok := o.Attr("callee").(ir.SymbolRefAttr); ok && o.Name == "tir.call" {
+				o.SetAttr("callee", ir.SymbolRefAttr(prefix+string(callee)))
+			}
+			return true
+		})
 	}
 	if !found {
 		return "", "", fmt.Errorf("no tir.func @%s in %s", b.name, b.k.file)
@@ -313,12 +376,14 @@ func (b *build) renamed(prefix string) (string, string, error) {
 // buildBLAS compiles the kernel's BLAS reference and links the BLAS
 // driver with OpenBLAS.
 func (b *build) buildBLAS() error {
-	data, err := sources.ReadFile("ref/" + b.k.blas)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(b.dir, b.k.blas), data, 0o644); err != nil {
-		return err
+	for _, f := range []string{b.k.blas, "blas_common.h"} {
+		data, err := sources.ReadFile("ref/" + f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(b.dir, f), data, 0o644); err != nil {
+			return err
+		}
 	}
 	if err := b.sh(b.tools.gcc, append(append([]string{}, gccBLAS...), "-DREF=blas_ref", "-c", b.k.blas, "-o", "blas.o")...); err != nil {
 		return fmt.Errorf("%v (OpenBLAS: apt-get install libopenblas-dev)", err)
@@ -328,6 +393,44 @@ func (b *build) buildBLAS() error {
 		return fmt.Errorf("%v (OpenBLAS: apt-get install libopenblas-dev)", err)
 	}
 	return nil
+}
+
+// buildNumPy writes ref/numpy_driver.py, ref/ml.py and the driver's spec:
+// the function, the number of size symbols, the tensors in ABI order.
+func (b *build) buildNumPy() error {
+	if b.tools.pythonErr != nil {
+		return b.tools.pythonErr
+	}
+	for _, f := range []string{"numpy_driver.py", "ml.py"} {
+		data, err := sources.ReadFile("ref/" + f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(b.dir, f), data, 0o644); err != nil {
+			return err
+		}
+	}
+	type tensor struct {
+		Name  string `json:"name"`
+		Rank  int    `json:"rank"`
+		CType string `json:"ctype"`
+		Out   bool   `json:"out"`
+	}
+	spec := struct {
+		Fn     string   `json:"fn"`
+		NSyms  int      `json:"nsyms"`
+		Params []tensor `json:"params"`
+	}{Fn: b.k.numpy, NSyms: len(b.syms)}
+	for _, p := range b.params {
+		spec.Params = append(spec.Params, tensor{p.name, p.rank, p.ctype, p.out})
+	}
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	b.numpyDriver = filepath.Join(b.dir, "numpy_driver.py")
+	b.numpySpec = filepath.Join(b.dir, "numpy.json")
+	return os.WriteFile(b.numpySpec, data, 0o644)
 }
 
 // blasCoreType is the OPENBLAS_CORETYPE that matches this CPU's vector

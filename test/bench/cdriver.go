@@ -82,6 +82,8 @@ const (
 	vOursFMA    // tc-opt -O3 --mcpu=native --fp-contract=fast
 	vBLAS       // OpenBLAS on one thread, with the kernel it picks at run time
 	vBLASForced // the same with OPENBLAS_CORETYPE set from the CPU's vector ISA
+	// The ML kernels and the formulation families (kernel.numpy) also have:
+	vNumPy // ref/ml.py through ref/numpy_driver.py, NumPy's BLAS on one thread
 	numVariants
 )
 
@@ -90,15 +92,16 @@ const (
 var mainVariants = []int{vOurs, vOursNative, vGCCNative, vGCCGeneric, vMLIR, vMLIRJIT, vOursThreads, vGCCOMP}
 
 var variantTitles = [numVariants]string{"ours", "gcc -march=native", "gcc generic", "mlir + llc", "mlir JIT -O3", "ours threads", "gcc omp",
-	"ours native", "ours native fma", "openblas", "openblas forced"}
+	"ours native", "ours native fma", "openblas", "openblas forced", "numpy"}
 
 // blasVariant reports whether variant v runs in the BLAS driver.
 func blasVariant(v int) bool { return v == vBLAS || v == vBLASForced }
 
 // inexact reports whether a variant computes other roundings than the
-// interpreter (fused multiply-adds, another order of the sums): its
-// results are compared within a tolerance relative to the largest result.
-func inexact(v int) bool { return v == vOursFMA || blasVariant(v) }
+// interpreter (fused multiply-adds, another order of the sums, NumPy's
+// pairwise sums and vectorized exp): its results are compared within a
+// tolerance relative to the largest result.
+func inexact(v int) bool { return v == vOursFMA || blasVariant(v) || v == vNumPy }
 
 // driverC is the benchmark driver of a kernel: it reads the inputs from
 // $BENCH_DIR/in<i>.bin and the sizes from $BENCH_DIR/config, calls one

@@ -49,6 +49,75 @@ type kernel struct {
 	want func(args []*interp.Tensor, syms map[string]int64) ([][]float64, error)
 	// minReps is the least number of timed calls (5 when 0).
 	minReps int64
+
+	// The kernels below the classic ones (kernel.classic) are timed as
+	// ours only, with no C reference, no MLIR and no threads.
+	//
+	// ml puts the kernel in the ML table: ours against NumPy (numpy) and
+	// OpenBLAS called from C (blas), both on one thread.
+	ml bool
+	// family groups the equivalent formulations of one computation (the
+	// family tables give each one's time and slowest / fastest); form
+	// says how this one is written.
+	family, form string
+	// numpy is the function of ref/ml.py that computes the kernel with
+	// NumPy (the "numpy" variant; timed in the ML table only).
+	numpy string
+	// numpyRef makes NumPy's results the reference at the timed sizes,
+	// where the interpreter would materialize a contraction's whole
+	// product (linear at 1024^3: 8 GB). At the check size the interpreter
+	// checks every variant, NumPy included.
+	numpyRef bool
+	// fma adds ours native fma to a kernel without a BLAS reference.
+	fma bool
+	// goal is the bound issue 21 set for the kernel (ML table).
+	goal *goal
+}
+
+// A goal bounds the time of one of our variants by a reference's.
+type goal struct {
+	v    int     // vOursNative or vOursFMA
+	blas bool    // against OpenBLAS from C (else NumPy)
+	max  float64 // ours / reference
+}
+
+// classic reports whether k is one of the bandwidth and matmul kernels of
+// the main table (hand-written C, MLIR, threads).
+func (k *kernel) classic() bool { return !k.ml && k.family == "" }
+
+// has reports whether variant v exists for k.
+func (k *kernel) has(v int) bool {
+	if k.classic() {
+		switch v {
+		case vNumPy:
+			return false
+		case vOursFMA, vBLAS, vBLASForced:
+			return k.blas != ""
+		}
+		return true
+	}
+	switch v {
+	case vOurs, vOursNative:
+		return true
+	case vOursFMA:
+		return k.fma || k.blas != ""
+	case vNumPy:
+		return k.numpy != ""
+	case vBLAS:
+		// The ML kernels run OpenBLAS with the kernel forced where this
+		// CPU has one to force, else as installed.
+		return k.blas != "" && blasCoreType() == ""
+	case vBLASForced:
+		return k.blas != "" && blasCoreType() != ""
+	}
+	return false
+}
+
+// timed reports whether variant v of k is timed: every variant it has,
+// except NumPy in a family kernel outside the ML table (the family tables
+// compare our formulations; NumPy is their reference there).
+func (k *kernel) timed(v int) bool {
+	return k.has(v) && (v != vNumPy || k.ml)
 }
 
 var kernels = []kernel{
@@ -118,6 +187,131 @@ var kernels = []kernel{
 		minReps: 3,
 	},
 }
+
+// The sizes of the ML kernels and of the formulation families: issue 21's
+// where it gave them. Every family's formulations share one size map.
+var (
+	softmaxCheck   = map[string]int64{"N": 7, "D": 13}
+	softmaxSize    = map[string]int64{"N": 2048, "D": 1024}
+	layernormCheck = map[string]int64{"B": 2, "T": 3, "D": 19}
+	layernormSize  = map[string]int64{"B": 16, "T": 128, "D": 1024}
+	mkn            = func(m, k, n int64) map[string]int64 { return map[string]int64{"M": m, "K": k, "N": n} }
+	convCheck      = map[string]int64{"N": 2, "C": 3, "H": 9, "W": 7, "M": 5, "KH": 3, "KW": 3}
+	convSize       = map[string]int64{"N": 4, "C": 64, "H": 58, "W": 58, "M": 64, "KH": 3, "KW": 3}
+	attnCheck      = map[string]int64{"B": 2, "L": 5, "S": 7, "D": 6}
+	attnSize       = map[string]int64{"B": 8, "L": 512, "S": 512, "D": 64}
+	// Columns of 80 levels: the tridiagonal solvers and vflux.
+	colsCheck = map[string]int64{"N": 5, "M": 7, "L": 19}
+	colsSmall = map[string]int64{"N": 64, "M": 64, "L": 80}
+	colsLarge = map[string]int64{"N": 256, "M": 256, "L": 80}
+)
+
+func mknFlops(s map[string]int64) float64 {
+	return 2 * float64(s["M"]) * float64(s["K"]) * float64(s["N"])
+}
+
+func convFlops(s map[string]int64) float64 {
+	oh, ow := s["H"]-s["KH"]+1, s["W"]-s["KW"]+1
+	return 2 * float64(s["N"]*s["M"]*oh*ow) * float64(s["C"]*s["KH"]*s["KW"])
+}
+
+// The goals of issue 21.
+var (
+	fasterThanNumPy = &goal{v: vOursNative, max: 1.0}
+	nearBLAS        = &goal{v: vOursFMA, blas: true, max: 1.2}
+	withinBLAS      = &goal{v: vOursFMA, blas: true, max: 1.5}
+)
+
+// familyGoal bounds slowest / fastest within a family.
+const familyGoal = 1.15
+
+// mlKernels are the ML table's kernels and the formulation families: each
+// family's first member is the way the issue's user wrote it.
+var mlKernels = []kernel{
+	{name: "softmax", file: "softmax.tc", ml: true, family: "softmax", form: "TC, one def (issue 21)",
+		numpy: "softmax", l3: softmaxSize, check: softmaxCheck, goal: fasterThanNumPy},
+	{name: "softmax_3defs", file: "softmax_3defs.tc", family: "softmax", form: "TC, split in three defs called in turn",
+		numpy: "softmax", l3: softmaxSize, check: softmaxCheck},
+	{name: "softmax_tir", file: "softmax.tir", family: "softmax", form: ".tir, reduce / sub / exp / reduce / div",
+		numpy: "softmax", l3: softmaxSize, check: softmaxCheck},
+	{name: "softmax_call", file: "softmax_call.tir", family: "softmax", form: ".tir, row max and row sum by tir.call",
+		numpy: "softmax", l3: softmaxSize, check: softmaxCheck},
+
+	{name: "layernorm", file: "layernorm.tc", ml: true, family: "layernorm", form: "TC, x - mu written out (issue 21)",
+		numpy: "layernorm", l3: layernormSize, check: layernormCheck, goal: fasterThanNumPy},
+	{name: "layernorm_where", file: "layernorm_where.tc", family: "layernorm", form: "TC, x - mu and 1/sigma as where bindings",
+		numpy: "layernorm", l3: layernormSize, check: layernormCheck},
+	{name: "layernorm_xc", file: "layernorm_xc.tc", family: "layernorm", form: "TC, x - mu and 1/sigma as statements",
+		numpy: "layernorm", l3: layernormSize, check: layernormCheck},
+
+	{name: "linear", file: "linear.tc", ml: true, family: "linear", form: "TC, W stored N x K, bias + ReLU in one statement (issue 21)",
+		numpy: "linear", numpyRef: true, blas: "linear_blas.c", opt: 3, goal: nearBLAS,
+		l3: mkn(512, 512, 512), dram: mkn(1024, 1024, 1024), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+	{name: "linear_kn", file: "linear_kn.tc", family: "linear", form: "TC, W stored K x N",
+		numpy: "linear_kn", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), dram: mkn(1024, 1024, 1024), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+	{name: "linear_fcrelu", file: "linear_fcrelu.tc", family: "linear", form: "TC, three statements on O, fmax (shared fcrelu.tc)",
+		numpy: "linear", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), dram: mkn(1024, 1024, 1024), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+	{name: "linear_binit", file: "linear_binit.tc", family: "linear", form: "TC, the bias as the sum's initial value",
+		numpy: "linear", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), dram: mkn(1024, 1024, 1024), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+
+	{name: "matmul_tc", file: "matmul.tc", family: "matmul", form: "TC, A(m, k) * B(k, n) (shared matmul.tc)",
+		numpy: "matmul", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+	{name: "matmul_ba", file: "matmul_ba.tc", family: "matmul", form: "TC, B(k, n) * A(m, k)",
+		numpy: "matmul", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+	{name: "matmul_tir", file: "matmul.tir", family: "matmul", form: ".tir, mul broadcast by name, reduce over k",
+		numpy: "matmul", numpyRef: true, fma: true, opt: 3,
+		l3: mkn(512, 512, 512), check: mkn(37, 70, 29), flops: mknFlops, minReps: 3},
+
+	{name: "conv2d_nchw", file: "conv2d_nchw.tc", ml: true, family: "conv2d_nchw", form: "TC, I * Wt (issue 21)",
+		numpy: "conv2d_nchw", numpyRef: true, blas: "conv2d_nchw_blas.c", opt: 3, goal: withinBLAS,
+		l3: convSize, check: convCheck, flops: convFlops, minReps: 3},
+	{name: "conv2d_nchw_wi", file: "conv2d_nchw_wi.tc", family: "conv2d_nchw", form: "TC, Wt * I",
+		numpy: "conv2d_nchw", numpyRef: true, fma: true, opt: 3,
+		l3: convSize, check: convCheck, flops: convFlops, minReps: 3},
+	{name: "conv2d_nhwc", file: "conv2d_nhwc.tc", ml: true, numpy: "conv2d_nhwc", numpyRef: true, blas: "conv2d_nhwc_blas.c", opt: 3,
+		goal: withinBLAS, l3: convSize, check: convCheck, flops: convFlops, minReps: 3},
+
+	{name: "attention", file: "attention.tc", ml: true, family: "attention", form: "TC, weights normalized before the product with V",
+		numpy: "attention", numpyRef: true, blas: "attention_blas.c", opt: 3, goal: &goal{v: vOursFMA, max: 1.5},
+		l3: attnSize, check: attnCheck, flops: attnFlops, minReps: 3},
+	{name: "attention_post", file: "attention_post.tc", family: "attention", form: "TC, divided by the row sum after the product with V",
+		numpy: "attention", numpyRef: true, fma: true, opt: 3,
+		l3: attnSize, check: attnCheck, flops: attnFlops, minReps: 3},
+
+	{name: "bmm", file: "bmm.tc", ml: true, numpy: "bmm", numpyRef: true, blas: "bmm_blas.c", opt: 3,
+		l3:    map[string]int64{"B": 16, "M": 256, "K": 256, "N": 256},
+		check: map[string]int64{"B": 3, "M": 5, "K": 7, "N": 9},
+		flops: func(s map[string]int64) float64 { return float64(s["B"]) * mknFlops(s) }, minReps: 3},
+	{name: "tensordot", file: "tensordot.tc", ml: true, numpy: "tensordot", numpyRef: true, blas: "tensordot_blas.c", opt: 3,
+		goal:  withinBLAS,
+		l3:    map[string]int64{"I": 64, "K": 32, "J": 64, "L": 32, "N": 128},
+		check: map[string]int64{"I": 3, "K": 4, "J": 5, "L": 6, "N": 7},
+		flops: func(s map[string]int64) float64 { return 2 * float64(s["I"]*s["J"]*s["N"]) * float64(s["K"]*s["L"]) }, minReps: 3},
+
+	{name: "vflux_dk", file: "vflux_dk.tir", family: "vflux", form: "tir.mul %d2, %ck",
+		l3: colsSmall, dram: colsLarge, check: colsCheck},
+	{name: "vflux_kd", file: "vflux_kd.tir", family: "vflux", form: "tir.mul %ck, %d2 (issue 21: 1.96-1.99x)",
+		l3: colsSmall, dram: colsLarge, check: colsCheck},
+
+	{name: "tridiag_in", file: "tridiag.tir", family: "tridiag", form: "tuple_get inside the backward scan (tridiag.tir)",
+		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: tridiagFill},
+	{name: "tridiag_before", file: "tridiag_before.tir", family: "tridiag", form: "tuple_get before the backward scan (issue 21: 1.14x, 1.39x)",
+		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: tridiagFill},
+	{name: "tridiag_2scans", file: "tridiag_2scans.tir", family: "tridiag", form: "two scalar forward scans (issue 21: 1.39x)",
+		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: tridiagFill},
+}
+
+func attnFlops(s map[string]int64) float64 {
+	return 4 * float64(s["B"]*s["L"]*s["S"]) * float64(s["D"])
+}
+
+// allKernels are the classic kernels, then the ML ones and the families.
+var allKernels = append(append([]kernel(nil), kernels...), mlKernels...)
 
 // tridiagFill draws diagonally dominant systems: b in [3, 4), the rest in
 // [-1, 1).

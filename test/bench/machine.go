@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 )
@@ -56,7 +57,56 @@ func machineInfo(tools toolset) []string {
 	if len(vs) > 0 {
 		lines = append(lines, "tools: "+strings.Join(vs, "; "))
 	}
+	if c := commit(); c != "" {
+		lines = append(lines, "compiler: "+c)
+	}
 	return lines
+}
+
+// commit is the checkout's commit, and the directories with uncommitted
+// changes to what the harness compiles (tests, goldens and docs left out):
+// ours is compiled in-process from the working tree, which on a shared
+// checkout holds others' work in progress.
+func commit() string {
+	dir := sourceDir()
+	head, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%h %s").Output()
+	if err != nil {
+		return ""
+	}
+	text := strings.TrimSpace(string(head))
+	if len(text) > 90 {
+		text = text[:90] + "..."
+	}
+	text = "commit " + text
+	out, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=all", ":/").Output()
+	if err != nil {
+		return text
+	}
+	dirs := map[string]bool{}
+	var list []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if len(line) < 4 {
+			continue
+		}
+		path := strings.TrimSpace(line[3:])
+		source := false
+		for _, ext := range []string{".go", ".c", ".h", ".py", ".tc", ".tir", "go.mod"} {
+			source = source || strings.HasSuffix(path, ext)
+		}
+		if !source || strings.HasSuffix(path, "_test.go") || (strings.HasPrefix(path, "test/") && !strings.HasPrefix(path, "test/bench/")) {
+			continue // not compiled into the tools or the harness
+		}
+		d := filepath.Dir(path)
+		if !dirs[d] {
+			dirs[d] = true
+			list = append(list, d)
+		}
+	}
+	if len(list) > 0 {
+		sort.Strings(list)
+		text += ", with uncommitted changes in " + strings.Join(list, ", ")
+	}
+	return text
 }
 
 // caches lists the data and unified caches of CPU 0 from sysfs.

@@ -3,7 +3,7 @@
 // affine output, after checking every variant against the reference
 // interpreter. `make bench` runs it; -write also writes RESULTS.md.
 //
-//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-rounds 3] [-kernels lap3d_f32,hdiff] [-keep] [-v]
+//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-rounds 3] [-only classic,ml,families] [-kernels lap3d_f32,hdiff] [-keep] [-v]
 package main
 
 import (
@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-//go:embed kernels/*.tir kernels/*.tc ref/*.c ref/*.h
+//go:embed kernels/*.tir kernels/*.tc ref/*.c ref/*.h ref/*.py
 var sources embed.FS
 
 type config struct {
@@ -28,6 +28,7 @@ type config struct {
 	minTime time.Duration // timed calls per variant fill at least this
 	maxReps int64
 	only    map[string]bool // kernels to run (all when empty)
+	suites  map[string]bool // classic, ml, families (all when empty)
 	tiers   []tier          // size classes timed
 	keep    bool            // keep the work directory
 	verbose bool            // print every build command and its output
@@ -78,6 +79,8 @@ type row struct {
 	bytes int64
 	ds    *dataset
 	cells [numVariants]cell
+	// skip says why the row was not timed (no reference to check it).
+	skip string
 }
 
 // tolerance is the relative difference allowed: the variants compute the
@@ -100,6 +103,7 @@ func main() {
 	flag.DurationVar(&cfg.minTime, "min-time", 200*time.Millisecond, "timed calls of each variant last at least this long in all")
 	flag.Int64Var(&cfg.maxReps, "max-reps", 100000, "at most this many timed calls per variant")
 	only := flag.String("kernels", "", "comma-separated kernels to run (default: all)")
+	suites := flag.String("only", "", "comma-separated parts to run: classic (the bandwidth kernels and matmul), ml (against NumPy and OpenBLAS), families (equivalent formulations) (default: all)")
 	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB; the tridiagonal solvers 210 MB)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
@@ -129,6 +133,22 @@ func main() {
 		for _, k := range strings.Split(*only, ",") {
 			cfg.only[strings.TrimSpace(k)] = true
 		}
+	}
+	if *suites != "" {
+		cfg.suites = map[string]bool{}
+		for _, p := range strings.Split(*suites, ",") {
+			p = strings.TrimSpace(p)
+			if p != "classic" && p != "ml" && p != "families" {
+				fmt.Fprintf(os.Stderr, "bench: -only %s: the parts are classic, ml and families\n", p)
+				os.Exit(2)
+			}
+			cfg.suites[p] = true
+		}
+	}
+	// RESULTS.md holds every table; a partial run would drop the others.
+	if *write && *out == "" && (cfg.only != nil || cfg.suites != nil || cfg.smoke || len(cfg.tiers) < len(tiers)) {
+		fmt.Fprintln(os.Stderr, "bench: -write rewrites RESULTS.md, which holds a full run: with -kernels, -only, -sizes or -smoke, give -out FILE")
+		os.Exit(2)
 	}
 	rep, err := runAll(cfg)
 	if err != nil {
@@ -188,9 +208,9 @@ func runAll(cfg config) (*report, error) {
 		defer os.RemoveAll(work)
 	}
 	rep := &report{machine: machineInfo(tools), cfg: cfg, tools: tools}
-	for i := range kernels {
-		if cfg.only == nil || cfg.only[kernels[i].name] {
-			rep.results = append(rep.results, &kernelResult{k: &kernels[i]})
+	for i := range allKernels {
+		if cfg.selects(&allKernels[i]) {
+			rep.results = append(rep.results, &kernelResult{k: &allKernels[i]})
 		}
 	}
 	if len(rep.results) == 0 {
@@ -235,6 +255,9 @@ func runAll(cfg config) (*report, error) {
 			continue
 		}
 		for _, w := range r.rows {
+			if w.skip != "" {
+				continue
+			}
 			for round := 0; round < cfg.rounds; round++ {
 				for v := 0; v < numVariants; v++ {
 					r.time(cfg, w, v, round)
@@ -244,6 +267,17 @@ func runAll(cfg config) (*report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// selects reports whether the run includes k (-kernels, -only).
+func (cfg *config) selects(k *kernel) bool {
+	if cfg.only != nil && !cfg.only[k.name] {
+		return false
+	}
+	if cfg.suites == nil {
+		return true
+	}
+	return (k.classic() && cfg.suites["classic"]) || (k.ml && cfg.suites["ml"]) || (k.family != "" && cfg.suites["families"])
 }
 
 // longCall is the time of one call above which a variant is timed in the
@@ -256,7 +290,7 @@ const longCall = 2 * time.Second
 // checks its results, and keeps the lower median and the fastest call.
 func (r *kernelResult) time(cfg config, w *row, v, round int) {
 	c := &w.cells[v]
-	if c.absent || c.na != "" || c.wrong != "" {
+	if c.absent || c.na != "" || c.wrong != "" || !r.k.timed(v) {
 		return
 	}
 	if round > 0 && c.ns > longCall.Nanoseconds() {
@@ -271,6 +305,10 @@ func (r *kernelResult) time(cfg config, w *row, v, round int) {
 		c.na = "failed at the " + w.tier + " size: " + err.Error()
 		return
 	}
+	if err := checkCore(v, t.core); err != nil {
+		c.na = err.Error()
+		return
+	}
 	if round == 0 || t.ns < c.ns {
 		c.ns, c.core = t.ns, t.core
 	}
@@ -280,7 +318,7 @@ func (r *kernelResult) time(cfg config, w *row, v, round int) {
 	c.reps += t.reps
 	if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
 		c.wrong = err.Error()
-	} else if !acceptable(v, c.check, tolerance(r.b)) {
+	} else if !acceptable(v, c.check, tolerance(r.b), w.ds.approx) {
 		c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
 	}
 	fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d  (round %d)\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps, round+1)
@@ -326,17 +364,40 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 			continue
 		}
 		c.core = t.core
+		if err := checkCore(v, t.core); err != nil {
+			c.na = err.Error()
+			continue
+		}
 		if c.check, err = compare(t.outs, ds.want, ds.mask); err != nil {
 			c.wrong = err.Error()
-		} else if !acceptable(v, c.check, tolerance(b)) {
+		} else if !acceptable(v, c.check, tolerance(b), false) {
 			c.wrong = fmt.Sprintf("at the check size: %v (%s)", c.check, c.check.where)
 		}
 	}
 	if cfg.smoke {
 		return nil
 	}
+	// The reference at the timed sizes: the interpreter, or NumPy once it
+	// has matched the interpreter at the check size.
+	var noRef string
+	if r.k.numpyRef {
+		if c := r.check.cells[vNumPy]; c.na != "" || c.wrong != "" {
+			noRef = "no reference at the timed sizes: NumPy, which stands in for the interpreter there, is not available or failed at the check size"
+		}
+	}
 	for _, t := range cfg.tiers {
 		syms := t.sizes(r.k)
+		if syms == nil {
+			continue // not timed at this size class
+		}
+		if noRef != "" {
+			w := &row{tier: t.name, size: sizeText(syms, b.syms), syms: syms, skip: noRef}
+			for v := range w.cells {
+				w.cells[v].absent = r.check.cells[v].absent
+			}
+			r.rows = append(r.rows, w)
+			continue
+		}
 		// One interpreter run at a large size at a time: it holds every
 		// intermediate tensor (about 2 GB for 10M points).
 		bigPrepare.Lock()

@@ -25,7 +25,7 @@ var ratios = []struct {
 // essential reports whether a variant that cannot be built or run fails
 // the run: all but the MLIR and BLAS ones (their tools and libraries are
 // optional).
-func essential(v int) bool { return v != vMLIR && v != vMLIRJIT && !blasVariant(v) }
+func essential(v int) bool { return v != vMLIR && v != vMLIRJIT && !blasVariant(v) && v != vNumPy }
 
 type report struct {
 	machine []string
@@ -35,8 +35,9 @@ type report struct {
 }
 
 // failures are what makes the run fail: a kernel that could not be run,
-// a variant with wrong results, ours or gcc not built or not run. An MLIR
-// variant that cannot be built or run is only reported (n/a).
+// a variant with wrong results, ours or gcc not built or not run. An MLIR,
+// BLAS or NumPy variant that cannot be built or run is only reported
+// (n/a), and so is a size left untimed for want of NumPy as its reference.
 func (rep *report) failures() []string {
 	var bad []string
 	for _, r := range rep.results {
@@ -88,6 +89,9 @@ func (rep *report) threadsTable(b *strings.Builder) {
 		return fmt.Sprintf("%.2f / %.2f", float64(a.ns)/float64(c.ns), float64(a.min)/float64(c.min))
 	}
 	for _, r := range rep.results {
+		if !r.k.classic() {
+			continue
+		}
 		if r.err != nil {
 			continue
 		}
@@ -122,18 +126,19 @@ func (rep *report) markdown() string {
 	}
 	b.WriteString("\n")
 	if !smoke {
-		fmt.Fprintf(&b, "Each cell: median time of one call in ms (GB/s of compulsory traffic: every input read once, "+
-			"every output written once). Each variant is called once untimed (warm-up), then N times, N such that "+
-			"the N calls last at least %v in all (N >= 5, at most %d); the variants of a size take turns at this, %d times "+
+		fmt.Fprintf(&b, "The machine is a shared virtual machine: other work runs on its cores, and a time can come "+
+			"from a slow spell of it. Each variant is called once untimed (warm-up), then N times, N such that "+
+			"the N calls last at least %v in all (N >= 5, or 3 for the contractions; at most %d); the variants of a size take turns at this, %d times "+
 			"(rounds; once for a variant whose calls last over %g s), and each cell keeps the variant's lowest median: the machine's speed drifts over longer spells than "+
-			"one variant's calls, and a single pass can time one variant in a slow spell and the next in a quick one. Ratios are time ratios ours/other: "+
-			"> 1 means ours is slower; the speedups are single-threaded time / threaded time (> 1: the threads help), "+
-			"the threaded variants running on OMP_NUM_THREADS=%d threads. Sizes: L3 = a working set above the L2 caches that fits in L3; DRAM = "+
-			"2.3 to 3.5 times L3 (sizes of this machine), and 256x256x80 columns (210 MB) for the tridiagonal solvers.\n\n", rep.cfg.minTime, rep.cfg.maxReps, rep.cfg.rounds, longCall.Seconds(), rep.cfg.threads)
+			"one variant's calls, and a single pass can time one variant in a slow spell and the next in a quick one. "+
+			"Even so, ratios between two runs move by 0.1 to 0.3 (more for the threaded variants).\n\n",
+			rep.cfg.minTime, rep.cfg.maxReps, rep.cfg.rounds, longCall.Seconds())
 	}
 
-	// Notes collect the n/a reasons and wrong results, numbered.
+	// Notes collect the n/a reasons and wrong results, numbered; each
+	// section prints the ones it added.
 	var notes []string
+	printed := 0
 	note := func(s string) string {
 		s = strings.ReplaceAll(s, "\n", " ")
 		for i, n := range notes {
@@ -144,83 +149,29 @@ func (rep *report) markdown() string {
 		notes = append(notes, s)
 		return fmt.Sprintf("[%d]", len(notes))
 	}
-	head := []string{"kernel", "set", "size", "traffic MB"}
-	for _, v := range mainVariants {
-		head = append(head, variantTitles[v])
-	}
-	if !smoke {
-		for _, r := range ratios {
-			head = append(head, r.title)
+	flush := func() {
+		if printed == len(notes) {
+			return
 		}
-	}
-	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
-	for i := range head {
-		if i < 3 {
-			b.WriteString("---|")
-		} else {
-			b.WriteString("---:|")
+		for ; printed < len(notes); printed++ {
+			fmt.Fprintf(&b, "%d. %s\n", printed+1, notes[printed])
 		}
-	}
-	b.WriteString("\n")
-	for _, r := range rep.results {
-		if r.err != nil {
-			row := []string{r.k.name, "", "", "", "error " + note(fmt.Sprintf("%s: %v", r.k.name, r.err))}
-			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
-			continue
-		}
-		rows := r.rows
-		if smoke {
-			rows = []*row{&r.check}
-		}
-		for _, w := range rows {
-			line := []string{r.k.name, w.tier, w.size, megabytes(w.bytes)}
-			for _, v := range mainVariants {
-				c := w.cells[v]
-				switch {
-				case c.wrong != "":
-					line = append(line, "WRONG "+note(fmt.Sprintf("%s, %s: %s", r.k.name, variantTitles[v], c.wrong)))
-				case c.na != "":
-					line = append(line, "n/a "+note(fmt.Sprintf("%s: %s", variantTitles[v], c.na)))
-				case smoke:
-					line = append(line, "ok")
-				default:
-					line = append(line, fmt.Sprintf("%s (%.1f)", ms(c.ns), float64(w.bytes)/float64(c.ns)))
-				}
-			}
-			if !smoke {
-				for _, r := range ratios {
-					a, c := w.cells[r.num], w.cells[r.den]
-					if a.ns == 0 || c.ns == 0 || a.wrong != "" || c.wrong != "" || a.na != "" || c.na != "" {
-						line = append(line, "n/a")
-						continue
-					}
-					line = append(line, fmt.Sprintf("%.2f", float64(a.ns)/float64(c.ns)))
-				}
-			}
-			b.WriteString("| " + strings.Join(line, " | ") + " |\n")
-		}
-	}
-	b.WriteString("\n")
-	for i, n := range notes {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, n)
-	}
-	if len(notes) > 0 {
 		b.WriteString("\n")
 	}
-	printedNotes := len(notes)
 
-	rep.blasTable(&b, note)
-	if len(notes) > 0 {
-		for i, n := range notes {
-			if i >= printedNotes {
-				fmt.Fprintf(&b, "%d. %s\n", i+1, n)
-			}
+	if rep.has(func(k *kernel) bool { return k.classic() }) {
+		rep.mainTable(&b, note)
+		flush()
+		rep.blasTable(&b, note)
+		flush()
+		if !smoke {
+			rep.threadsTable(&b)
 		}
-		b.WriteString("\n")
 	}
-	if !smoke {
-		rep.threadsTable(&b)
-	}
+	rep.mlTable(&b, note)
+	flush()
+	rep.familyTables(&b, note)
+	flush()
 	b.WriteString("## Verification\n\n")
 	b.WriteString("Before any timing, every variant runs at a small odd size (remainder loops, halos) and its results " +
 		"are compared element by element with the reference interpreter (dialects/tir/interp); the results of every " +
@@ -228,9 +179,12 @@ func (rep *report) markdown() string {
 		"first call, so an unwritten element shows). A variant that differs by more than 1e-12 relative (f64; 1e-5 " +
 		"for f32) is reported WRONG and fails the run. Where the interpreter cannot run at the timed sizes (matmul: " +
 		"the 1024^3 product it would materialize), the kernel's own reference (float32 sums in the order of k, " +
-		"test/bench/kernels.go) stands in for it; at the check size both run and must agree bit for bit. The variants " +
-		fmt.Sprintf("that round differently (ours native fma, openblas) must agree within %g of the largest result "+
-			"(normwise).\n\n", inexactTolerance))
+		"test/bench/kernels.go) stands in for it; at the check size both run and must agree bit for bit. For the ML " +
+		"contractions and their families (linear, matmul, conv2d, attention, bmm, tensordot) NumPy's results stand in " +
+		"at the timed sizes, computed once before the timing; at the check size NumPy is checked against the " +
+		"interpreter like every variant. The variants " +
+		fmt.Sprintf("that round differently (ours native fma, openblas, numpy), and every variant where NumPy is the "+
+			"reference, must agree within %g of the largest result (normwise).\n\n", inexactTolerance))
 	for _, r := range rep.results {
 		if r.err != nil {
 			continue
@@ -289,7 +243,15 @@ func (rep *report) markdown() string {
 		"renamed `native_<name>` and `fma_<name>`, `llc-14 %s`.\n", strings.Join(llcFlags, " "))
 	fmt.Fprintf(&b, "- **openblas / openblas forced**: the BLAS reference of test/bench/ref/ (`cblas_sgemm`, "+
 		"`openblas_set_num_threads(1)` and `OPENBLAS_NUM_THREADS=1`) compiled with `gcc %s` and linked with "+
-		"`-lopenblas` (Debian libopenblas-dev) in a driver of its own; forced sets `OPENBLAS_CORETYPE`.\n", strings.Join(gccBLAS, " "))
+		"`-lopenblas` (Debian libopenblas-dev) in a driver of its own; forced sets `OPENBLAS_CORETYPE`, and the kernel "+
+		"OpenBLAS reports must be the one forced. The ML kernels run the forced one only (where this CPU has one to force).\n", strings.Join(gccBLAS, " "))
+	b.WriteString("- **numpy**: the function of test/bench/ref/ml.py called by test/bench/ref/numpy_driver.py, which reads " +
+		"the driver's inputs and times the calls as the C driver does (`time.perf_counter_ns`, one warm-up call, the " +
+		"same minimum time and count), under `OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1` and the " +
+		"forced `OPENBLAS_CORETYPE`; it reports the OpenBLAS kernel NumPy's BLAS runs (`openblas_get_corename()` through " +
+		"ctypes). The interpreter is `$TIR_BENCH_PYTHON`, else /usr/bin/python3 (Debian's python3-numpy).\n")
+	b.WriteString("- **ML kernels and families**: ours only (no C reference, MLIR or threads); a file with several functions " +
+		"(TC defs, tir.call) has every function renamed for the native and fma builds.\n")
 	b.WriteString("- The driver (test/bench/cdriver.go, `gcc -O2`, linked with `-fopenmp`) allocates every buffer 64-byte aligned, reads the " +
 		"inputs, fills the outputs with NaN, and times each call with `clock_gettime(CLOCK_MONOTONIC)`; a variant whose " +
 		fmt.Sprintf("warm-up call lasts more than %.0f s is timed by that one call.\n", float64(maxCallNs)/1e9))
@@ -305,7 +267,7 @@ var blasVariants = []int{vOurs, vOursNative, vOursFMA, vGCCNative, vBLAS, vBLASF
 func (rep *report) blasTable(b *strings.Builder, note func(string) string) {
 	var rs []*kernelResult
 	for _, r := range rep.results {
-		if r.err == nil && r.k.blas != "" {
+		if r.err == nil && r.k.blas != "" && r.k.classic() {
 			rs = append(rs, r)
 		}
 	}
@@ -385,6 +347,95 @@ func (rep *report) blasTable(b *strings.Builder, note func(string) string) {
 				}
 			}
 			b.WriteString("| " + strings.Join(line, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+// has reports whether the run includes a kernel that pred accepts.
+func (rep *report) has(pred func(*kernel) bool) bool {
+	for _, r := range rep.results {
+		if pred(r.k) {
+			return true
+		}
+	}
+	return false
+}
+
+// mainTable is the classic kernels against C and MLIR.
+func (rep *report) mainTable(b *strings.Builder, note func(string) string) {
+	smoke := rep.cfg.smoke
+	b.WriteString("## Bandwidth kernels and matmul\n\n")
+	if !smoke {
+		fmt.Fprintf(b, "Each cell: median time of one call in ms (GB/s of compulsory traffic: every input read once, "+
+			"every output written once). Ratios are time ratios ours/other: "+
+			"> 1 means ours is slower; the speedups are single-threaded time / threaded time (> 1: the threads help), "+
+			"the threaded variants running on OMP_NUM_THREADS=%d threads. Sizes: L3 = a working set above the L2 caches that fits in L3; DRAM = "+
+			"2.3 to 3.5 times L3 (sizes of this machine), and 256x256x80 columns (210 MB) for the tridiagonal solvers.\n\n", rep.cfg.threads)
+	}
+	head := []string{"kernel", "set", "size", "traffic MB"}
+	for _, v := range mainVariants {
+		head = append(head, variantTitles[v])
+	}
+	if !smoke {
+		for _, r := range ratios {
+			head = append(head, r.title)
+		}
+	}
+	tableHead(b, head, 3)
+	for _, r := range rep.results {
+		if !r.k.classic() {
+			continue
+		}
+		if r.err != nil {
+			row := []string{r.k.name, "", "", "", "error " + note(fmt.Sprintf("%s: %v", r.k.name, r.err))}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+			continue
+		}
+		rows := r.rows
+		if smoke {
+			rows = []*row{&r.check}
+		}
+		for _, w := range rows {
+			line := []string{r.k.name, w.tier, w.size, megabytes(w.bytes)}
+			for _, v := range mainVariants {
+				c := w.cells[v]
+				switch {
+				case c.wrong != "":
+					line = append(line, "WRONG "+note(fmt.Sprintf("%s, %s: %s", r.k.name, variantTitles[v], c.wrong)))
+				case c.na != "":
+					line = append(line, "n/a "+note(fmt.Sprintf("%s: %s", variantTitles[v], c.na)))
+				case smoke:
+					line = append(line, "ok")
+				default:
+					line = append(line, fmt.Sprintf("%s (%.1f)", ms(c.ns), float64(w.bytes)/float64(c.ns)))
+				}
+			}
+			if !smoke {
+				for _, r := range ratios {
+					a, c := w.cells[r.num], w.cells[r.den]
+					if a.ns == 0 || c.ns == 0 || a.wrong != "" || c.wrong != "" || a.na != "" || c.na != "" {
+						line = append(line, "n/a")
+						continue
+					}
+					line = append(line, fmt.Sprintf("%.2f", float64(a.ns)/float64(c.ns)))
+				}
+			}
+			b.WriteString("| " + strings.Join(line, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+// tableHead writes a Markdown table's head, the first left columns
+// left-aligned and the others right-aligned.
+func tableHead(b *strings.Builder, head []string, left int) {
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
+	for i := range head {
+		if i < left {
+			b.WriteString("---|")
+		} else {
+			b.WriteString("---:|")
 		}
 	}
 	b.WriteString("\n")

@@ -23,12 +23,17 @@ type dataset struct {
 	want  [][]float64 // the interpreter's results, flattened, row-major
 	mask  [][]bool    // masked points of the results (nil: none)
 	bytes int64       // compulsory traffic: every input read once, every output written once
+	// approx: want is NumPy's (kernel.numpyRef), which rounds otherwise
+	// than the interpreter: every variant gets the normwise tolerance.
+	approx bool
 }
 
 // prepare generates the inputs of b at the given sizes, runs the
 // interpreter on them and writes them for the driver under b.dir/sub.
 // With check false, a kernel with its own reference (kernel.want) uses it
 // instead of the interpreter; with check true both run and must agree.
+// With check false, a kernel with kernel.numpyRef takes NumPy's results,
+// computed once here.
 func prepare(b *build, syms map[string]int64, sub string, seed int64, check bool) (*dataset, error) {
 	ds := &dataset{dir: filepath.Join(b.dir, sub), syms: syms}
 	if err := os.MkdirAll(ds.dir, 0o755); err != nil {
@@ -39,7 +44,19 @@ func prepare(b *build, syms map[string]int64, sub string, seed int64, check bool
 		return nil, err
 	}
 	var want []*interp.Tensor
-	if check || b.k.want == nil {
+	byNumPy := !check && b.k.numpyRef
+	if byNumPy {
+		// The results' shapes, for the driver; their values come from
+		// NumPy once the inputs are written.
+		ft, _ := tir.FuncType(b.fn)
+		for _, t := range ft.Results {
+			out, err := newArg(t, syms)
+			if err != nil {
+				return nil, err
+			}
+			want = append(want, out)
+		}
+	} else if check || b.k.want == nil {
 		if want, err = interp.Run(b.fn, args, syms); err != nil {
 			return nil, fmt.Errorf("interpreter: %v", err)
 		}
@@ -111,7 +128,17 @@ func prepare(b *build, syms map[string]int64, sub string, seed int64, check bool
 			return nil, fmt.Errorf("result #%d is not a float tensor", r)
 		}
 	}
-	return ds, os.WriteFile(filepath.Join(ds.dir, "config"), []byte(cfg.String()), 0o644)
+	if err := os.WriteFile(filepath.Join(ds.dir, "config"), []byte(cfg.String()), 0o644); err != nil {
+		return nil, err
+	}
+	if byNumPy {
+		t, err := b.run(vNumPy, ds, 0, 1, 1)
+		if err != nil {
+			return nil, fmt.Errorf("NumPy, the reference at this size: %v", err)
+		}
+		ds.want, ds.mask, ds.approx = t.outs, make([][]bool, len(t.outs)), true
+	}
+	return ds, nil
 }
 
 // encode lays out a tensor's elements as the C driver reads them.
@@ -169,7 +196,9 @@ const maxCallNs int64 = 20e9
 // single call), at least minReps and at most maxReps of them.
 func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing, error) {
 	var cmd *exec.Cmd
-	if v == vMLIRJIT {
+	if v == vNumPy {
+		cmd = exec.Command(b.tools.python, b.numpyDriver, b.numpySpec, strconv.Itoa(v))
+	} else if v == vMLIRJIT {
 		args := append(append([]string{}, mlirJITFlags...), "-shared-libs="+b.jitSO, b.jitIR)
 		cmd = exec.Command(b.tools.mlirRunner, args...)
 	} else if blasVariant(v) {
@@ -185,11 +214,16 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 		fmt.Sprintf("BENCH_MAX_REPS=%d", maxReps),
 		fmt.Sprintf("BENCH_MAX_NS=%d", maxCallNs),
 		fmt.Sprintf("OMP_NUM_THREADS=%d", b.threads))
-	if blasVariant(v) {
+	if blasVariant(v) || v == vNumPy {
 		cmd.Env = append(cmd.Env, "OPENBLAS_NUM_THREADS=1")
-		if v == vBLASForced {
+		if v == vBLASForced || (v == vNumPy && blasCoreType() != "") {
 			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+blasCoreType())
 		}
+	}
+	if v == vNumPy {
+		// One thread for whatever BLAS NumPy uses, and the ones its
+		// OpenMP builds read.
+		cmd.Env = append(cmd.Env, "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1")
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -225,6 +259,22 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 	return t, nil
 }
 
+// checkCore verifies that the forced OpenBLAS kernel is the one that ran
+// (OpenBLAS ignores an OPENBLAS_CORETYPE it does not know, and falls back
+// silently); NumPy is forced too, and checked when its BLAS is OpenBLAS.
+func checkCore(v int, core string) error {
+	want := blasCoreType()
+	forced := v == vBLASForced || (v == vNumPy && want != "" && core != notOpenBLAS)
+	if forced && !strings.EqualFold(core, want) {
+		return fmt.Errorf("OPENBLAS_CORETYPE=%s was not honoured: OpenBLAS ran its %s kernel", want, core)
+	}
+	return nil
+}
+
+// notOpenBLAS is the core numpy_driver.py reports when NumPy's BLAS is
+// not OpenBLAS.
+const notOpenBLAS = "not OpenBLAS"
+
 // verdict is the comparison of a variant's results with the interpreter's.
 type verdict struct {
 	compared, mismatch int
@@ -257,9 +307,10 @@ func (v verdict) normRel() float64 {
 // 2^-24 (K 2^-24 at worst).
 const inexactTolerance = 1e-4
 
-// acceptable reports whether variant v's results are close enough.
-func acceptable(v int, c verdict, tol float64) bool {
-	if inexact(v) {
+// acceptable reports whether variant v's results are close enough; approx
+// says the reference itself rounds otherwise than the interpreter (NumPy).
+func acceptable(v int, c verdict, tol float64, approx bool) bool {
+	if inexact(v) || approx {
 		return c.normRel() <= inexactTolerance
 	}
 	return c.maxRel <= tol
