@@ -94,6 +94,10 @@ type funcLowering struct {
 	// dimension only, read at the outer point of the nest that computes
 	// its readers).
 	storage map[*ir.Value]tir.TensorType
+	// dimRank and defOrder are the function's orders of dimensions and
+	// of definitions (order.go), made when first needed.
+	dimRank  map[string]int
+	defOrder map[*ir.Value]int
 	// needs are the points of each value the outputs need.
 	needs *tir.Needs
 	// uses are the uses of the source function's values; maskMemo
@@ -565,8 +569,9 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 			// evaluate scans that are not computed either.
 			continue
 		}
-		// Only the points the readers need are computed and stored.
-		t = fl.needed(v, t)
+		// Only the points the readers need are computed and stored, in
+		// the function's order of dimensions (order.go).
+		t = fl.storageOrder(fl.needed(v, t))
 		fl.storage[v] = t
 		if len(group) > 0 && domainKey(t) != domainKey(dom) {
 			if err := flush(); err != nil {
@@ -588,7 +593,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		fl.allocs = append(fl.allocs, buf)
 		o := output{v: v, out: buf}
 		if tir.MayBeMaskedMemo(v, fl.maskMemo) {
-			o.mask = fl.allocIn(fl.entry, t.WithElem(ir.I1), op.Loc, "tmp_mask", pad)
+			o.mask = fl.allocIn(fl.entry, t.WithElem(ir.I1), op.Loc, name+"_mask", pad)
 			fl.allocs = append(fl.allocs, o.mask)
 		}
 		group = append(group, o)

@@ -62,7 +62,8 @@ func lowerConstant(ev *evaluator, op *ir.Operation, t tir.TensorType, _ point) (
 func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
 	var args []*ir.Value
 	var masks []*ir.Value
-	for _, o := range op.Operands {
+	operands := ev.fl.operandOrder(op)
+	for _, o := range operands {
 		a, m, err := ev.single(o, pt)
 		if err != nil {
 			return scalar{}, err
@@ -79,7 +80,7 @@ func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt poin
 	if op.Name == "tir.cmp" {
 		// Compare in the operands' common type.
 		if ir.IsFloat(args[0].Type) && ir.IsFloat(args[1].Type) && !ir.TypeEqual(args[0].Type, args[1].Type) {
-			for i, o := range op.Operands {
+			for i, o := range operands {
 				if d := o.DefiningOp(); d != nil && d.Name == "tir.constant" {
 					args[i] = ev.fl.constant(d.Attr("value"), args[1-i].Type)
 				}

@@ -2,7 +2,9 @@ package tiraffine
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
 
 	"tir/dialects/affine"
 	"tir/dialects/ir"
@@ -32,13 +34,16 @@ type scanGroup struct {
 func outerKey(op *ir.Operation) string {
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	dim := tir.DimAttr(op)
-	key := dim + "|"
+	// By name: the order of a scan's dimensions follows its operands
+	// (order.go) and does not keep scans apart.
+	var outer []string
 	for _, d := range rt.Dims {
 		if d.Name != dim {
-			key += d.String() + " "
+			outer = append(outer, d.String())
 		}
 	}
-	return key
+	sort.Strings(outer)
+	return dim + "|" + strings.Join(outer, " ")
 }
 
 // columnOnly reports whether every reader of the scan's result is a later
@@ -198,6 +203,9 @@ func sortByProgramOrder(ops []*ir.Operation, body *ir.Block) {
 func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*ir.Value) error {
 	first := g.scans[0]
 	rt, _ := tir.AsTensor(first.Results[0].Type)
+	// The nest, and the temporaries, follow the function's order of
+	// dimensions, not the one the scan's operands gave its type.
+	rt = fl.storageOrder(rt)
 	dim := tir.DimAttr(first)
 	b := fl.entry
 	b.loc = first.Loc
@@ -272,7 +280,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			fl.buffers[op.Results[0]] = []*ir.Value{into[op]}
 		default:
 			st := tir.TensorType{Elem: t.Elem}
-			for _, d := range t.Dims {
+			for _, d := range fl.storageOrder(t).Dims {
 				if d.Name == dim {
 					st.Dims = append(st.Dims, steps[op])
 				} else {
@@ -294,7 +302,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	}
 	// A dimension stored before the innermost outer one is swept in rows
 	// (slab.go).
-	if fl.scanRows && len(outer) > 0 && rowsFit(g, outer[len(outer)-1].Name) {
+	if fl.scanRows && len(outer) > 0 && fl.rowsFit(g, outer[len(outer)-1].Name) {
 		return fl.slabScans(g, b, outer, steps)
 	}
 	// Otherwise one column at a time, or a few in lanes. Columns live in

@@ -18,9 +18,10 @@ import (
 
 // rowsFit reports whether the group's scans all store their dimension K
 // before their innermost other dimension, last.
-func rowsFit(g *scanGroup, last string) bool {
+func (fl *funcLowering) rowsFit(g *scanGroup, last string) bool {
 	for _, op := range g.scans {
 		t, _ := tir.AsTensor(op.Results[0].Type)
+		t = fl.storageOrder(t)
 		k, j := t.Find(tir.DimAttr(op)), t.Find(last)
 		if k < 0 || j < 0 || k > j {
 			return false

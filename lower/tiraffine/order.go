@@ -1,0 +1,122 @@
+package tiraffine
+
+import (
+	"sort"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// The order of dimensions in a value's type follows its first operand
+// (spec 2.2): `%ck * %d2`, with %ck on K alone, is typed K, I, J, and
+// `%d2 * %ck` is I, J, K. That order means nothing to the program, so
+// nothing the lowering chooses may depend on it: a temporary is stored,
+// and its nest runs, in an order taken from the function (its results,
+// then its arguments), and a commutative op's operands are evaluated in
+// the order the function defines them. Programs that differ only in the
+// operand order of commutative ops then lower to the same code
+// (test/commutative_test.go). The types of arguments and results keep
+// their order: it is the ABI's storage order.
+
+// dimRanks ranks the dimension names of a function: those of its results
+// in order of first appearance, then those of its arguments, then any
+// other (introduced by a broadcast, a view, a gather) by name.
+func dimRanks(src *ir.Operation) map[string]int {
+	rank := map[string]int{}
+	add := func(ts []ir.Type) {
+		for _, t := range ts {
+			tt, _ := tir.AsTensor(t)
+			for _, d := range tt.Dims {
+				if _, ok := rank[d.Name]; !ok {
+					rank[d.Name] = len(rank)
+				}
+			}
+		}
+	}
+	if ft, ok := tir.FuncType(src); ok {
+		add(ft.Results)
+		add(ft.Inputs)
+	}
+	return rank
+}
+
+// storageOrder returns t with its dimensions in the function's order
+// (dimRanks; unranked names last, by name), for a buffer the lowering
+// allocates itself.
+func (fl *funcLowering) storageOrder(t tir.TensorType) tir.TensorType {
+	if fl.dimRank == nil {
+		fl.dimRank = dimRanks(fl.src)
+	}
+	dims := append([]tir.Dim(nil), t.Dims...)
+	sort.SliceStable(dims, func(i, j int) bool {
+		ri, oki := fl.dimRank[dims[i].Name]
+		rj, okj := fl.dimRank[dims[j].Name]
+		switch {
+		case oki && okj:
+			return ri < rj
+		case oki != okj:
+			return oki
+		}
+		return dims[i].Name < dims[j].Name
+	})
+	return tir.TensorType{Elem: t.Elem, Dims: dims}
+}
+
+// commutative lists the ops whose operands may be exchanged without
+// changing any result bit (minf and maxf propagate NaN from either side).
+func commutative(op *ir.Operation) bool {
+	switch op.Name {
+	case "tir.add", "tir.mul", "tir.min", "tir.max", "tir.and", "tir.or", "tir.xor":
+		return len(op.Operands) == 2
+	case "tir.cmp":
+		p, _ := op.Attr("predicate").(ir.StringAttr)
+		return len(op.Operands) == 2 && (p == "eq" || p == "ne")
+	}
+	return false
+}
+
+// operandOrder returns op's operands in the order they are evaluated:
+// as written, or, for a commutative op, in the order the function
+// defines them (arguments first, then op by op), a constant last (as
+// MLIR's canonical form has it).
+func (fl *funcLowering) operandOrder(op *ir.Operation) []*ir.Value {
+	if !commutative(op) {
+		return op.Operands
+	}
+	if fl.defOrder == nil {
+		fl.defOrder = map[*ir.Value]int{}
+		var walk func(b *ir.Block)
+		walk = func(b *ir.Block) {
+			for _, a := range b.Args {
+				fl.defOrder[a] = len(fl.defOrder)
+			}
+			for _, o := range b.Ops {
+				for _, r := range o.Regions {
+					for _, rb := range r.Blocks {
+						walk(rb)
+					}
+				}
+				for _, v := range o.Results {
+					fl.defOrder[v] = len(fl.defOrder)
+				}
+			}
+		}
+		for _, r := range fl.src.Regions {
+			for _, b := range r.Blocks {
+				walk(b)
+			}
+		}
+	}
+	a, b := op.Operands[0], op.Operands[1]
+	isConst := func(v *ir.Value) bool { d := v.DefiningOp(); return d != nil && d.Name == "tir.constant" }
+	if ca, cb := isConst(a), isConst(b); ca != cb {
+		if ca {
+			return []*ir.Value{b, a}
+		}
+		return op.Operands
+	}
+	if fl.defOrder[b] < fl.defOrder[a] {
+		return []*ir.Value{b, a}
+	}
+	return op.Operands
+}
