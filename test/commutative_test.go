@@ -11,22 +11,10 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
+	"tir/dialects/tir"
 	"tir/test/randprog"
 	"tir/tools/driver"
 )
-
-// swappable reports the tir ops whose operands may be exchanged (a cmp
-// only with eq or ne).
-func swappable(op *ir.Operation) bool {
-	switch op.Name {
-	case "tir.add", "tir.mul", "tir.min", "tir.max", "tir.and", "tir.or", "tir.xor":
-		return len(op.Operands) == 2
-	case "tir.cmp":
-		p, _ := op.Attr("predicate").(ir.StringAttr)
-		return len(op.Operands) == 2 && (p == "eq" || p == "ne")
-	}
-	return false
-}
 
 // swapCommutative exchanges the operands of every commutative op of m and
 // infers every result type again, in program order: the first operand's
@@ -37,7 +25,7 @@ func swapCommutative(t *testing.T, m *ir.Module) int {
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, op := range b.Ops {
-			if swappable(op) && op.Operands[0] != op.Operands[1] {
+			if tir.Commutative(op) && op.Operands[0] != op.Operands[1] {
 				op.Operands[0], op.Operands[1] = op.Operands[1], op.Operands[0]
 				n++
 			}

@@ -296,3 +296,17 @@ func dimNames(t TensorType) string {
 	}
 	return s
 }
+
+// Commutative reports whether op's two operands may be exchanged without
+// changing any bit of its result: add, mul, min, max (minf and maxf
+// propagate NaN from either side), and, or, xor, and cmp eq and ne.
+func Commutative(op *ir.Operation) bool {
+	switch op.Name {
+	case "tir.add", "tir.mul", "tir.min", "tir.max", "tir.and", "tir.or", "tir.xor":
+		return len(op.Operands) == 2
+	case "tir.cmp":
+		p, _ := op.Attr("predicate").(ir.StringAttr)
+		return len(op.Operands) == 2 && (p == "eq" || p == "ne")
+	}
+	return false
+}

@@ -62,25 +62,12 @@ func (fl *funcLowering) storageOrder(t tir.TensorType) tir.TensorType {
 	return tir.TensorType{Elem: t.Elem, Dims: dims}
 }
 
-// commutative lists the ops whose operands may be exchanged without
-// changing any result bit (minf and maxf propagate NaN from either side).
-func commutative(op *ir.Operation) bool {
-	switch op.Name {
-	case "tir.add", "tir.mul", "tir.min", "tir.max", "tir.and", "tir.or", "tir.xor":
-		return len(op.Operands) == 2
-	case "tir.cmp":
-		p, _ := op.Attr("predicate").(ir.StringAttr)
-		return len(op.Operands) == 2 && (p == "eq" || p == "ne")
-	}
-	return false
-}
-
 // operandOrder returns op's operands in the order they are evaluated:
 // as written, or, for a commutative op, in the order the function
 // defines them (arguments first, then op by op), a constant last (as
 // MLIR's canonical form has it).
 func (fl *funcLowering) operandOrder(op *ir.Operation) []*ir.Value {
-	if !commutative(op) {
+	if !tir.Commutative(op) {
 		return op.Operands
 	}
 	if fl.defOrder == nil {
