@@ -52,8 +52,8 @@ func init() {
 		Anchor:  passes.AnchorModule,
 		Options: []passes.OptionSpec{
 			{Name: "target", Type: passes.OptString, Default: "x86_64", Help: "x86_64, aarch64 or nvptx64 (GPU kernels; outline them first with gpu-kernel-outlining)", Choices: passes.Targets},
-			{Name: "math", Type: passes.OptString, Default: "expand", Choices: []string{"expand", "libdevice"},
-				Help: "nvptx64: exp, log, sin, ... computed by tc-opt's own expansion (works with plain llc), or calls to libdevice's __nv_* functions (link libdevice.10.bc)"},
+			{Name: "math", Type: passes.OptString, Default: "auto", Choices: tollvm.MathModes,
+				Help: "exp, log, sin, tanh, ...: expand computes them with tc-opt's own expansion (arithmetic, fma and selects, in vector registers), libdevice (nvptx64) calls libdevice's __nv_* functions (link libdevice.10.bc), libm (CPU targets) calls the C library, once per lane for vectors; auto expands on nvptx64 and on CPUs with FMA instructions (cpu=x86-64-v3 and later, native where it has them, every aarch64), and calls libm on others"},
 			{Name: "emulate", Type: passes.OptBool, Default: false,
 				Help: "nvptx64: emit the kernels for the host CPU, with thread indices as arguments (for running them without a GPU)"},
 			{Name: "threads", Type: passes.OptString, Default: "none", Choices: tollvm.ThreadModes,
@@ -71,8 +71,16 @@ func init() {
 			if o.String("threads") == "omp" && o.String("target") == "nvptx64" {
 				return fmt.Errorf("threads=omp applies to CPU targets (x86_64, aarch64), not nvptx64")
 			}
-			_, _, err := tollvm.ResolveCPU(o.String("target"), o.String("cpu"))
-			return err
+			if _, _, err := tollvm.ResolveCPU(o.String("target"), o.String("cpu")); err != nil {
+				return err
+			}
+			switch m, gpu := o.String("math"), o.String("target") == "nvptx64"; {
+			case m == "libm" && gpu:
+				return fmt.Errorf("math=libm applies to CPU targets (x86_64, aarch64), not nvptx64")
+			case m == "libdevice" && !gpu:
+				return fmt.Errorf("math=libdevice applies to nvptx64, not %s", o.String("target"))
+			}
+			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
 			minWork := int64(o.Int("parallel-min-work"))

@@ -41,10 +41,13 @@ import (
 // mxFuncs (those of docs/gpu-math.md) are asserted on the main domains and
 // the others are logged.
 //
-// The same expansion on vector<4xT> operands must give bit-identical
-// results. TIR_MATH_SWEEP=N multiplies the number of random points by N
-// (2000 per domain by default; N = 250 gives 500,000 per domain in about
-// 20 s, the numbers of docs/gpu-math.md).
+// The same expansion on vector operands must give bit-identical results.
+// TestCPUMathAccuracy measures CPU code the same way, compiled by
+// convert-to-llvm for x86-64-v3 (math=auto expands there), with the
+// native square root and reciprocal square root besides.
+// TIR_MATH_SWEEP=N multiplies the number of random points by N (2000 per
+// domain by default; N = 250 gives 500,000 per domain in about 20 s, the
+// numbers of docs/gpu-math.md).
 
 type mxFormat struct {
 	name string // f32, f64
@@ -403,26 +406,27 @@ func mxInputs(d mxDomain, f mxFormat, fn mxFunc, seed int64, scale int) [][2]flo
 }
 
 // mxModule is the MLIR of one function per op: scalar (@k_NAME) and on
-// vector<4xT> (@k_NAME_v, n a multiple of 4).
-func mxModule(f mxFormat) string {
+// vector<WxT> (@k_NAME_v, n a multiple of w).
+func mxModule(f mxFormat, funcs []mxFunc, w int) string {
 	var b strings.Builder
-	for _, fn := range mxFuncs {
+	vt := fmt.Sprintf("vector<%dxT>", w)
+	for _, fn := range funcs {
 		args := "%x: memref<?xT>"
 		loads := "    %a = affine.load %x[%i] : memref<?xT>\n"
-		vloads := "    %a = affine.vector_load %x[%i] : memref<?xT>, vector<4xT>\n"
+		vloads := "    %a = affine.vector_load %x[%i] : memref<?xT>, " + vt + "\n"
 		opnds, types := "%a", "T"
 		if fn.nargs == 2 {
 			args += ", %y: memref<?xT>"
 			loads += "    %b = affine.load %y[%i] : memref<?xT>\n"
-			vloads += "    %b = affine.vector_load %y[%i] : memref<?xT>, vector<4xT>\n"
+			vloads += "    %b = affine.vector_load %y[%i] : memref<?xT>, " + vt + "\n"
 			opnds, types = "%a, %b", "T, T"
 		}
 		for _, vec := range []bool{false, true} {
 			name, ld, step, et := "k_"+fn.name(), loads, "", "T"
 			st := "    affine.store %r, %out[%i] : memref<?xT>\n"
 			if vec {
-				name, ld, step, et = name+"_v", vloads, " step 4", "vector<4xT>"
-				st = "    affine.vector_store %r, %out[%i] : memref<?xT>, vector<4xT>\n"
+				name, ld, step, et = name+"_v", vloads, fmt.Sprintf(" step %d", w), vt
+				st = "    affine.vector_store %r, %out[%i] : memref<?xT>, " + vt + "\n"
 			}
 			ts := strings.ReplaceAll(types, "T", et)
 			fmt.Fprintf(&b, "func.func @%s(%s, %%out: memref<?xT>) {\n", name, args)
@@ -438,7 +442,7 @@ func mxModule(f mxFormat) string {
 // mxDriver is the C program: for every function it reads n and the inputs
 // from argv[1], calls the scalar and the vector kernels and writes both
 // results (and, for f64, the long double reference as hi, lo) to argv[2].
-func mxDriver(f mxFormat) string {
+func mxDriver(f mxFormat, funcs []mxFunc) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `#include <math.h>
 #include <stdint.h>
@@ -457,8 +461,9 @@ static double ulps(long double L, double hi) {
   if (e < -1074) e = -1074;
   return (double)((L - (long double)hi) / ldexpl(1, e));
 }
+static long double rsqrtl(long double x) { return 1.0L / sqrtl(x); }
 `, f.c)
-	for _, fn := range mxFuncs {
+	for _, fn := range funcs {
 		ps := "desc *, desc *"
 		if fn.nargs == 2 {
 			ps = "desc *, desc *, desc *"
@@ -472,7 +477,7 @@ static double ulps(long double L, double hi) {
   T *x, *y, *r, *rv;
   desc dx, dy, dr, drv;
 `)
-	for _, fn := range mxFuncs {
+	for _, fn := range funcs {
 		fmt.Fprintf(&b, "  rd(&n, 8, 1, in);\n  x = malloc(n * sizeof(T)); y = malloc(n * sizeof(T)); r = malloc(n * sizeof(T)); rv = malloc(n * sizeof(T));\n")
 		b.WriteString("  rd(x, sizeof(T), n, in); rd(y, sizeof(T), n, in);\n  dx = mk(x, n); dy = mk(y, n); dr = mk(r, n); drv = mk(rv, n);\n")
 		call := "&dx, &dr"
@@ -514,6 +519,60 @@ type mxResult struct {
 
 func TestMathExpandAccuracy(t *testing.T) {
 	needToolchain(t)
+	mxCheck(t, mxMode{funcs: mxFuncs, width: 4, allowed: mxAllowedCalls})
+}
+
+// mxMode says how the functions are compiled: expanded by expand-math and
+// emitted for generic x86-64 (cpu ""), or emitted by convert-to-llvm for
+// a CPU with FMA instructions, whose math=auto expands them itself
+// (lower/tollvm/cpumath.go), on vectors of width lanes.
+type mxMode struct {
+	cpu     string
+	funcs   []mxFunc
+	width   int
+	allowed *regexp.Regexp // the functions the module may call
+}
+
+// mxNative are the functions CPU code computes with an instruction: the
+// square root correctly rounded, and its reciprocal as a division of it
+// (two roundings, as the interpreter computes it).
+var mxNative = []mxFunc{
+	{op: "math.sqrt", nargs: 1, cref: "sqrtl", ref: unary(math.Sqrt), bound: [2]float64{0.5, 0.5},
+		doms: func(f mxFormat) []mxDomain {
+			return []mxDomain{
+				{name: "all reals", main: true, lo: -f.max(), hi: f.max()},
+				mxSpecials(specials(f, 4, 2, 1e-40)),
+			}
+		}},
+	{op: "math.rsqrt", nargs: 1, cref: "rsqrtl", ref: unary(func(x float64) float64 { return 1 / math.Sqrt(x) }), bound: [2]float64{1.5, 1.5},
+		doms: func(f mxFormat) []mxDomain {
+			return []mxDomain{
+				{name: "all reals", main: true, lo: -f.max(), hi: f.max()},
+				mxSpecials(specials(f, 4, 2, 1e-40)),
+			}
+		}},
+}
+
+// mxCPUAllowedCalls: on a CPU with FMA, llc selects each of these
+// intrinsics as an instruction (roundeven is not expanded there).
+var mxCPUAllowedCalls = regexp.MustCompile(`^(llvm\.(fma|fabs|floor|sqrt|copysign|roundeven)\.(v8)?f(32|64)|snprintf)$`)
+
+// TestCPUMathAccuracy measures the math functions of CPU code built for
+// x86-64-v3 (AVX2 and FMA) by the default convert-to-llvm (math=auto):
+// the expansions in scalar code and on vector<8xT>, which must give the
+// same bits, and the native square root. It runs where this machine can
+// execute x86-64-v3 code.
+func TestCPUMathAccuracy(t *testing.T) {
+	needToolchain(t)
+	if level, _, err := tollvm.ResolveCPU("x86_64", "native"); err != nil || (level != "x86-64-v3" && level != "x86-64-v4") {
+		t.Skipf("this machine does not run x86-64-v3 code (%s %v)", level, err)
+	}
+	mxCheck(t, mxMode{cpu: "x86-64-v3", funcs: append(append([]mxFunc(nil), mxFuncs...), mxNative...), width: 8, allowed: mxCPUAllowedCalls})
+}
+
+// mxCheck measures every function of the mode in f32 and f64 and asserts
+// the bounds.
+func mxCheck(t *testing.T, mode mxMode) {
 	scale := 1
 	if s := os.Getenv("TIR_MATH_SWEEP"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -526,7 +585,7 @@ func TestMathExpandAccuracy(t *testing.T) {
 		f := f
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
-			results := mxRun(t, f, scale)
+			results := mxRun(t, f, scale, mode)
 			var lines []string
 			for _, r := range results {
 				mark := " "
@@ -552,24 +611,27 @@ func TestMathExpandAccuracy(t *testing.T) {
 	}
 }
 
-// mxRun builds, runs and measures every function in format f.
-func mxRun(t *testing.T, f mxFormat, scale int) []mxResult {
-	m, diags := parser.Parse("mathexpand_"+f.name+".mlir", mxModule(f))
+// mxRun builds, runs and measures every function of the mode in format f.
+func mxRun(t *testing.T, f mxFormat, scale int, mode mxMode) []mxResult {
+	funcs, w := mode.funcs, mode.width
+	m, diags := parser.Parse("mathexpand_"+f.name+".mlir", mxModule(f, funcs, w))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	if err := mathexpand.Expand(m.Op); err != nil {
-		t.Fatal(err)
+	if mode.cpu == "" {
+		if err := mathexpand.Expand(m.Op); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := ir.Verify(m.Op, nil); err != nil {
 		t.Fatal(err)
 	}
-	llvm, err := tollvm.Emit(m, tollvm.Options{Target: "x86_64"})
+	llvm, err := tollvm.Emit(m, tollvm.Options{Target: "x86_64", CPU: mode.cpu})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range regexp.MustCompile(`(?m)^declare .*?@([\w.]+)\(`).FindAllStringSubmatch(llvm, -1) {
-		if !mxAllowedCalls.MatchString(d[1]) {
+		if !mode.allowed.MatchString(d[1]) {
 			t.Errorf("the expanded module calls %s", d[1])
 		}
 	}
@@ -582,11 +644,24 @@ func mxRun(t *testing.T, f mxFormat, scale int) []mxResult {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if mode.cpu != "" {
+		// Every intrinsic must be an instruction: no call but the
+		// argument checks' snprintf (and the kernels' own bodies).
+		out, err := exec.Command(llc, "-O2", "-relocation-model=pic", ll, "-o", "-").CombinedOutput()
+		if err != nil {
+			t.Fatalf("llc: %v\n%s", err, out)
+		}
+		for _, c := range regexp.MustCompile(`(?m)^\s*(?:call|jmp)q?\s+([\w.@]+)`).FindAllStringSubmatch(string(out), -1) {
+			if !strings.HasPrefix(c[1], "snprintf") && !strings.HasPrefix(c[1], ".L") && !strings.HasPrefix(c[1], "k_") {
+				t.Errorf("the code built for %s calls %s", mode.cpu, c[1])
+			}
+		}
+	}
 	if out, err := exec.Command(llc, "-O2", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj).CombinedOutput(); err != nil {
 		t.Fatalf("llc: %v\n%s", err, out)
 	}
 	csrc, exe := filepath.Join(dir, "driver.c"), filepath.Join(dir, "run")
-	if err := os.WriteFile(csrc, []byte(mxDriver(f)), 0o644); err != nil {
+	if err := os.WriteFile(csrc, []byte(mxDriver(f, funcs)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("gcc", "-O2", "-o", exe, csrc, obj, "-lm").CombinedOutput(); err != nil {
@@ -601,7 +676,7 @@ func mxRun(t *testing.T, f mxFormat, scale int) []mxResult {
 	var input []byte
 	var spans [][]span
 	var inputs [][][2]float64
-	for i, fn := range mxFuncs {
+	for i, fn := range funcs {
 		var all [][2]float64
 		var ss []span
 		for j, d := range fn.doms(f) {
@@ -609,7 +684,7 @@ func mxRun(t *testing.T, f mxFormat, scale int) []mxResult {
 			ss = append(ss, span{d, len(all), len(all) + len(xs)})
 			all = append(all, xs...)
 		}
-		for len(all)%4 != 0 { // the vector kernel takes 4 at a time
+		for len(all)%w != 0 { // the vector kernel takes w at a time
 			all = append(all, [2]float64{1, 1})
 		}
 		spans, inputs = append(spans, ss), append(inputs, all)
@@ -644,7 +719,7 @@ func mxRun(t *testing.T, f mxFormat, scale int) []mxResult {
 		pos += size
 		return v
 	}
-	for i, fn := range mxFuncs {
+	for i, fn := range funcs {
 		n := len(inputs[i])
 		got, gotv := make([]float64, n), make([]float64, n)
 		for k := range got {

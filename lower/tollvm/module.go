@@ -35,10 +35,14 @@ type Options struct {
 	// Emulate emits a GPU target's kernels for the host CPU instead, with
 	// thread indices passed in (the tests' CUDA driver emulator runs them).
 	Emulate bool
-	// Math says how GPU kernels get the math functions the NVPTX backend
-	// cannot select (exp, log, sin, ...): "expand" (default) computes them
-	// with arithmetic (expand-math); "libdevice" calls __nv_expf and friends,
-	// which the user links from libdevice.10.bc.
+	// Math says how the math functions without an instruction (exp, log,
+	// sin, tanh, ...) are computed. GPU kernels: "expand" (also "" and
+	// "auto") computes them with arithmetic (expand-math); "libdevice"
+	// calls __nv_expf and friends, which the user links from
+	// libdevice.10.bc. CPU targets (cpumath.go): "expand" computes them
+	// with expand-math's arithmetic, scalars and vectors alike; "libm"
+	// calls the C library (per lane for vectors); "auto" or "" expands
+	// where the CPU has FMA instructions and calls libm elsewhere.
 	Math string
 	// CPU is the processor the code is for (cpu.go): "" (generic),
 	// "native" or an LLVM processor name.
@@ -92,6 +96,13 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	tgt, err := lookupTarget(opts.Target, opts.Emulate)
 	if err != nil {
 		return "", err
+	}
+	if !tgt.Kernels {
+		if m, err = expandCPUMath(m, opts); err != nil {
+			return "", err
+		}
+	} else if opts.Math == "libm" {
+		return "", fmt.Errorf("math=libm applies to CPU targets: GPU kernels have no C library (math=expand or libdevice)")
 	}
 	me := newModuleEmitter(tgt)
 	me.libdevice = opts.Math == "libdevice"

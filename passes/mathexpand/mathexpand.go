@@ -85,10 +85,15 @@ func Ops() []string {
 // regions into arith and selectable math ops. Operands must be f16, bf16,
 // f32 or f64 scalars or vectors of them; anything else is a located error
 // (and nothing after it is rewritten).
-func Expand(root *ir.Operation) error {
+func Expand(root *ir.Operation) error { return ExpandOnly(root, nil) }
+
+// ExpandOnly is Expand restricted to the ops whose name keep accepts (all
+// of Ops() when keep is nil). CPU code keeps the ops its backend selects
+// natively (roundeven) and expands the ones it would call libm for.
+func ExpandOnly(root *ir.Operation, keep func(name string) bool) error {
 	var todo []*ir.Operation
 	root.Walk(func(op *ir.Operation) bool {
-		if _, ok := expansions[op.Name]; ok && op != root {
+		if _, ok := expansions[op.Name]; ok && op != root && (keep == nil || keep(op.Name)) {
 			todo = append(todo, op)
 		}
 		return true
