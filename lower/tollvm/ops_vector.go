@@ -16,6 +16,29 @@ import (
 func init() {
 	arithOps["vector.broadcast"] = emitBroadcast
 	arithOps["vector.reduction"] = emitReduction
+	arithOps["vector.shuffle"] = emitShuffle
+}
+
+// emitShuffle lowers vector.shuffle to LLVM's shufflevector, whose mask
+// indexes the two operands' lanes the same way.
+func emitShuffle(fe *fnEmitter, op *ir.Operation) error {
+	if err := checkCounts(op, 2, 1); err != nil {
+		return err
+	}
+	mask, ok := vector.ShuffleMask(op)
+	if !ok {
+		return ir.Errorf(op.Loc, "tollvm: 'vector.shuffle' needs a mask of lane indices")
+	}
+	xs, err := fe.vals2(op, op.Operands)
+	if err != nil {
+		return err
+	}
+	lanes := make([]constant.Constant, len(mask))
+	for i, m := range mask {
+		lanes[i] = constant.NewInt(types.I32, m)
+	}
+	fe.bind(op.Results[0], fe.cur.NewShuffleVector(xs[0], xs[1], constant.NewVector(types.NewVector(uint64(len(mask)), types.I32), lanes...)), "")
+	return nil
 }
 
 // emitBroadcast lowers vector.broadcast of a scalar to LLVM's splat idiom:
