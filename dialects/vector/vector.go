@@ -1,8 +1,9 @@
 // Package vector holds the part of MLIR's vector dialect that the affine
 // stage uses: vector.broadcast of a scalar to a 1-D vector, with MLIR 16's
 // syntax `%v = vector.broadcast %x : f32 to vector<16xf32>` (so printed IR
-// stays readable by upstream mlir-opt), and vector.reduction, which folds
-// the lanes of a vector (reduction.go). affine-contraction-tile emits the
+// stays readable by upstream mlir-opt), vector.reduction, which folds
+// the lanes of a vector (reduction.go), and vector.shuffle, which picks
+// lanes from two vectors (shuffle.go). affine-contraction-tile emits the
 // broadcast for the operand of a contraction that is the same along the
 // vector lanes (A(m, k) in C(m, n) += A(m, k) * B(k, n)); convert-to-llvm
 // lowers it to an insertelement and a zero-mask shufflevector, which llc

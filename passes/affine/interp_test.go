@@ -9,6 +9,7 @@ import (
 	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
+	"tir/dialects/vector"
 )
 
 // A small interpreter for the affine-stage subset the passes produce and
@@ -16,6 +17,7 @@ import (
 // stores (scalar and vector), memref.alloc/dealloc, arith constants and
 // float add/sub/mul/max/min, cmpf and select (i1 lanes are 0 or 1),
 // vector.broadcast, vector.reduction (float kinds, lanes in order),
+// vector.shuffle,
 // func.return. Every access is bounds-checked: an out-of-bounds access is
 // a failure, as a wrong transformation would produce.
 
@@ -228,6 +230,14 @@ func (in *interp) op(o *ir.Operation) {
 		f := make([]float64, o.Results[0].Type.(ir.VectorType).Shape[0])
 		for i := range f {
 			f[i] = x
+		}
+		in.vals[o.Results[0]] = ival{f: f, isF: true}
+	case "vector.shuffle":
+		both := append(append([]float64(nil), in.vals[o.Operands[0]].f...), in.vals[o.Operands[1]].f...)
+		mask, _ := vector.ShuffleMask(o)
+		f := make([]float64, len(mask))
+		for i, m := range mask {
+			f[i] = both[m]
 		}
 		in.vals[o.Results[0]] = ival{f: f, isF: true}
 	case "affine.if":

@@ -22,7 +22,9 @@ import (
 // reorders a dependence changes the result. Reductions (sums, maxima,
 // minima, masked or not, alone or side by side) are vectorized when their
 // result does not depend on the order; float sums too with reassociate,
-// whose results are compared within a sum's rounding error.
+// whose results are compared within a sum's rounding error. Without it,
+// the loops around the other reductions are vectorized across (one
+// iteration per lane, vectorize_outer.go), bit for bit like the rest.
 func TestRandomPrograms(t *testing.T) {
 	configs := []string{
 		"affine-loop-tile{sizes=2,3}",
@@ -33,6 +35,7 @@ func TestRandomPrograms(t *testing.T) {
 		"affine-vectorize{width=4}",
 		"affine-vectorize{width=2}",
 		"affine-vectorize{width=4 reassociate=true}",
+		"affine-vectorize{width=4 outer=false}",
 		"affine-loop-fusion",
 		"affine-loop-fusion{max-shift=3}",
 		"affine-licm",
@@ -44,6 +47,9 @@ func TestRandomPrograms(t *testing.T) {
 		n = 50
 	}
 	changed := map[string]int{}
+	// across counts the programs a loop of which affine-vectorize
+	// vectorized across with transposed blocks (outer=true).
+	across := 0
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		src := genProgram(rng)
@@ -67,6 +73,9 @@ func TestRandomPrograms(t *testing.T) {
 			if out != orig {
 				changed[cfg]++
 			}
+			if cfg == "affine-vectorize{width=4}" && strings.Contains(out, "vector.shuffle") {
+				across++
+			}
 			got, err := runModule(m, nArg, mArg, seed)
 			if err != nil {
 				t.Fatalf("seed %d, %s: the transformed program fails: %v\n--- original\n%s--- transformed\n%s", seed, cfg, err, src, out)
@@ -81,6 +90,10 @@ func TestRandomPrograms(t *testing.T) {
 		if changed[cfg] == 0 {
 			t.Errorf("%s never applied: the generator does not exercise it", cfg)
 		}
+	}
+	t.Logf("affine-vectorize{width=4} vectorized across rows (shuffles) in %d programs", across)
+	if across == 0 {
+		t.Errorf("affine-vectorize never vectorized a reduction across rows: the generator does not exercise it")
 	}
 }
 

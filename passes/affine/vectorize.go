@@ -52,6 +52,12 @@ import (
 // so results are bit-identical to the scalar code; so are reductions,
 // whose lanes are folded by vector.reduction between the two loops, except
 // the float sums and products that reassociate=true allows.
+//
+// A loop around an innermost reduction loop that does not qualify (a
+// float sum without reassociate, a strided access) is vectorized across
+// instead, with outer=true (the default): one lane per iteration of the
+// outer loop, every reduction of its body summed lane by lane in the
+// scalar order (vectorize_outer.go), bit for bit the scalar results.
 func init() {
 	passes.Register(&passes.Def{
 		Name:    "affine-vectorize",
@@ -64,6 +70,8 @@ func init() {
 				Help: "the target the code is for: nvptx64 leaves loops alone (GPU kernels map the innermost loop to threads)"},
 			{Name: "reassociate", Type: passes.OptBool, Default: false,
 				Help: "also vectorize float sums and products (addf, subf, mulf reductions): each lane sums its own iterations, so results differ from the scalar order in the last bits"},
+			{Name: "outer", Type: passes.OptBool, Default: true,
+				Help: "vectorize the loop around a reduction loop that stays scalar (a float sum without reassociate, a strided access): each lane computes one outer iteration's reduction in the scalar order, so results are bitwise the scalar code's"},
 		},
 		Check: func(o passes.Options) error {
 			if w := o.Int("width"); w < 2 || w > 64 {
@@ -80,8 +88,22 @@ func init() {
 				}
 				v := &vectorizer{x: newValueExprs(), rw: &ir.Rewriter{Root: fn}, fn: fn, width: width,
 					reassoc: o.Bool("reassociate"), scratch: map[scratchKey]*ir.Value{}}
+				outer := o.Bool("outer")
+				tried, across := map[*ir.Operation]bool{}, map[*ir.Operation]bool{}
 				for _, loop := range forLoops(fn) {
-					if isInnermost(loop) {
+					if !isInnermost(loop) {
+						continue
+					}
+					// A loop around reductions that cannot be vectorized
+					// along their own loop is vectorized across
+					// (vectorize_outer.go), all its reductions with it.
+					if p := loop.ParentOp(); outer && p != nil && p.Name == "affine.for" && !tried[p] {
+						tried[p] = true
+						if v.hasScalarReduction(p) && v.across(p) {
+							across[p] = true
+						}
+					}
+					if !across[loop.ParentOp()] {
 						v.loop(loop)
 					}
 				}
@@ -144,6 +166,27 @@ func vectorElem(t ir.Type, inMemory bool) bool {
 		return t.Name == "f32" || t.Name == "f64"
 	case ir.IntegerType:
 		return t.Width == 8 || t.Width == 16 || t.Width == 32 || t.Width == 64 || (t.Width == 1 && !inMemory)
+	}
+	return false
+}
+
+// hasScalarReduction reports whether p's body holds an innermost loop
+// with iter_args that v.loop would leave scalar.
+func (v *vectorizer) hasScalarReduction(p *ir.Operation) bool {
+	for _, o := range bodyOps(p) {
+		if o.Name != "affine.for" || len(o.Results) == 0 || !isInnermost(o) {
+			continue
+		}
+		if loopStep(o) != 1 {
+			return true
+		}
+		if _, ok := v.reductions(o); !ok {
+			return true
+		}
+		kinds, ok := v.classify(o, bodyOps(o), affine.InductionVar(o))
+		if !ok || !v.legal(o, bodyOps(o), kinds) {
+			return true
+		}
 	}
 	return false
 }
