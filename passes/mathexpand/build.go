@@ -215,11 +215,19 @@ func (b *builder) icmp(pred string, x, y *ir.Value) *ir.Value {
 	return b.emit(arith.NewCmpI(b.loc, pred, x, y))
 }
 
-// toInt converts an integral float to the integer type; the caller makes
-// sure the value is finite and in range (fptosi of anything else is
-// poison in LLVM).
+// toInt converts an integral float of magnitude below 2^(p-2) to the
+// integer type; the caller makes sure of that (every caller clamps). The
+// sum x + 1.5 * 2^(p-1) lies in [2^(p-1), 2^p), where the floats are the
+// integers, so it is exact and its bits are those of 1.5 * 2^(p-1) plus
+// x: two operations, where arith.fptosi becomes a conversion wrapped in
+// the compares and selects that make it saturate on CPUs (tollvm).
 func (b *builder) toInt(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewCast(b.loc, "fptosi", x, b.it))
+	m := 1.5 * math.Ldexp(1, b.f.p-1)
+	mb := int64(math.Float64bits(m))
+	if b.f.is32() {
+		mb = int64(math.Float32bits(float32(m)))
+	}
+	return b.isub(b.bitsOf(b.add(x, b.c(m))), b.ci(mb))
 }
 func (b *builder) toFloat(i *ir.Value) *ir.Value {
 	return b.emit(arith.NewCast(b.loc, "sitofp", i, b.t))
