@@ -132,3 +132,15 @@ func caches() string {
 	}
 	return "; per core: " + strings.Join(parts, ", ")
 }
+
+// loadAverage is the 1-minute load average, "" where there is none.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	if f := strings.Fields(string(data)); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}

@@ -207,7 +207,8 @@ func runAll(cfg config) (*report, error) {
 	} else {
 		defer os.RemoveAll(work)
 	}
-	rep := &report{machine: machineInfo(tools), cfg: cfg, tools: tools}
+	rep := &report{machine: machineInfo(tools), cfg: cfg, tools: tools, loadStart: loadAverage()}
+	defer func() { rep.loadEnd = loadAverage() }()
 	for i := range allKernels {
 		if cfg.selects(&allKernels[i]) {
 			rep.results = append(rep.results, &kernelResult{k: &allKernels[i]})

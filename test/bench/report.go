@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -29,9 +30,12 @@ func essential(v int) bool { return v != vMLIR && v != vMLIRJIT && !blasVariant(
 
 type report struct {
 	machine []string
-	cfg     config
-	tools   toolset
-	results []*kernelResult
+	// loadStart and loadEnd are /proc/loadavg's 1-minute load before
+	// the run and after it: how busy the shared machine was.
+	loadStart, loadEnd string
+	cfg                config
+	tools              toolset
+	results            []*kernelResult
 }
 
 // failures are what makes the run fail: a kernel that could not be run,
@@ -123,6 +127,9 @@ func (rep *report) markdown() string {
 	}
 	for _, m := range rep.machine {
 		fmt.Fprintf(&b, "- %s\n", m)
+	}
+	if rep.loadStart != "" && rep.loadEnd != "" {
+		fmt.Fprintf(&b, "- load average (1 minute) before the run %s, after it %s, on %d CPUs\n", rep.loadStart, rep.loadEnd, runtime.NumCPU())
 	}
 	b.WriteString("\n")
 	if !smoke {
