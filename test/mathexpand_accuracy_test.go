@@ -519,14 +519,16 @@ type mxResult struct {
 
 func TestMathExpandAccuracy(t *testing.T) {
 	needToolchain(t)
-	mxCheck(t, mxMode{funcs: mxFuncs, width: 4, allowed: mxAllowedCalls})
+	mxCheck(t, mxMode{pass: true, funcs: mxFuncs, width: 4, allowed: mxAllowedCalls})
 }
 
 // mxMode says how the functions are compiled: expanded by expand-math and
-// emitted for generic x86-64 (cpu ""), or emitted by convert-to-llvm for
-// a CPU with FMA instructions, whose math=auto expands them itself
-// (lower/tollvm/cpumath.go), on vectors of width lanes.
+// emitted for generic x86-64 (pass), or emitted by convert-to-llvm for the
+// CPU, whose math=auto expands them itself (lower/tollvm/cpumath.go: all
+// of them with FMA instructions, exp without fma elsewhere), on vectors of
+// width lanes.
 type mxMode struct {
+	pass    bool
 	cpu     string
 	funcs   []mxFunc
 	width   int
@@ -535,7 +537,8 @@ type mxMode struct {
 
 // mxNative are the functions CPU code computes with an instruction: the
 // square root correctly rounded, and its reciprocal as a division of it
-// (two roundings, as the interpreter computes it).
+// (two roundings, as the interpreter computes it: a relative error below
+// 2^(1-p), so below 2 ulp).
 var mxNative = []mxFunc{
 	{op: "math.sqrt", nargs: 1, cref: "sqrtl", ref: unary(math.Sqrt), bound: [2]float64{0.5, 0.5},
 		doms: func(f mxFormat) []mxDomain {
@@ -544,7 +547,7 @@ var mxNative = []mxFunc{
 				mxSpecials(specials(f, 4, 2, 1e-40)),
 			}
 		}},
-	{op: "math.rsqrt", nargs: 1, cref: "rsqrtl", ref: unary(func(x float64) float64 { return 1 / math.Sqrt(x) }), bound: [2]float64{1.5, 1.5},
+	{op: "math.rsqrt", nargs: 1, cref: "rsqrtl", ref: unary(func(x float64) float64 { return 1 / math.Sqrt(x) }), bound: [2]float64{2, 2},
 		doms: func(f mxFormat) []mxDomain {
 			return []mxDomain{
 				{name: "all reals", main: true, lo: -f.max(), hi: f.max()},
@@ -554,8 +557,13 @@ var mxNative = []mxFunc{
 }
 
 // mxCPUAllowedCalls: on a CPU with FMA, llc selects each of these
-// intrinsics as an instruction (roundeven is not expanded there).
-var mxCPUAllowedCalls = regexp.MustCompile(`^(llvm\.(fma|fabs|floor|sqrt|copysign|roundeven)\.(v8)?f(32|64)|snprintf)$`)
+// intrinsics as an instruction (roundeven is not expanded there);
+// mxGenericAllowedCalls: on generic x86-64 (no fma, no floor, which would
+// be calls there).
+var (
+	mxCPUAllowedCalls     = regexp.MustCompile(`^(llvm\.(fma|fabs|floor|sqrt|copysign|roundeven)\.(v8)?f(32|64)|snprintf)$`)
+	mxGenericAllowedCalls = regexp.MustCompile(`^(llvm\.(fabs|sqrt|copysign)\.(v8)?f(32|64)|snprintf)$`)
+)
 
 // TestCPUMathAccuracy measures the math functions of CPU code built for
 // x86-64-v3 (AVX2 and FMA) by the default convert-to-llvm (math=auto):
@@ -568,6 +576,22 @@ func TestCPUMathAccuracy(t *testing.T) {
 		t.Skipf("this machine does not run x86-64-v3 code (%s %v)", level, err)
 	}
 	mxCheck(t, mxMode{cpu: "x86-64-v3", funcs: append(append([]mxFunc(nil), mxFuncs...), mxNative...), width: 8, allowed: mxCPUAllowedCalls})
+}
+
+// TestCPUMathAccuracyNoFMA measures the math of generic x86-64 code (SSE2,
+// no FMA instructions), where convert-to-llvm expands exp without fma and
+// leaves the other functions to libm: exp in scalars and on vector<8xT>,
+// the same bits in both, and the native square roots.
+func TestCPUMathAccuracyNoFMA(t *testing.T) {
+	needToolchain(t)
+	if _, _, err := tollvm.ResolveCPU("x86_64", "native"); err != nil {
+		t.Skipf("this machine does not run x86-64 code (%v)", err)
+	}
+	funcs := append([]mxFunc{mxFuncs[0]}, mxNative...)
+	if funcs[0].op != "math.exp" {
+		t.Fatal("mxFuncs[0] is not exp")
+	}
+	mxCheck(t, mxMode{funcs: funcs, width: 8, allowed: mxGenericAllowedCalls})
 }
 
 // mxCheck measures every function of the mode in f32 and f64 and asserts
@@ -618,7 +642,7 @@ func mxRun(t *testing.T, f mxFormat, scale int, mode mxMode) []mxResult {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	if mode.cpu == "" {
+	if mode.pass {
 		if err := mathexpand.Expand(m.Op); err != nil {
 			t.Fatal(err)
 		}
@@ -644,7 +668,7 @@ func mxRun(t *testing.T, f mxFormat, scale int, mode mxMode) []mxResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mode.cpu != "" {
+	if !mode.pass {
 		// Every intrinsic must be an instruction: no call but the
 		// argument checks' snprintf (and the kernels' own bodies).
 		out, err := exec.Command(llc, "-O2", "-relocation-model=pic", ll, "-o", "-").CombinedOutput()

@@ -16,8 +16,10 @@ import (
 // its time in eight expf calls per vector. expand-math's expansions are
 // bit manipulation, fma and selects (docs/gpu-math.md), which a CPU with
 // FMA instructions computes in its vector registers. Without FMA
-// instructions llc calls fmaf for every llvm.fma, which is slower than
-// the libm function it replaces, so there the calls stay.
+// instructions llc calls fmaf for every llvm.fma, slower than the libm
+// function it replaces: there only exp is expanded, by its variant
+// without fma (what softmax, sigmoid and the like are made of), and the
+// other functions stay calls.
 //
 // Scalar ops are expanded as well as vector ones: a vectorized loop's
 // scalar remainder then computes an element exactly as the vector body
@@ -59,20 +61,21 @@ func HasFMA(target, cpu string) (bool, error) {
 	return false, nil
 }
 
-// ExpandsCPUMath reports whether CPU code built with the math mode and
-// the CPU computes exp, log, sin, ... with expand-math's expansions
-// ("auto": where the CPU has FMA instructions; "expand": always) rather
-// than with libm calls ("libm").
-func ExpandsCPUMath(target, mode, cpu string) (bool, error) {
+// ExpandsCPUMath reports how CPU code built with the math mode and the
+// CPU computes exp, log, sin, ...: with expand-math's expansions (expand:
+// "auto" on a CPU with FMA, or "expand"), with only exp expanded without
+// fma ("auto" elsewhere: noFMA), or with libm calls ("libm").
+func ExpandsCPUMath(target, mode, cpu string) (expand, noFMA bool, err error) {
 	switch mode {
 	case "", "auto":
-		return HasFMA(target, cpu)
+		fma, err := HasFMA(target, cpu)
+		return true, !fma, err
 	case "expand":
-		return true, nil
+		return true, false, nil
 	case "libm":
-		return false, nil
+		return false, false, nil
 	}
-	return false, fmt.Errorf("math=%s applies to nvptx64 (CPU targets take auto, expand or libm)", mode)
+	return false, false, fmt.Errorf("math=%s applies to nvptx64 (CPU targets take auto, expand or libm)", mode)
 }
 
 // cpuExpanded tells the ops expanded on CPU targets: every op expand-math
@@ -83,13 +86,19 @@ func cpuExpanded(name string) bool { return name != "math.roundeven" }
 // expandCPUMath returns m, or a copy of it whose math ops are expanded
 // when they are to be (emitting leaves the caller's module as it was).
 func expandCPUMath(m *ir.Module, opts Options) (*ir.Module, error) {
-	expand, err := ExpandsCPUMath(opts.Target, opts.Math, opts.CPU)
+	expand, noFMA, err := ExpandsCPUMath(opts.Target, opts.Math, opts.CPU)
 	if err != nil || !expand {
 		return m, err
 	}
 	expandable := map[string]bool{}
 	for _, n := range mathexpand.Ops() {
 		expandable[n] = cpuExpanded(n)
+	}
+	if noFMA {
+		expandable = map[string]bool{}
+		for _, n := range mathexpand.NoFMAOps() {
+			expandable[n] = true
+		}
 	}
 	found := false
 	m.Op.Walk(func(op *ir.Operation) bool {
@@ -101,7 +110,7 @@ func expandCPUMath(m *ir.Module, opts Options) (*ir.Module, error) {
 	}
 	c := *m
 	c.Op = m.Op.Clone(map[*ir.Value]*ir.Value{})
-	if err := mathexpand.ExpandOnly(c.Op, cpuExpanded); err != nil {
+	if err := mathexpand.ExpandWith(c.Op, mathexpand.Options{Keep: cpuExpanded, NoFMA: noFMA}); err != nil {
 		return nil, err
 	}
 	return &c, nil

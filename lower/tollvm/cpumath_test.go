@@ -35,11 +35,11 @@ func TestHasFMA(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"", "auto", "expand", "libm"} {
-		if _, err := ExpandsCPUMath("x86_64", m, ""); err != nil {
+		if _, _, err := ExpandsCPUMath("x86_64", m, ""); err != nil {
 			t.Errorf("math=%s: %v", m, err)
 		}
 	}
-	if _, err := ExpandsCPUMath("x86_64", "libdevice", ""); err == nil {
+	if _, _, err := ExpandsCPUMath("x86_64", "libdevice", ""); err == nil {
 		t.Error("math=libdevice on x86_64: no error")
 	}
 }
@@ -81,25 +81,29 @@ func declared(llvm string) []string {
 // TestCPUMath checks which math functions CPU code computes itself: with
 // FMA instructions (x86-64-v3, every aarch64) the expansions, scalars and
 // vectors alike, leaving only intrinsics llc selects; without (generic
-// x86-64), or with math=libm, the libm functions as before.
+// x86-64) exp only, by its expansion without fma, the others libm as
+// before; with math=libm, libm.
 func TestCPUMath(t *testing.T) {
 	src := strings.ReplaceAll(cpuMathModule, "  %a = math.exp", "  %c0 = arith.constant 0 : index\n  %a = math.exp")
 	src = strings.ReplaceAll(src, "vector.store", "affine.vector_store")
 	src = strings.ReplaceAll(src, "[%c0] :", "[0] :")
 	native := regexp.MustCompile(`^(llvm\.(fma|fabs|floor|sqrt|copysign|roundeven)\.(v8|v4)?f(32|64)|snprintf)$`)
 	libm := regexp.MustCompile(`^(llvm\.(exp|log|sin|cos|pow)\.|tanhf$|erf$|atan$|log1p$)`)
+	const all = "atan erf llvm.cos.v8f32 llvm.exp.f32 llvm.exp.v8f32 llvm.log.f64 llvm.pow.f32 llvm.sin.f64 log1p tanhf"
+	const butExp = "atan erf llvm.cos.v8f32 llvm.log.f64 llvm.pow.f32 llvm.sin.f64 log1p tanhf"
 	for _, c := range []struct {
-		opts   Options
-		expand bool
+		opts Options
+		libm string // the functions still called
+		fma  bool   // llvm.fma is used
 	}{
-		{Options{Target: "x86_64"}, false},
-		{Options{Target: "x86_64", Math: "auto", CPU: "x86-64-v2"}, false},
-		{Options{Target: "x86_64", CPU: "x86-64-v3"}, true},
-		{Options{Target: "x86_64", CPU: "znver3", Math: "auto"}, true},
-		{Options{Target: "x86_64", CPU: "x86-64-v3", Math: "libm"}, false},
-		{Options{Target: "x86_64", Math: "expand"}, true},
-		{Options{Target: "aarch64"}, true},
-		{Options{Target: "aarch64", Math: "libm"}, false},
+		{Options{Target: "x86_64"}, butExp, false},
+		{Options{Target: "x86_64", Math: "auto", CPU: "x86-64-v2"}, butExp, false},
+		{Options{Target: "x86_64", CPU: "x86-64-v3"}, "", true},
+		{Options{Target: "x86_64", CPU: "znver3", Math: "auto"}, "", true},
+		{Options{Target: "x86_64", CPU: "x86-64-v3", Math: "libm"}, all, false},
+		{Options{Target: "x86_64", Math: "expand"}, "", true},
+		{Options{Target: "aarch64"}, "", true},
+		{Options{Target: "aarch64", Math: "libm"}, all, false},
 	} {
 		m := parseMLIR(t, "cpumath.mlir", src)
 		before := printer.Module(m, printer.Options{})
@@ -119,15 +123,17 @@ func TestCPUMath(t *testing.T) {
 				other = append(other, d)
 			}
 		}
-		if c.expand && len(calls) > 0 {
-			t.Errorf("%+v: expanded code still calls %v", c.opts, calls)
+		if got := strings.Join(calls, " "); got != c.libm {
+			t.Errorf("%+v: libm calls %q, want %q", c.opts, got, c.libm)
 		}
-		want := "atan erf llvm.cos.v8f32 llvm.exp.f32 llvm.exp.v8f32 llvm.log.f64 llvm.pow.f32 llvm.sin.f64 log1p tanhf"
-		if got := strings.Join(calls, " "); !c.expand && got != want {
-			t.Errorf("%+v: libm calls %s, want %s", c.opts, got, want)
-		}
-		if len(other) > 0 && c.expand {
+		if c.libm == "" && len(other) > 0 {
 			t.Errorf("%+v: unexpected declarations %v", c.opts, other)
+		}
+		if got := strings.Contains(llvm, "@llvm.fma."); got != c.fma {
+			t.Errorf("%+v: llvm.fma used: %v, want %v", c.opts, got, c.fma)
+		}
+		if strings.Contains(llvm, "@llvm.floor.") && !c.fma {
+			t.Errorf("%+v: llvm.floor is a call to floorf without SSE4.1", c.opts)
 		}
 		if !strings.Contains(llvm, "llvm.sqrt.f32") || !strings.Contains(llvm, "llvm.sqrt.v8f32") {
 			t.Errorf("%+v: sqrt and rsqrt are llvm.sqrt (one instruction)", c.opts)

@@ -54,6 +54,8 @@ type builder struct {
 
 	fconsts map[uint64]*ir.Value
 	iconsts map[int64]*ir.Value
+	// noFMA selects the expansions without math.fma (ExpandWith).
+	noFMA bool
 }
 
 func newBuilder(rw *ir.Rewriter, at *ir.Operation, f *format, t ir.Type) *builder {

@@ -58,6 +58,36 @@ func (b *builder) exp(x *ir.Value) *ir.Value {
 	return b.ldexp(b.add(b.c(1), b.expm1Poly(r)), k)
 }
 
+// expNoFMA is exp for CPUs without fused multiply-add, where llvm.fma is a
+// call (to fmaf): the same reduction and polynomial with separately
+// rounded products. k = round(x / log 2) comes from adding 1.5 * 2^(p-1)
+// (ties to even, no floor: that is a call too without SSE4.1), whose low
+// bits are then k. Cody–Waite with log 2 = c1 + c2, c1 short enough that
+// k c1 is exact (|k| < 2^8, 2^11): x - k c1 is exact for |x| >= 0.34 as
+// with the fma; the products of the polynomial add about half an ulp
+// (docs/gpu-math.md).
+func (b *builder) expNoFMA(x *ir.Value) *ir.Value {
+	c := b.f.k()
+	lo, hi := b.f.expClamp()
+	xc := b.clamp(x, lo, hi)
+	m := 1.5 * math.Ldexp(1, b.f.p-1)
+	mb := int64(math.Float64bits(m))
+	if b.f.is32() {
+		mb = int64(math.Float32bits(float32(m)))
+	}
+	t := b.add(b.mul(xc, b.c(c.log2e)), b.c(m))
+	kf := b.sub(t, b.c(m))
+	k := b.isub(b.bitsOf(t), b.ci(mb))
+	r := b.sub(b.sub(xc, b.mul(kf, b.c(c.ln2Z[0]))), b.mul(kf, b.c(c.ln2Z[1])))
+	p := b.c(c.expPoly[len(c.expPoly)-1])
+	for i := len(c.expPoly) - 2; i >= 0; i-- {
+		p = b.add(b.mul(p, r), b.c(c.expPoly[i]))
+	}
+	s := b.add(r, b.mul(b.mul(r, r), p))
+	// NaN: k holds garbage, but r and so the result are NaN.
+	return b.ldexp(b.add(b.c(1), s), k)
+}
+
 // exp2: 2^x = 2^k e^(t log 2), k = round(x), t = x - k exact, t log 2
 // formed as a double word rh + rl; e^(rh + rl) = (1 + s)(1 + rl).
 func (b *builder) exp2(x *ir.Value) *ir.Value {

@@ -50,7 +50,12 @@ type expansion struct {
 }
 
 var expansions = map[string]expansion{
-	"math.exp":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.exp(a[0]) }},
+	"math.exp": {1, func(b *builder, a []*ir.Value) *ir.Value {
+		if b.noFMA {
+			return b.expNoFMA(a[0])
+		}
+		return b.exp(a[0])
+	}},
 	"math.exp2":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.exp2(a[0]) }},
 	"math.expm1":     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.expm1(a[0]) }},
 	"math.log":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], logE) }},
@@ -85,29 +90,53 @@ func Ops() []string {
 // regions into arith and selectable math ops. Operands must be f16, bf16,
 // f32 or f64 scalars or vectors of them; anything else is a located error
 // (and nothing after it is rewritten).
-func Expand(root *ir.Operation) error { return ExpandOnly(root, nil) }
+func Expand(root *ir.Operation) error { return ExpandWith(root, Options{}) }
 
 // ExpandOnly is Expand restricted to the ops whose name keep accepts (all
 // of Ops() when keep is nil). CPU code keeps the ops its backend selects
 // natively (roundeven) and expands the ones it would call libm for.
 func ExpandOnly(root *ir.Operation, keep func(name string) bool) error {
+	return ExpandWith(root, Options{Keep: keep})
+}
+
+// Options select what ExpandWith rewrites and how.
+type Options struct {
+	// Keep accepts the names of the ops to expand (nil: all of Ops()).
+	Keep func(name string) bool
+	// NoFMA expands only the ops of NoFMAOps(), with separately rounded
+	// products instead of math.fma, for CPUs without fused multiply-add
+	// (where llvm.fma becomes a call to fmaf); the other ops are left.
+	NoFMA bool
+}
+
+// NoFMAOps are the ops with an expansion that needs no fma (and no
+// floor): exp, the one softmax, sigmoid and friends are made of.
+func NoFMAOps() []string { return []string{"math.exp"} }
+
+// ExpandWith rewrites, in place, the ops of root's regions the options
+// select (see Expand).
+func ExpandWith(root *ir.Operation, opts Options) error {
+	noFMA := map[string]bool{}
+	for _, n := range NoFMAOps() {
+		noFMA[n] = true
+	}
 	var todo []*ir.Operation
 	root.Walk(func(op *ir.Operation) bool {
-		if _, ok := expansions[op.Name]; ok && op != root && (keep == nil || keep(op.Name)) {
+		if _, ok := expansions[op.Name]; ok && op != root && (opts.Keep == nil || opts.Keep(op.Name)) && (!opts.NoFMA || noFMA[op.Name]) {
 			todo = append(todo, op)
 		}
 		return true
 	})
 	rw := &ir.Rewriter{Root: root}
 	for _, op := range todo {
-		if err := expandOp(rw, op); err != nil {
+		if err := expandOp(rw, op, opts.NoFMA); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func expandOp(rw *ir.Rewriter, op *ir.Operation) error {
+func expandOp(rw *ir.Rewriter, op *ir.Operation, noFMA bool) error {
 	e := expansions[op.Name]
 	if len(op.Operands) != e.nargs || len(op.Results) != 1 {
 		return ir.Errorf(op.Loc, "'%s' op expects %d operands and 1 result, got %d and %d", op.Name, e.nargs, len(op.Operands), len(op.Results))
@@ -142,6 +171,7 @@ func expandOp(rw *ir.Rewriter, op *ir.Operation) error {
 	}
 	wt := arith.WithElem(t, f.ft)
 	b := newBuilder(rw, op, f, wt)
+	b.noFMA = noFMA
 	if narrow {
 		args = make([]*ir.Value, len(op.Operands))
 		for i, v := range op.Operands {
