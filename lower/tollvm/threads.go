@@ -2,6 +2,7 @@ package tollvm
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	ll "github.com/llir/llvm/ir"
@@ -32,11 +33,16 @@ import (
 //
 // Where the loop was, the body computes the bounds and an estimate of the
 // work, and calls GOMP_parallel(@f.body.parK, ctx, threads, 0), threads =
-// min(omp_get_max_threads(), trip count), or calls the loop function
-// directly on the whole range when the loop has fewer than two iterations,
-// one thread is available (OMP_NUM_THREADS=1) or the nest is estimated to
-// execute fewer than ParallelMinWork operations (forking costs a few
-// microseconds). GOMP_parallel is what gcc emits for `#pragma omp
+// min(omp_get_max_threads(), trip count, work / ParallelMinWork), or calls
+// the loop function directly on the whole range when that is less than
+// two: the loop has fewer than two iterations, one thread is available
+// (OMP_NUM_THREADS=1) or the nest is estimated to execute fewer than
+// ParallelMinWork operations per thread of a team of two. Each thread a
+// fork wakes must have enough work to pay for its waking: a few
+// microseconds when the threads sleep between forks (OMP_WAIT_POLICY=
+// passive, which our tools set), since a thread that spins instead takes
+// a core from the others on a machine whose cores are busy (tools/native,
+// docs/decisions.md). GOMP_parallel is what gcc emits for `#pragma omp
 // parallel`: the calling thread takes part and libgomp keeps its threads
 // between calls.
 //
@@ -51,10 +57,16 @@ import (
 // (cf.assert, which returns from the function) or freeing a buffer of the
 // caller stays sequential.
 
-// DefaultParallelMinWork is the default Options.ParallelMinWork: about
-// 10 to 30 microseconds of work, several times the cost of waking the
-// team.
-const DefaultParallelMinWork = 1 << 15
+// DefaultParallelMinWork is the default Options.ParallelMinWork, the
+// least estimated work of each thread of a team: about 20 microseconds of
+// vectorized stencil code (hdiff in f32 on AVX-512 executes about 12
+// estimated operations per nanosecond), more of scalar code. A fork and
+// join of sleeping threads took 5 to 7 microseconds on a 2-core machine
+// busy with other programs, where the second thread rarely gains
+// anything: with this minimum a forked nest took at most 6% longer than
+// on one thread there (16% with half this minimum); where a core is free,
+// the second thread takes half of the work off the first.
+const DefaultParallelMinWork = 1 << 18
 
 // ompFuncs are the libgomp functions the outlined loops call.
 var ompFuncs = []string{"GOMP_parallel", "omp_get_max_threads", "omp_get_num_threads", "omp_get_thread_num"}
@@ -268,12 +280,17 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 		ivArg = par.blk.Args[0]
 	}
 	me := fe.me
-	// Fork when it pays: two iterations or more, and enough work. A nest
-	// known at compile time to be too small is not outlined at all.
+	// Fork when it pays: two iterations or more, and enough work for two
+	// threads; the team has no more threads than iterations nor than
+	// ParallelMinWork shares of the work. A nest known at compile time to
+	// be too small is not outlined at all.
 	trip := fe.tripCount(lb, ub, step)
 	fork := fe.icmp(enum.IPredSGE, trip, i64(2))
+	var shares value.Value // work / minWork; nil: not limited by the work
 	if work := fe.workEstimate(op, ivArg, lb); work != nil && me.minWork > 0 {
-		fork = fe.and(fork, fe.icmp(enum.IPredSGE, fe.mul(trip, work), i64(me.minWork)))
+		total := fe.mul(trip, work)
+		fork = fe.and(fork, fe.icmp(enum.IPredSGE, total, i64(twice(me.minWork))))
+		shares = fe.sdivConst(total, me.minWork)
 	}
 	if fork == constant.False {
 		return false, nil
@@ -378,7 +395,11 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 		p.InBounds = true
 		fe.cur.NewStore(v, p)
 	}
-	team := fe.cur.NewTrunc(fe.smin(maxThreads, trip), types.I32)
+	limit := fe.smin(maxThreads, trip)
+	if shares != nil {
+		limit = fe.smin(limit, shares)
+	}
+	team := fe.cur.NewTrunc(limit, types.I32)
 	gomp := me.declare("GOMP_parallel", types.Void, false, types.NewPointer(thread.Sig), types.I8Ptr, types.I32, types.I32)
 	fe.cur.NewCall(gomp, thread, fe.cur.NewBitCast(ctx, types.I8Ptr), team, constant.NewInt(types.I32, 0))
 	fe.cur.NewBr(join)
@@ -401,6 +422,26 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 		fe.cur = next
 	}
 	return true, nil
+}
+
+// twice is 2*n, saturated at the largest int64.
+func twice(n int64) int64 {
+	if n > math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	return 2 * n
+}
+
+// sdivConst divides a non-negative i64 value by a positive constant,
+// folding a constant dividend (a division by 1 is the value).
+func (fe *fnEmitter) sdivConst(a value.Value, d int64) value.Value {
+	if c, ok := constInt(a); ok {
+		return i64(c / d)
+	}
+	if d == 1 {
+		return a
+	}
+	return fe.cur.NewSDiv(a, i64(d))
 }
 
 // allocates reports whether a memref.alloc is nested in op.

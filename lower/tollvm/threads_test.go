@@ -121,3 +121,32 @@ func TestThreadsShape(t *testing.T) {
 		t.Error("an unknown threads mode was accepted")
 	}
 }
+
+// TestThreadsMinWorkPerThread: a team gets no more threads than
+// ParallelMinWork shares of the nest's estimated work, and forks only
+// when two shares are there; the results stay right when the team is
+// smaller than the threads allowed.
+func TestThreadsMinWorkPerThread(t *testing.T) {
+	text, err := Emit(loadTestdata(t, "threads"), Options{Threads: "omp", ParallelMinWork: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{", 2000\n", "sdiv i64 %", ", 1000\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q", strings.TrimSpace(want))
+		}
+	}
+	// The team: min(omp_get_max_threads(), trip count, work / 1000).
+	call := text[:strings.Index(text, "call void @GOMP_parallel(")]
+	call = call[strings.LastIndex(call, "omp.max, %"):]
+	if strings.Count(call, "select i1") != 2 {
+		t.Errorf("the team is not limited by both the trip count and the work:\n%s", call)
+	}
+	for _, minWork := range []int64{8, 40} {
+		for seed := int64(1); seed <= 2; seed++ {
+			tc := threadsCase(rand.New(rand.NewSource(seed)))
+			tc.opts, tc.env = Options{Threads: "omp", ParallelMinWork: minWork}, []string{"OMP_NUM_THREADS=3"}
+			checkOutputs(t, tc, runE2E(t, tc))
+		}
+	}
+}
