@@ -62,6 +62,12 @@ type Diff struct {
 	MaxRel   float64 // largest relative difference (|a-b| / max(|b|, tiny))
 	Where    string  // the first element with the largest difference
 	Mismatch int     // elements that differ at all
+	// MaxNorm is the largest difference relative to the larger of the
+	// element's magnitude and the largest magnitude of its result: the
+	// measure for code that may round differently (fused multiply-adds,
+	// reordered sums), whose error follows the size of the values
+	// combined, not that of a result that cancels to near 0.
+	MaxNorm float64
 }
 
 // Compare compares results element by element against the reference,
@@ -77,6 +83,20 @@ func Compare(got, want []*interp.Tensor) (Diff, error) {
 		g, w := got[r], want[r]
 		if g.Len() != w.Len() {
 			return d, fmt.Errorf("result #%d has %d elements, expected %d", r, g.Len(), w.Len())
+		}
+		scale := 0.0 // the largest finite magnitude of the result
+		for i := 0; i < w.Len(); i++ {
+			v := 0.0
+			switch {
+			case w.Masked(i):
+			case w.F64 != nil:
+				v = w.F64[i]
+			default:
+				v = float64(w.I64[i])
+			}
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				scale = math.Max(scale, math.Abs(v))
+			}
 		}
 		for i := 0; i < w.Len(); i++ {
 			d.Compared++
@@ -100,6 +120,7 @@ func Compare(got, want []*interp.Tensor) (Diff, error) {
 				d.MaxAbs, d.Where = abs, fmt.Sprintf("result #%d element %d: got %v, want %v", r, i, a, b)
 			}
 			d.MaxRel = math.Max(d.MaxRel, rel)
+			d.MaxNorm = math.Max(d.MaxNorm, abs/math.Max(math.Max(math.Abs(b), scale), 1e-300))
 		}
 	}
 	return d, nil

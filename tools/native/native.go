@@ -57,6 +57,10 @@ type Program struct {
 	// asan: the code is instrumented with AddressSanitizer and the driver
 	// allocates every buffer at its exact size (BuildOptions.ASan).
 	asan bool
+	// openmp: the code calls libgomp (--threads); the driver is linked
+	// with it and reports its thread count, and runs get the wait policy
+	// of WaitPolicyEnv.
+	openmp bool
 }
 
 // Build compiles the LLVM IR of a module that defines fn's lowering into
@@ -71,7 +75,7 @@ func BuildWith(llvmIR string, fn *ir.Operation, dir string, opts BuildOptions) (
 	if !ok {
 		return nil, fmt.Errorf("not a tir.func")
 	}
-	p := &Program{Dir: dir, fn: fn, ft: ft, syms: interp.Symbols(fn), asan: opts.ASan}
+	p := &Program{Dir: dir, fn: fn, ft: ft, syms: interp.Symbols(fn), asan: opts.ASan, openmp: tollvm.UsesOpenMP(llvmIR)}
 	llc, err := Tool("llc")
 	if err != nil {
 		return nil, err
@@ -106,7 +110,7 @@ func BuildWith(llvmIR string, fn *ir.Operation, dir string, opts BuildOptions) (
 	if opts.ASan {
 		link = append(asanLinkFlags, link...)
 	}
-	if tollvm.UsesOpenMP(llvmIR) {
+	if p.openmp {
 		// Parallel loops run through GNU OpenMP's runtime (docs/abi.md).
 		link = append(link, "-fopenmp")
 	}
@@ -174,6 +178,10 @@ type Timing struct {
 	// copy moving as many bytes as the function's compulsory traffic
 	// (half read, half written), measured in the same run.
 	CopyMedian time.Duration
+	// Threads is the most threads a parallel loop of the run could use:
+	// libgomp's omp_get_max_threads() in the driver for a build that
+	// calls it, else 1.
+	Threads int
 }
 
 // Run executes the compiled function reps times (at least once) on args
@@ -192,11 +200,15 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 	}
 	fields := strings.Fields(stdout)
 	var ns, copyNS int64
+	threads := 1
 	if len(fields) > 0 {
 		ns, _ = strconv.ParseInt(fields[0], 10, 64)
 	}
 	if len(fields) > 1 {
 		copyNS, _ = strconv.ParseInt(fields[1], 10, 64)
+	}
+	if len(fields) > 2 {
+		threads, _ = strconv.Atoi(fields[2])
 	}
 	if err := p.resolveResultDims(args, syms, resultDims); err != nil {
 		return nil, Timing{}, err
@@ -210,7 +222,7 @@ func (p *Program) Run(args []*interp.Tensor, syms map[string]int64, reps int) ([
 		}
 		outs = append(outs, t)
 	}
-	return outs, Timing{Median: time.Duration(ns), Reps: reps, CopyMedian: time.Duration(copyNS)}, nil
+	return outs, Timing{Median: time.Duration(ns), Reps: reps, CopyMedian: time.Duration(copyNS), Threads: threads}, nil
 }
 
 // Wrong is a fault a wrong caller makes, injected by the driver into a
@@ -353,6 +365,9 @@ func (p *Program) exec(argv, env []string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(p.Exe, argv...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if p.openmp {
+		env = append(env, WaitPolicyEnv(append(append(os.Environ(), p.Env...), env...))...)
+	}
 	if len(p.Env) > 0 || len(env) > 0 {
 		cmd.Env = append(append(os.Environ(), p.Env...), env...)
 	}
@@ -492,6 +507,9 @@ func (p *Program) driver() (string, error) {
 	name := ir.SymbolName(p.fn)
 	var b strings.Builder
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n#include <string.h>\n#include <time.h>\n\n")
+	if p.openmp {
+		b.WriteString("extern int omp_get_max_threads(void);\n\n")
+	}
 	ranks := map[int]bool{}
 	var params []string
 	all := append(append([]ir.Type(nil), p.ft.Inputs...), p.ft.Results...)
@@ -642,7 +660,11 @@ static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a
 		}
 	}
 	b.WriteString("  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);\n")
-	fmt.Fprintf(&b, "  printf(\"%%lld %%lld\\n\", (long long)ns[reps / 2], copy_ns((%s) / 2, reps));\n", traffic)
+	threads := "1"
+	if p.openmp {
+		threads = "omp_get_max_threads()"
+	}
+	fmt.Fprintf(&b, "  printf(\"%%lld %%lld %%d\\n\", (long long)ns[reps / 2], copy_ns((%s) / 2, reps), %s);\n", traffic, threads)
 	for i, t := range p.ft.Results {
 		tt, _ := tir.AsTensor(t)
 		_, size, _ := ctype(tt.Elem)
