@@ -10,7 +10,7 @@ import (
 )
 
 func TestBenchTable(t *testing.T) {
-	got := benchTable("lap", 2000, native.Timing{Median: 1500 * time.Nanosecond, Reps: 100}, 3*time.Millisecond)
+	got := benchTable("lap", 2000, "", native.Timing{Median: 1500 * time.Nanosecond, Reps: 100}, 3*time.Millisecond)
 	want := `bench @lap: 2000 bytes of compulsory traffic (inputs read once, results written once)
   code          runs     median       GB/s   vs compiled
   compiled       100    1.50 µs       1.33         1.00x
@@ -19,7 +19,7 @@ func TestBenchTable(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	gpu := benchTable("lap", 4000, native.Timing{Median: 20 * time.Microsecond, Reps: 5, CopyMedian: 10 * time.Microsecond}, 0)
+	gpu := benchTable("lap", 4000, "", native.Timing{Median: 20 * time.Microsecond, Reps: 5, CopyMedian: 10 * time.Microsecond}, 0)
 	for _, w := range []string{"  compiled         5    20.0 µs    0.2         1.00x\n", "  device copy      5    10.0 µs    0.4          0.5x\n"} {
 		if !strings.Contains(gpu, w) {
 			t.Errorf("the GPU table lacks %q:\n%s", w, gpu)

@@ -111,10 +111,29 @@ func TestCheckVerdict(t *testing.T) {
 			"check: 4 of 24 elements differ (8 masked points compared with 0); largest difference 1 (relative 1) at result #0 element 16: got 1, want 0: beyond"},
 	}
 	for _, c := range cases {
-		line, ok := checkLine(c.d)
+		line, ok := checkLine(c.d, "")
 		if ok != c.ok || !strings.Contains(line, c.want) {
 			t.Errorf("checkLine(%+v) = %q, %v; want %q, %v", c.d, line, ok, c.want, c.ok)
 		}
+	}
+	// With flags that round differently, a difference is measured
+	// against the result's largest magnitude: a result that cancels to
+	// near 0 may differ by much of itself, a large one may not.
+	cancel := native.Diff{Compared: 10, Mismatch: 1, MaxAbs: 1e-7, MaxRel: 1e-3, MaxNorm: 1e-7, Where: "result #0 element 3: got 0.0001001, want 0.0001"}
+	if line, ok := checkLine(cancel, ""); ok {
+		t.Errorf("without reordering flags a relative 1e-3 passed: %s", line)
+	}
+	line, ok := checkLine(cancel, "--fp-contract=fast")
+	if want := "largest difference 1e-07 (relative 0.001, 1e-07 of the result's largest magnitude) at result #0 element 3: got 0.0001001, want 0.0001: within the tolerance (1e-05 of the result's largest magnitude, for --fp-contract=fast)"; !ok || !strings.Contains(line, want) {
+		t.Errorf("checkLine(cancel, fast) = %q, %v; want %q", line, ok, want)
+	}
+	far := native.Diff{Compared: 10, Mismatch: 1, MaxAbs: 1e-3, MaxRel: 1e-3, MaxNorm: 1e-4, Where: "result #0 element 0: got 1.001, want 1"}
+	if line, ok := checkLine(far, "--fp-reassociate"); ok || !strings.Contains(line, "beyond the tolerance") {
+		t.Errorf("checkLine(far, reassociate) = %q, %v; want beyond", line, ok)
+	}
+	nan := native.Diff{Compared: 10, Mismatch: 1, MaxAbs: math.NaN(), MaxRel: math.NaN(), MaxNorm: math.NaN(), Where: "result #0 element 0: got NaN, want 1"}
+	if line, ok := checkLine(nan, "--fp-reassociate"); ok {
+		t.Errorf("a NaN passed: %s", line)
 	}
 }
 

@@ -67,18 +67,31 @@ type options struct {
 	// threads compiles with --threads: the outermost parallel loops run
 	// on all cores through libgomp (OMP_NUM_THREADS sets how many).
 	threads bool
+	// level is the -O level of the pipeline (-O2 by default).
+	level int
+	// mcpu is the CPU the code is for: "native" by default, since the
+	// code runs where it is built (tc-opt's --mcpu; "" for the GPU).
+	mcpu string
+	// contract and reassociate are tc-opt's --fp-contract=fast and
+	// --fp-reassociate.
+	contract, reassociate bool
 	// interpTime is how long the interpreter took (for --bench).
 	interpTime time.Duration
 }
+
+// runInterp runs the reference interpreter (a variable: the tests check
+// when it runs).
+var runInterp = interp.Run
 
 // Run is the whole tool: it parses args (without the program name), runs
 // the function and returns the exit status. Tests call it directly.
 func Run(args []string, stdout, stderr io.Writer) int {
 	var opts options
 	app := &cli.App{
-		Name:      "tc-run",
-		Usage:     "run a tir function on NumPy .npy inputs",
-		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] [--interp | --check | --bench N]",
+		Name:  "tc-run",
+		Usage: "run a tir function on NumPy .npy inputs",
+		UsageText: "tc-run FILE [--entry F] --arg NAME=FILE.npy [--arg N=64] [--random SEED] --out OUT.npy [--out OUT2.npy] [--interp | --check | --bench N]\n" +
+			"       [-O0|-O1|-O2|-O3] [--mcpu=native|generic|NAME] [--fp-contract=off|fast] [--fp-reassociate] [--threads]",
 		Description: "--arg binds a tensor argument to a .npy file (a 0-d one also to a number), or a size symbol to an integer. " +
 			"--random SEED generates every tensor argument not bound by --arg (floats uniform in [-1, 1), " +
 			"integers in [-8, 8), i1 random). --out names the result files in order. " +
@@ -116,6 +129,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			if opts.target != "x86_64" && opts.target != "nvptx64" {
 				return usagef("--target must be x86_64 or nvptx64, not '%s'", opts.target)
 			}
+			if err := buildFlags(c, &opts); err != nil {
+				return err
+			}
 			if opts.emulate && opts.target != "nvptx64" {
 				return usagef("--emulate-gpu needs --target=nvptx64")
 			}
@@ -128,6 +144,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			}
 			return execute(&opts, stdout, stderr)
 		},
+	}
+	if err := unknownLevel(args); err != nil {
+		return report(err, stderr)
 	}
 	err := app.Run(append([]string{"tc-run"}, intersperse(args, app.Flags)...))
 	return report(err, stderr)
@@ -144,10 +163,32 @@ func flagSet() []cli.Flag {
 		&cli.BoolFlag{Name: "check", Usage: "run compiled code and the interpreter and report the largest difference"},
 		&cli.IntFlag{Name: "bench", Usage: "time N runs of the compiled code"},
 		&cli.StringFlag{Name: "target", Value: "x86_64", Usage: "compile for x86_64 (this CPU) or nvptx64 (an NVIDIA GPU, through the CUDA driver)"},
-		&cli.BoolFlag{Name: "threads", Usage: "compile with tc-opt --threads: the outermost parallel loops run on all cores through libgomp (OMP_NUM_THREADS sets how many)"},
+		&cli.BoolFlag{Name: "threads", Usage: "compile with tc-opt --threads: the outermost parallel loops run on all cores through libgomp (OMP_NUM_THREADS sets how many; OMP_WAIT_POLICY is passive unless set)"},
+		&cli.BoolFlag{Name: "O0", Usage: "compile with tc-opt -O0"},
+		&cli.BoolFlag{Name: "O1", Usage: "compile with tc-opt -O1"},
+		&cli.BoolFlag{Name: "O2", Usage: "compile with tc-opt -O2 (the default)"},
+		&cli.BoolFlag{Name: "O3", Usage: "compile with tc-opt -O3"},
+		&cli.StringFlag{Name: "mcpu", Value: "native", Usage: "the CPU to compile for: native (this machine, the default), generic (portable x86-64) or an LLVM processor name (x86-64-v3, skylake-avx512, znver3, ...), as tc-opt --mcpu"},
+		&cli.StringFlag{Name: "fp-contract", Value: "off", Usage: "off (results bitwise the interpreter's) or fast (fused multiply-adds), as tc-opt --fp-contract"},
+		&cli.BoolFlag{Name: "fp-reassociate", Usage: "let float sums and products be reordered (vectorized reductions), as tc-opt --fp-reassociate"},
 		&cli.BoolFlag{Name: "version", Usage: "print the commit this tc-run was built from and the LLVM and MLIR versions it targets"},
 		&cli.BoolFlag{Name: "emulate-gpu", Usage: "with --target=nvptx64: run the GPU build's kernels on the CPU (the CUDA driver emulator of the tests)"},
 	}
+}
+
+// unknownLevel refuses an -O level other than 0..3 by name (the flag
+// parser would call -O4 an undefined flag).
+func unknownLevel(args []string) error {
+	for _, a := range args {
+		if a == "--" {
+			return nil
+		}
+		level := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if len(level) > 1 && level[0] == 'O' && strings.Trim(level[1:], "0123456789") == "" && !(len(level) == 2 && level[1] <= '3') {
+			return usagef("unknown optimisation level %s (valid: -O0 to -O3)", a)
+		}
+	}
+	return nil
 }
 
 // report prints an error the way its kind asks for and gives the status.
@@ -206,9 +247,12 @@ func execute(o *options, stdout, stderr io.Writer) error {
 		return usagef("--check and --bench run compiled code; they cannot be combined with --interp")
 	}
 	var results []*interp.Tensor
-	if o.interp || o.check || o.bench > 0 {
+	// --bench times the compiled code; the interpreter runs only when its
+	// results are wanted (it takes seconds where compiled code takes
+	// milliseconds).
+	if o.interp || o.check {
 		start := time.Now()
-		ref, err := interp.Run(fn, args, syms)
+		ref, err := runInterp(fn, args, syms)
 		if err != nil {
 			var d *ir.Diagnostic
 			if errors.As(err, &d) {
