@@ -692,6 +692,126 @@ class BuildTest(ToolLogTest):
             tir.compile(example("laplacian.tir"), cache_dir=os.path.join(self.tmp, "cache2"))
 
 
+THREADS_CHILD = r"""
+import json, os, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import tir
+m = tir.compile(sys.argv[2], cache_dir=sys.argv[3], threads=True)
+u = np.random.default_rng(18).standard_normal((700, 700))
+out = m.laplacian(u)  # loads the shared object, and libgomp with it
+with open("/proc/self/maps") as f:
+    gomp = "libgomp" in f.read()
+same = bool(np.array_equal(out, m.laplacian(u, backend="interp")))
+print(json.dumps({"policy": m.wait_policy, "env": os.environ.get("OMP_WAIT_POLICY"), "gomp": gomp, "same": same}))
+"""
+
+
+class BuildOptionsTest(ToolLogTest):
+    """mcpu, fp_contract, fp_reassociate and threads reach tc-opt, give
+    other cache entries, and the code computes what the interpreter does."""
+
+    def opt_call(self, mod):
+        """The tc-opt -O command of a module's build."""
+        cmds = [c for c in mod.tools_run if os.path.basename(c[0]) == "tc-opt" and c[1].startswith("-O")]
+        self.assertEqual(len(cmds), 1, mod.tools_run)
+        return cmds[0]
+
+    def test_native_by_default(self):
+        cache = os.path.join(self.tmp, "cache")
+        mod = tir.compile(example("laplacian_symbolic.tir"), cache_dir=cache)
+        self.assertEqual(mod.mcpu, "native")
+        self.assertIn("--mcpu=native", self.opt_call(mod))
+        self.assertTrue(mod.cpu, "native code names its CPU")
+        generic = tir.compile(example("laplacian_symbolic.tir"), cache_dir=cache, mcpu="generic")
+        self.assertIn("--mcpu=generic", self.opt_call(generic))
+        self.assertEqual(generic.cpu, "generic")
+        self.assertNotEqual(generic.so_path, mod.so_path)
+        u = rng(19).standard_normal((40, 33))
+        ref = mod.laplacian(u, backend="interp")
+        np.testing.assert_array_equal(mod.laplacian(u), ref)
+        np.testing.assert_array_equal(generic.laplacian(u), ref)
+
+    def test_options_change_the_build(self):
+        cache = os.path.join(self.tmp, "cache")
+        path = example("matmul.tc")
+        A = rng(20).standard_normal((37, 300)).astype(np.float32)
+        B = rng(21).standard_normal((300, 45)).astype(np.float32)
+        ref = tir.compile(path, cache_dir=cache, backend="interp").matmul(A, B)
+        seen = {}
+        # A named CPU that any machine of the target runs.
+        named = {"x86_64": "x86-64", "aarch64": "cortex-a53"}[tir._build.host_target()]
+        for opts, flag, exact in [({}, "--mcpu=native", True), ({"mcpu": named}, "--mcpu=" + named, True),
+                                  ({"opt_level": 3}, "-O3", True), ({"fp_contract": "fast"}, "--fp-contract=fast", False),
+                                  ({"fp_reassociate": True}, "--fp-reassociate", False),
+                                  ({"threads": True}, "--threads", True)]:
+            mod = tir.compile(path, cache_dir=cache, **opts)
+            self.assertIn(flag, self.opt_call(mod), opts)
+            self.assertNotIn(mod.so_path, seen, "%s shares the entry of %s" % (opts, seen.get(mod.so_path)))
+            seen[mod.so_path] = opts
+            C = mod.matmul(A, B)
+            if exact:
+                np.testing.assert_array_equal(C, ref, str(opts))
+            else:
+                # A fused or reordered sum rounds differently: compare
+                # against the size of the products summed.
+                self.assertLess(np.max(np.abs(C - ref)), 1e-5 * np.max(np.abs(A) @ np.abs(B)), opts)
+            again = tir.compile(path, cache_dir=cache, **opts)
+            self.assertTrue(again.cache_hit, opts)
+            self.assertEqual(again.so_path, mod.so_path, opts)
+        self.assertEqual(tir.compile(path, cache_dir=cache, mcpu=named).cpu, named)
+
+    def test_native_entries_follow_the_host_cpu(self):
+        """A cache shared by machines with other CPUs: native code is built
+        again, generic code is shared."""
+        from tir import _build
+        cache = os.path.join(self.tmp, "cache")
+        path = example("laplacian_symbolic.tir")
+        native = tir.compile(path, cache_dir=cache)
+        generic = tir.compile(path, cache_dir=cache, mcpu="generic")
+        real = _build.host_cpu_key
+        self.assertIsNotNone(real(), "/proc/cpuinfo has no flags")
+        _build.host_cpu_key = lambda: "another machine"
+        try:
+            other = tir.compile(path, cache_dir=cache)
+            self.assertFalse(other.cache_hit)
+            self.assertNotEqual(other.so_path, native.so_path)
+            self.assertTrue(tir.compile(path, cache_dir=cache, mcpu="generic").cache_hit)
+        finally:
+            _build.host_cpu_key = real
+        self.assertEqual(tir.compile(path, cache_dir=cache).so_path, native.so_path)
+        self.assertNotEqual(generic.so_path, native.so_path)
+
+    def test_invalid_options(self):
+        cache = os.path.join(self.tmp, "cache")
+        path = example("laplacian_symbolic.tir")
+        for opts, msg in [({"fp_contract": "fastest"}, "fp_contract must be 'off' or 'fast'"),
+                          ({"fp_reassociate": 1}, "fp_reassociate must be True or False"),
+                          ({"threads": "yes"}, "threads must be True or False"),
+                          ({"mcpu": ""}, "mcpu must be"), ({"mcpu": "--threads"}, "mcpu must be"),
+                          ({"mcpu": "znver9"}, "unknown .*CPU 'znver9'")]:
+            with self.assertRaisesRegex(ValueError, msg, msg=str(opts)):
+                tir.compile(path, cache_dir=cache, **opts)
+
+    def test_threads_wait_policy(self):
+        """threads=True links libgomp, which loads with OMP_WAIT_POLICY=
+        passive unless the environment chose; results are the
+        interpreter's. In a child process: libgomp reads its settings
+        once."""
+        cache = os.path.join(self.tmp, "cache")
+        for env, policy, var in [({}, "OMP_WAIT_POLICY=passive", "passive"),
+                                 ({"GOMP_SPINCOUNT": "1000"}, "GOMP_SPINCOUNT=1000", None),
+                                 ({"OMP_WAIT_POLICY": "active"}, "OMP_WAIT_POLICY=active", "active")]:
+            e = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+            e.update(env, PYTHONDONTWRITEBYTECODE="1")
+            p = subprocess.run([sys.executable, "-c", THREADS_CHILD, os.path.join(REPO, "python"),
+                                example("laplacian_symbolic.tir"), cache], env=e, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            self.assertEqual(p.returncode, 0, p.stderr.decode())
+            r = json.loads(p.stdout.decode().splitlines()[-1])
+            self.assertEqual(r, {"policy": policy, "env": var, "gomp": True, "same": True}, env)
+
+
 class CacheDamageTest(ToolLogTest):
     """A damaged cache entry is rebuilt, never trusted nor blamed on the
     source. Each compile runs in a child process: this one must not map a

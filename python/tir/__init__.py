@@ -22,7 +22,7 @@ except ImportError:
     raise ImportError("the tir package needs NumPy: `make deps` installs Debian's python3-numpy for "
                       "/usr/bin/python3 (this is %s)" % __import__("sys").executable) from None
 
-from ._build import Entry, default_cache_dir, find_tool, host_target
+from ._build import Entry, default_cache_dir, default_wait_policy, find_tool, host_target
 from ._errors import ArgumentError, CompileError, CompileWarning, CopyWarning, RunError, TirError
 from ._function import Field, Function
 from ._signature import apply_ir_names, parse_header
@@ -52,15 +52,30 @@ class Module:
     `cache_hit` is True when neither the front end nor the native build ran
     a tool; `tools_run` lists the commands that did run. tc-opt's warnings
     are raised as CompileWarnings, from a cached build as from a fresh one,
-    and kept in `compile_warnings`."""
+    and kept in `compile_warnings`.
 
-    def __init__(self, entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags):
+    The build options are attributes (`opt_level`, `target`, `mcpu`,
+    `fp_contract`, `fp_reassociate`, `threads`); once built, `cpu` and
+    `cpu_features` say what the code is for (`mcpu="native"` resolved to
+    this machine, "" for generic code) and `wait_policy` the libgomp
+    setting a threads=True build loaded with (None without threads)."""
+
+    def __init__(self, entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags,
+                 mcpu=None, fp_contract="off", fp_reassociate=False, threads=False):
         self._entry = entry
         self.name = entry.name
         self.backend = backend
         self.copy = copy
         self.opt_level = opt_level
         self.target = target
+        self.mcpu = mcpu
+        self.fp_contract = fp_contract
+        self.fp_reassociate = fp_reassociate
+        self.threads = threads
+        self.cpu = None
+        self.cpu_features = None
+        self.wait_policy = None
+        self._openmp = False
         self._llc_flags = tuple(llc_flags)
         self._cflags = tuple(cflags)
         self.header = header
@@ -85,18 +100,30 @@ class Module:
     def cache_hit(self):
         return not self._entry.tools_run
 
-    def build(self):
-        """Builds (or finds in the cache) the shared object; returns its path."""
+    def build_options(self):
+        """The options the shared object is built with, as its cache key
+        holds them."""
         if self.target is None:
             self.target = host_target()
+            if self.mcpu is None:
+                self.mcpu = "native"
+        return {"opt": self.opt_level, "target": self.target, "mcpu": self.mcpu, "fp_contract": self.fp_contract,
+                "fp_reassociate": self.fp_reassociate, "threads": self.threads,
+                "llc_flags": list(self._llc_flags), "cflags": list(self._cflags)}
+
+    def build(self):
+        """Builds (or finds in the cache) the shared object; returns its path."""
         if self.so_path is None:
-            self.so_path, ws = self._entry.shared_object(self.opt_level, self.target, self._llc_flags, self._cflags)
-            self._warn(ws)
+            self.so_path, meta = self._entry.shared_object(self.build_options())
+            self.cpu, self.cpu_features, self._openmp = meta["cpu"], meta["features"], meta["openmp"]
+            self._warn(meta.get("warnings", []))
         return self.so_path
 
     def _load(self):
         if self._lib is None:
             so = self.build()
+            if self._openmp:
+                self.wait_policy = default_wait_policy()
             try:
                 self._lib = ctypes.CDLL(so)
                 return self._lib
@@ -157,7 +184,8 @@ class Module:
 
 
 def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn",
-            target=None, llc_flags=("-O3",), cflags=()):
+            target=None, mcpu=None, fp_contract="off", fp_reassociate=False, threads=False,
+            llc_flags=("-O3",), cflags=()):
     """Compiles a .tir or .tc file into a Module.
 
     backend: "compiled" (the default: builds the shared object now) or
@@ -166,27 +194,48 @@ def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn
     opt_level: tc-opt's -O level (0..3).
     cache_dir: where shared objects are kept (default: $TIR_CACHE_DIR, else
       $XDG_CACHE_HOME/tir, else ~/.cache/tir). Entries are keyed by the
-      source text, the options and the tools' identities (path and SHA-256).
+      source text, the options, the tools' identities (path and SHA-256)
+      and, for mcpu="native", this machine's CPU features.
     copy: what to do with an input the ABI cannot describe (last dimension
       not contiguous, negative strides): "warn" (copy with a CopyWarning),
       "silent" (copy) or "never" (raise ArgumentError).
     target: tc-opt's --target (x86_64 or aarch64; default: this machine's).
+    mcpu: tc-opt's --mcpu: "native" (this machine's CPU; the default when
+      target is this machine's), "generic" (portable code) or an LLVM
+      processor name ("x86-64-v3", "skylake-avx512", "znver3", ...).
+    fp_contract: "off" (results bitwise the interpreter's) or "fast"
+      (fused multiply-adds), tc-opt's --fp-contract.
+    fp_reassociate: let float sums and products be reordered (vectorized
+      reductions), tc-opt's --fp-reassociate.
+    threads: run the outermost parallel loops on all cores through
+      libgomp (tc-opt's --threads; OMP_NUM_THREADS sets how many, and
+      OMP_WAIT_POLICY is set to passive unless the environment chooses).
     llc_flags, cflags: flags for llc (default -O3) and for `cc -shared`.
     """
     with open(path) as f:
         source = f.read()
     suffix = os.path.splitext(path)[1] or ".tir"
-    return _compile(source, suffix, path, backend, opt_level, cache_dir, copy, target, llc_flags, cflags)
+    return _compile(source, suffix, path, backend, opt_level, cache_dir, copy, target, llc_flags, cflags,
+                    mcpu, fp_contract, fp_reassociate, threads)
 
 
 def compile_source(source, *, suffix=".tir", name=None, backend="compiled", opt_level=2, cache_dir=None,
-                   copy="warn", target=None, llc_flags=("-O3",), cflags=()):
+                   copy="warn", target=None, mcpu=None, fp_contract="off", fp_reassociate=False, threads=False,
+                   llc_flags=("-O3",), cflags=()):
     """compile() for source text: suffix ".tir" or ".tc" says its language."""
     return _compile(source, suffix, name or "<source>" + suffix, backend, opt_level, cache_dir, copy,
-                    target, llc_flags, cflags)
+                    target, llc_flags, cflags, mcpu, fp_contract, fp_reassociate, threads)
 
 
-def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, llc_flags, cflags):
+def _host_or_none():
+    try:
+        return host_target()
+    except CompileError:
+        return None
+
+
+def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, llc_flags, cflags,
+             mcpu, fp_contract, fp_reassociate, threads):
     if backend not in ("compiled", "interp"):
         raise ValueError("backend must be 'compiled' or 'interp', got %r" % (backend,))
     if copy not in _COPY:
@@ -195,13 +244,24 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
         raise ValueError("opt_level must be 0, 1, 2 or 3, got %r" % (opt_level,))
     if suffix not in (".tir", ".tc", ".mlir"):
         raise ValueError("%s: expected a .tir or .tc file" % name)
+    if fp_contract not in ("off", "fast"):
+        raise ValueError("fp_contract must be 'off' or 'fast', got %r" % (fp_contract,))
+    for flag, v in (("fp_reassociate", fp_reassociate), ("threads", threads)):
+        if not isinstance(v, bool):
+            raise ValueError("%s must be True or False, got %r" % (flag, v))
+    if mcpu is not None and (not isinstance(mcpu, str) or not mcpu.strip() or mcpu.startswith("-")):
+        raise ValueError("mcpu must be 'native', 'generic' or an LLVM processor name, got %r" % (mcpu,))
     if target is None:
         target = host_target() if backend == "compiled" else None
     elif target not in ("x86_64", "aarch64"):
         raise ValueError("target must be 'x86_64' or 'aarch64', got %r" % (target,))
+    if mcpu is None and target is not None and target == _host_or_none():
+        # The code runs where it is built: this machine's instructions.
+        mcpu = "native"
     entry = Entry(source, suffix, name, cache_dir or default_cache_dir())
     header, printed, ws = entry.front_end()
-    mod = Module(entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags)
+    mod = Module(entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags,
+                 mcpu, fp_contract, fp_reassociate, threads)
     mod._warn(ws)
     if not mod.functions:
         raise CompileError("%s defines no function with a C interface" % name)

@@ -5,9 +5,12 @@ A module is compiled in two cached steps, each done once:
 - front end (tc-opt only): the C header (`tc-opt --emit=c-header`, the
   signatures) and the printed tir module (the arguments' tir names), keyed
   by the source text, its kind (.tir or .tc) and tc-opt's identity;
-- native code: `tc-opt -O<n>`, `llc -filetype=obj -relocation-model=pic`,
-  `cc -shared`, keyed by the front-end key, the options, and llc's and cc's
-  identities.
+- native code: `tc-opt -O<n> [--mcpu ...] [--fp-contract=fast]
+  [--fp-reassociate] [--threads]`, `llc -filetype=obj
+  -relocation-model=pic`, `cc -shared`, keyed by the front-end key, the
+  options, and llc's and cc's identities. Code for `mcpu="native"` is
+  also keyed by this machine's CPU features (host_cpu_key), so that a
+  cache shared between machines never hands one the code of another.
 
 A tool's identity is its resolved path and the SHA-256 of the executable:
 a rebuilt tc-opt or an upgraded llc gives new keys, and a cache hit runs
@@ -35,8 +38,9 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_BIN = os.path.normpath(os.path.join(_HERE, "..", "..", "bin"))
 
 # Bumped when the layout of a cache entry changes (2: front.json, the
-# shared objects' checksums and the stored warnings).
-_FORMAT = "tir-python-2"
+# shared objects' checksums and the stored warnings; 3: the build options
+# and the CPU the code is for).
+_FORMAT = "tir-python-3"
 
 # e_machine of the ELF shared objects each target builds.
 _ELF_MACHINE = {"x86_64": 62, "aarch64": 183}
@@ -96,6 +100,42 @@ def host_target():
     raise CompileError("tc-opt compiles for x86_64 and aarch64; this machine is %s" % platform.machine())
 
 
+def host_cpu_key():
+    """What tc-opt's --mcpu=native resolves from on this machine: the CPU
+    features of /proc/cpuinfo (the first `flags` line, `Features` on
+    AArch64), as a digest. Two machines with the same features get the
+    same code, any other difference another cache key. None when they
+    cannot be read (tc-opt then refuses native itself)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, sep, v = line.partition(":")
+                if sep and k.strip() in ("flags", "Features"):
+                    return hashlib.sha256(" ".join(sorted(v.split())).encode()).hexdigest()[:32]
+    except OSError:
+        pass
+    return None
+
+
+# The default wait policy of libgomp for --threads code, as tc-run's.
+_WAIT_VARS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+
+
+def default_wait_policy():
+    """Before a shared object built with threads=True is loaded (and with
+    it libgomp, which reads its settings once, when it is loaded): sets
+    OMP_WAIT_POLICY=passive in this process's environment unless it or
+    GOMP_SPINCOUNT is set. libgomp's default makes waiting threads spin,
+    which on a machine whose cores are busy takes a core from the thread
+    they wait for (docs/python.md). Returns the policy in effect for a
+    libgomp loaded from now on."""
+    chosen = ["%s=%s" % (k, os.environ[k]) for k in _WAIT_VARS if k in os.environ]
+    if chosen:
+        return " ".join(chosen)
+    os.environ["OMP_WAIT_POLICY"] = "passive"
+    return "OMP_WAIT_POLICY=passive"
+
+
 def default_cache_dir():
     """$TIR_CACHE_DIR, else $XDG_CACHE_HOME/tir, else ~/.cache/tir."""
     d = os.environ.get("TIR_CACHE_DIR")
@@ -133,19 +173,50 @@ def _read_bytes(path):
         return f.read()
 
 
-def _run(cmd, stage, source_copy=None, source_name=None):
-    """Runs a tool; (stdout, stderr) as text, or CompileError when it fails."""
+def _run(cmd, stage, source_copy=None, source_name=None, usage=None):
+    """Runs a tool; (stdout, stderr) as text, or CompileError when it fails.
+    usage: a ValueError message for a usage error of tc-opt (exit 2: an
+    option the caller gave, such as an unknown mcpu), else None."""
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as e:
         raise CompileError("%s: cannot run %s: %s" % (stage, cmd[0], e))
     if p.returncode != 0:
-        msg = "%s failed (exit %d): %s\n%s" % (stage, p.returncode, " ".join(cmd),
-                                               p.stderr.decode(errors="replace").rstrip())
+        err = p.stderr.decode(errors="replace").rstrip()
+        if usage and p.returncode == 2:
+            raise ValueError("%s: %s" % (usage, err))
+        msg = "%s failed (exit %d): %s\n%s" % (stage, p.returncode, " ".join(cmd), err)
         if source_copy and source_name:
             msg = msg.replace(source_copy, source_name)
         raise CompileError(msg)
     return p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+# The CPU tc-opt wrote into the code (convert-to-llvm{cpu=...}).
+_TARGET_CPU = re.compile(r'"target-cpu"="([^"]*)"')
+_TARGET_FEATURES = re.compile(r'"target-features"="([^"]*)"')
+
+
+def target_cpu(llvm_ir):
+    """(CPU name, features) of LLVM IR from tc-opt --mcpu, ("", "") for
+    generic code."""
+    cpu = _TARGET_CPU.search(llvm_ir)
+    feats = _TARGET_FEATURES.search(llvm_ir)
+    return (cpu.group(1) if cpu else ""), (feats.group(1) if feats else "")
+
+
+def tc_opt_flags(opts):
+    """tc-opt's flags for the build options (BuildOptions.as_key)."""
+    flags = ["-O%d" % opts["opt"], "--target=" + opts["target"]]
+    if opts["mcpu"]:
+        flags.append("--mcpu=" + opts["mcpu"])
+    if opts["fp_contract"] != "off":
+        flags.append("--fp-contract=" + opts["fp_contract"])
+    if opts["fp_reassociate"]:
+        flags.append("--fp-reassociate")
+    if opts["threads"]:
+        flags.append("--threads")
+    return flags
 
 
 # A diagnostic's first line: `LOCATION: SEVERITY: MESSAGE`, LOCATION being
@@ -272,42 +343,52 @@ class Entry:
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None
 
-    def shared_object(self, opt_level, target, llc_flags, cflags):
-        """(path of the shared object, warnings of tc-opt -O<n>), built
-        unless a valid one is cached."""
+    def shared_object(self, opts):
+        """(path of the shared object, its metadata), built unless a valid
+        one is cached. opts: the build options (Module.build_options); the
+        metadata holds tc-opt's warnings, the CPU the code is for ("cpu",
+        "features") and whether it calls libgomp ("openmp")."""
         llc, cc = find_tool("llc"), find_tool("cc")
-        k = _key({"front": self.key, "opt": opt_level, "target": target, "llc_flags": list(llc_flags), "cflags": list(cflags),
-                  "llc": tool_identity(llc), "cc": tool_identity(cc)})
-        so = os.path.join(self.dir, "lib-O%d-%s.so" % (opt_level, k[:16]))
-        ws = self._cached_so(so, target)
-        if ws is not None:
-            return so, ws
+        key = dict(opts)
+        if opts["mcpu"] == "native":
+            key["host_cpu"] = host_cpu_key()
+        k = _key({"front": self.key, "build": key, "llc": tool_identity(llc), "cc": tool_identity(cc)})
+        so = os.path.join(self.dir, "lib-O%d-%s.so" % (opts["opt"], k[:16]))
+        meta = self._cached_so(so, opts["target"])
+        if meta is not None:
+            return so, meta
         os.makedirs(self.dir, exist_ok=True)
         if not os.path.exists(self.source_path) or _read_bytes(self.source_path) != self.source.encode():
             _write_atomic(self.source_path, self.source)
         tmp = tempfile.mkdtemp(dir=self.dir, prefix=".build-")
         try:
             ll, obj, lib = (os.path.join(tmp, n) for n in ("module.ll", "module.o", "module.so"))
-            _, err = self._tool([self.tc_opt, "-O%d" % opt_level, "--target=" + target, self.source_path, "-o", ll],
-                                "tc-opt -O%d" % opt_level)
+            flags = tc_opt_flags(opts)
+            usage = "tir.compile(%s)" % ", ".join("%s=%r" % (n, opts[n]) for n in ("mcpu", "fp_contract", "fp_reassociate", "threads"))
+            _, err = self._tool([self.tc_opt] + flags + [self.source_path, "-o", ll], "tc-opt " + " ".join(flags), usage)
             ws = parse_warnings(err, self.source_path)
-            self._tool([llc] + list(llc_flags) + ["-filetype=obj", "-relocation-model=pic", ll, "-o", obj], "llc")
-            self._tool([cc, "-shared"] + list(cflags) + [obj, "-o", lib, "-lm"], "cc -shared")
+            with open(ll) as f:
+                text = f.read()
+            cpu, features = target_cpu(text)
+            # Parallel loops call GNU OpenMP's runtime (docs/abi.md).
+            openmp = "declare void @GOMP_parallel(" in text
+            self._tool([llc] + list(opts["llc_flags"]) + ["-filetype=obj", "-relocation-model=pic", ll, "-o", obj], "llc")
+            self._tool([cc, "-shared"] + list(opts["cflags"]) + [obj, "-o", lib, "-lm"] + (["-fopenmp"] if openmp else []),
+                       "cc -shared")
             data = _read_bytes(lib)
             _write_atomic(so, data)
-            meta = {"source": self.name, "opt_level": opt_level, "target": target, "llc_flags": list(llc_flags),
-                    "cflags": list(cflags), "tc-opt": tool_identity(self.tc_opt),
-                    "llc": tool_identity(llc), "cc": tool_identity(cc),
-                    "size": len(data), "sha256": _sha256(data), "warnings": ws}
+            meta = {"source": self.name, "build": key, "tc-opt": tool_identity(self.tc_opt),
+                    "llc": tool_identity(llc), "cc": tool_identity(cc), "cpu": cpu, "features": features,
+                    "openmp": openmp, "size": len(data), "sha256": _sha256(data), "warnings": ws}
             _write_atomic(so + ".json", json.dumps(meta, indent=2) + "\n")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         self.built.add(so)
-        return so, ws
+        return so, meta
 
     def _cached_so(self, so, target):
-        """The stored warnings of a cached shared object that is the one
-        its JSON describes and an ELF shared object for target, else None."""
+        """The metadata of a cached shared object that is the one its JSON
+        describes and an ELF shared object for target, else None."""
         try:
             if not _elf_shared_object(so, target):
                 return None
@@ -316,7 +397,10 @@ class Entry:
             if os.path.getsize(so) != meta["size"] or _sha256(_read_bytes(so)) != meta["sha256"]:
                 return None
             ws = meta.get("warnings", [])
-            return ws if _valid_warnings(ws) else None
+            if (not _valid_warnings(ws) or not isinstance(meta.get("cpu"), str)
+                    or not isinstance(meta.get("features"), str) or not isinstance(meta.get("openmp"), bool)):
+                return None
+            return meta
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -329,9 +413,9 @@ class Entry:
             except OSError:
                 pass
 
-    def _tool(self, cmd, stage):
+    def _tool(self, cmd, stage, usage=None):
         self.tools_run.append(cmd)
-        return _run(cmd, stage, self.source_path, self.name)
+        return _run(cmd, stage, self.source_path, self.name, usage)
 
     def warning(self, w):
         """A CompileWarning for a stored warning, naming the user's file."""
