@@ -32,8 +32,11 @@ type contractionCase struct {
 	// ref computes the result independently (nil: the interpreter only).
 	ref func(args []*interp.Tensor, syms map[string]int64) []float64
 	// tiled says that -O3 must apply the transformation (checked on the
-	// LLVM IR: its broadcasts are shufflevectors, which nothing else emits).
+	// LLVM IR: its broadcasts are shufflevectors, which nothing else emits;
+	// mark, when set, is what to look for instead: a tile with no
+	// broadcast operand reads a panel).
 	tiled bool
+	mark  string
 	// reduced names the size symbol of the reduced dimension ("K" when
 	// empty; a constant size when it is a number).
 	reduced string
@@ -84,7 +87,77 @@ var contractionCases = []contractionCase{
 	{name: "shifted operands", fn: "shifted", tiled: true, modes: []string{"O3 small blocks", "O3 native"}, src: "def shifted(float(M, K) A, float(K, N) B) -> (C) {\n  C(m, n) +=! A(m + 1, k) * B(k, n + 2)\n}\n",
 		sizes: []map[string]int64{{"M": 14, "K": 33, "N": 75}, {"M": 8, "K": 2, "N": 9}}},
 	{name: "conv1d", file: "conv1d.tc", fn: "conv1d", tiled: true, reduced: "W", modes: []string{"O3", "O3 native", "O3 native fp-contract"}, sizes: []map[string]int64{{"N": 40, "W": 5}, {"N": 300, "W": 37}}},
-	{name: "fcrelu (transposed weights: not tiled)", file: "fcrelu.tc", fn: "fcrelu", reduced: "M", modes: []string{"O3 native"}, sizes: []map[string]int64{{"B": 7, "M": 30, "N": 20}}},
+	{name: "fcrelu (transposed weights, bias, ReLU)", file: "fcrelu.tc", fn: "fcrelu", tiled: true, reduced: "M", modes: []string{"O3 native", "O3 small blocks"},
+		sizes: []map[string]int64{{"B": 7, "M": 30, "N": 20}, {"B": 13, "M": 300, "N": 75}}},
+	{name: "linear (W stored N x K, bias, ReLU)", fn: "linear", tiled: true, ref: linearRef, src: linearTC,
+		modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"}, sizes: []map[string]int64{
+			{"M": 1, "K": 1, "N": 1}, {"M": 13, "K": 300, "N": 70}, {"M": 6, "K": 5, "N": 64}, {"M": 37, "K": 257, "N": 150}, {"M": 8, "K": 513, "N": 18},
+		}},
+	{name: "linear, the bias as the initial value", fn: "linear", tiled: true, ref: linearBinitRef, modes: []string{"O3", "O3 small blocks", "O3 native threads"},
+		src:   "def linear(float(M, K) X, float(N, K) W, float(N) B) -> (O) {\n  T(m, n) = B(n) where m in 0:M\n  T(m, n) += X(m, k) * W(n, k)\n  O(m, n) = max(T(m, n), 0)\n}\n",
+		sizes: []map[string]int64{{"M": 13, "K": 300, "N": 70}, {"M": 7, "K": 3, "N": 33}}},
+	{name: "linear, W stored K x N", fn: "linear", tiled: true, modes: []string{"O3 small blocks", "O3 native"},
+		src:   "def linear(float(M, K) X, float(K, N) W, float(N) B) -> (O) {\n  T(m, n) +=! X(m, k) * W(k, n)\n  O(m, n) = max(T(m, n) + B(n), 0)\n}\n",
+		sizes: []map[string]int64{{"M": 13, "K": 300, "N": 70}}},
+	{name: "attention scores (batched, K transposed)", fn: "scores", tiled: true, reduced: "D", modes: []string{"O3", "O3 small blocks", "O3 native threads"},
+		src:   "def scores(float(B, L, D) Q, float(B, S, D) K) -> (O) {\n  O(b, l, s) +=! Q(b, l, d) * K(b, s, d)\n}\n",
+		sizes: []map[string]int64{{"B": 3, "L": 13, "D": 70, "S": 37}, {"B": 1, "L": 6, "D": 300, "S": 64}}},
+	{name: "conv2d NCHW", fn: "conv2d", tiled: true, reduced: "C*KH*KW", src: conv2dNCHW, sizes: []map[string]int64{
+		{"N": 2, "C": 5, "H": 11, "W": 30, "M": 7, "KH": 3, "KW": 2}, {"N": 1, "C": 3, "H": 5, "W": 21, "M": 13, "KH": 1, "KW": 4},
+		{"N": 1, "C": 40, "H": 4, "W": 70, "M": 6, "KH": 3, "KW": 3},
+	}},
+	{name: "conv2d NHWC", fn: "conv2d", tiled: true, reduced: "C*KH*KW", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"},
+		src:   "def conv2d(float(N, H, W, C) I, float(KH, KW, C, M) Wt) -> (O) {\n  O(n, h, w, m) +=! I(n, h + kh, w + kw, c) * Wt(kh, kw, c, m)\n}\n",
+		sizes: []map[string]int64{{"N": 2, "C": 5, "H": 11, "W": 9, "M": 70, "KH": 3, "KW": 2}, {"N": 1, "C": 30, "H": 5, "W": 8, "M": 13, "KH": 2, "KW": 3}}},
+	{name: "depthwise conv2d NCHW", fn: "dw", tiled: true, reduced: "KH*KW", modes: []string{"O3", "O3 native", "O3 native small blocks"},
+		src:   "def dw(float(N, C, H, W) I, float(C, KH, KW) Wt) -> (O) {\n  O(n, c, h, w) +=! I(n, c, h + kh, w + kw) * Wt(c, kh, kw)\n}\n",
+		sizes: []map[string]int64{{"N": 2, "C": 3, "H": 11, "W": 37, "KH": 3, "KW": 3}}},
+	{name: "depthwise conv2d NHWC", fn: "dw", tiled: true, mark: "%panel", reduced: "KH*KW", modes: []string{"O3", "O3 native", "O3 small blocks"},
+		src:   "def dw(float(N, H, W, C) I, float(KH, KW, C) Wt) -> (O) {\n  O(n, h, w, c) +=! I(n, h + kh, w + kw, c) * Wt(kh, kw, c)\n}\n",
+		sizes: []map[string]int64{{"N": 2, "C": 37, "H": 6, "W": 9, "KH": 3, "KW": 2}}},
+	{name: "tensordot", fn: "tensordot", tiled: true, reduced: "K*L", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"},
+		src:   "def tensordot(float(I, K, J, L) A, float(L, K, N) B) -> (O) {\n  O(i, j, n) +=! A(i, k, j, l) * B(l, k, n)\n}\n",
+		sizes: []map[string]int64{{"I": 3, "K": 4, "J": 13, "L": 6, "N": 37}, {"I": 2, "K": 30, "J": 7, "L": 11, "N": 70}}},
+}
+
+// linearTC is test/bench's linear.tc, issue 21's Linear layer.
+const linearTC = "def linear(float(M, K) X, float(N, K) W, float(N) B) -> (O) {\n  T(m, n) +=! X(m, k) * W(n, k)\n  O(m, n) = max(T(m, n) + B(n), 0)\n}\n"
+
+// conv2dNCHW is test/bench's conv2d_nchw.tc.
+const conv2dNCHW = "def conv2d(float(N, C, H, W) I, float(M, C, KH, KW) Wt) -> (O) {\n  O(n, m, h, w) +=! I(n, c, h + kh, w + kw) * Wt(m, c, kh, kw)\n}\n"
+
+// linearRef is O(m, n) = max(sum over k in order of X(m, k) * W(n, k) +
+// B(n), 0) in float32, each product and sum rounded; linearBinitRef
+// starts the sum from B(n) instead.
+func linearRef(args []*interp.Tensor, syms map[string]int64) []float64 {
+	return linearRefWith(args, false)
+}
+
+func linearBinitRef(args []*interp.Tensor, syms map[string]int64) []float64 {
+	return linearRefWith(args, true)
+}
+
+func linearRefWith(args []*interp.Tensor, binit bool) []float64 {
+	x, w, bias := args[0], args[1], args[2]
+	M, K, N := x.Dims[0].Extent(), x.Dims[1].Extent(), w.Dims[0].Extent()
+	out := make([]float64, M*N)
+	for m := int64(0); m < M; m++ {
+		for n := int64(0); n < N; n++ {
+			s := float32(0)
+			if binit {
+				s = float32(bias.F64[n])
+			}
+			for k := int64(0); k < K; k++ {
+				p := float32(float32(x.F64[m*K+k]) * float32(w.F64[n*K+k]))
+				s = float32(s + p)
+			}
+			if !binit {
+				s = float32(s + float32(bias.F64[n]))
+			}
+			out[m*N+n] = float64(max(s, 0))
+		}
+	}
+	return out
 }
 
 // contractionMode is an -O3 pipeline compiled for the cases.
@@ -185,7 +258,11 @@ func TestContractionEndToEnd(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
-				if tiled := strings.Contains(llvm, "shufflevector"); tiled != c.tiled {
+				mark := "shufflevector"
+				if c.mark != "" {
+					mark = c.mark
+				}
+				if tiled := strings.Contains(llvm, mark); tiled != c.tiled {
 					t.Errorf("%s: tiled = %v, want %v", mode.name, tiled, c.tiled)
 				}
 				prog, err := native.Build(llvm, fn, t.TempDir())
@@ -219,16 +296,23 @@ func TestContractionEndToEnd(t *testing.T) {
 	}
 }
 
+// reducedSize is the length of the sums: the product of the sizes (or
+// constants) named, "K" when empty.
 func reducedSize(name string, syms map[string]int64) int64 {
 	if name == "" {
 		name = "K"
 	}
-	if v, ok := syms[name]; ok {
-		return v
+	prod := int64(1)
+	for _, f := range strings.Split(name, "*") {
+		if v, ok := syms[f]; ok {
+			prod *= v
+			continue
+		}
+		var k int64
+		fmt.Sscan(f, &k)
+		prod *= k
 	}
-	var k int64
-	fmt.Sscan(name, &k)
-	return k
+	return prod
 }
 
 // withinDotError checks results computed with fused multiply-adds against

@@ -2,6 +2,7 @@ package affinepasses
 
 import (
 	"fmt"
+	"slices"
 
 	"tir/dialects/affine"
 	"tir/dialects/ir"
@@ -12,20 +13,19 @@ import (
 // affine-contraction-tile: block the loop nests of contractions for
 // registers and caches. convert-tir-to-affine computes a reduction whose
 // result is stored along a contiguous dimension the way the tir program
-// states it, the reduced loop innermost:
+// states it, the reduced loops innermost:
 //
 //	for %m { for %n {
-//	  %c = for %k iter_args(%acc = %init) { ... %acc' = %acc + A[%m, %k] * B[%k, %n] }
-//	  store %c, C[%m, %n] } }
+//	  %i = init(%m, %n)                           (a constant, or a bias read per column)
+//	  %c = for %k iter_args(%acc = %i) { ... %acc' = %acc + A[%m, %k] * B[%k, %n] }
+//	  store epilogue(%c), C[%m, %n] } }           (epilogue: a bias, a ReLU, a scale; or none)
 //
 // which strides through B and keeps one scalar accumulator. The pass
-// rewrites such a nest (the row loop %m is optional: a 1-D nest such as a
-// convolution O(i) = sum_k I(i + k) * W(k) has only the vector loop) so
-// that the reduced loop runs inside a register tile of MR rows by NV
-// vectors of VL lanes along %n:
+// rewrites such a nest so that the reduced loops run inside a register
+// tile of MR rows by NV vectors of VL lanes along %n:
 //
-//	for %jc = n0 to nF step NC {              cache block of n (NC = NR * panels)
-//	  for %kc = k0 to k1 step KC {            cache block of k
+//	for %jc = n0 to nE step NC {              cache block of n (NC = NR * panels)
+//	  for %kc = k0 to k1 step KC {            cache block of the outer reduction
 //	    pack B[%kc : %kc + KC, %jc : %jc + NC] into panels P[NC/NR][KC][NR]
 //	    for %ic = m0 to mF step MR {          parallel
 //	      for %p = 0 to min(NC, nF - %jc) / NR {    the tile's columns: %jc + %p*NR
@@ -35,71 +35,93 @@ import (
 //	          a[r] = vector.broadcast A[%ic + r, %k]
 //	          acc[r][v] = acc[r][v] + a[r] * b[v]                (the body, lane by lane)
 //	        }
-//	        vector_store acc[r][v], C[%ic + r, %jc + %p*NR + v*VL] } } } }
+//	        if another block follows: vector_store acc[r][v], C[...]
+//	        else: vector_store epilogue(acc[r][v]), C[...] }
+//	      MR x 2 and MR x 1 tiles on the vectors of the last, partial panel,
+//	      MR x 1 tiles of VL/2, VL/4, ... lanes on the columns past them }
+//	    the same with 1 x NV, ... tiles for the last rows } }
 //
-// with C first set to %init on the blocked part (when the reduced loop is
-// cut into several blocks; a reduction that fits in one block starts its
-// accumulators from %init instead). What does not fill a whole tile runs
-// as smaller tiles: the rows below the last full MR rows with 1 x NV
-// tiles, the columns past the last full NR with MR x 1 and 1 x 1 tiles
-// (one vector), and the last columns that do not fill a vector in the
-// original loops. Nothing is assumed about the sizes: bounds may be
-// symbolic, and every piece is an affine loop whose bounds are computed
-// with floordiv (a piece may be empty).
+// with C first set to init (when the outer reduction is cut into several
+// blocks, their partial sums kept in C; a reduction that fits in one
+// block starts its accumulators from init and stores the epilogue), and
+// the last columns, fewer than the narrowest vector, in the original
+// loops. Nothing is assumed about the sizes: bounds may be symbolic, and
+// every piece is an affine loop whose bounds are computed with floordiv
+// (a piece may be empty). Without a row loop, or without k blocks
+// (k-block=0), the tiles read the operands where they are and reduce over
+// the whole range.
+//
+// The shapes ML writes fit the same scheme:
+//
+//   - several reductions (a convolution's c, kh, kw; a tensordot's two
+//     contracted dimensions) stay nested in the tile as they were, the
+//     outer one cut into blocks; panels get a dimension per reduction;
+//   - the row loop is the innermost loop of the perfect nest above %n
+//     whose rows share an operand (in a NCHW convolution
+//     O[n, m, h, w] += I[n, c, h + kh, w + kw] * Wt[m, c, kh, kw] it is %m,
+//     not %h: every output channel reads the same window of I); the loops
+//     between it and %n then hold the tiles (the window is packed per %h),
+//     loops above it (a batch) hold the whole nest;
+//   - an operand that uses %n in another subscript than the last (a weight
+//     stored N x K read as W[%n, %k], attention's K[%b, %s, %d]) is packed
+//     element by element: the copy transposes it, and the tiles read it
+//     from the panels as any other (only in the blocked form with panels);
+//   - the ops before the reduction that compute its initial value and the
+//     ops after it that compute what is stored (loads, constants,
+//     elementwise ops) are applied to the tile's vectors; reading C in
+//     them is refused (the nest may store what they read).
 //
 // Exactness: every element of C is computed by the same operations as in
-// the original loop, in the same order of %k (a lane of a vector
-// accumulator is one element; a block stores its partial result in C and
-// the next block continues from it, which rounds nothing since the
-// accumulator has C's element type). Results are bitwise those of the
-// original nest, as long as convert-to-llvm does not contract multiplies
-// and adds (its contract option).
+// the original loops, in the same order of the reductions (a lane of a
+// vector accumulator is one element; a block stores its partial result in
+// C and the next block continues from it, which rounds nothing since the
+// accumulator has C's element type; the epilogue is applied once, to the
+// whole sum). Results are bitwise those of the original nest, as long as
+// convert-to-llvm does not contract multiplies and adds (its contract
+// option).
 //
 // What qualifies (checked on the IR, whatever produced it):
 //
-//   - a reduction loop (affine.for with one iter_arg, step 1, whose
-//     bounds do not use the vector or row loop) is the only op of the
-//     vector loop's body besides the store of its result, `affine.store
-//     %c, C[...]` whose last subscript is %n + c (the contiguous
-//     dimension) and whose other subscripts do not use %n;
-//   - the row loop, when there is one, has the vector loop as its only op,
-//     and exactly one subscript of the store uses %m (so that different
-//     (%m, %n) store to different elements); the vector and row loops
-//     have step 1, one lower and one upper bound, and the vector loop's
-//     bounds do not use %m;
-//   - the reduction body is made of affine.load ops that are contiguous
-//     along %n (the last subscript %n + c) or do not use %n, whose
-//     memrefs cannot alias C (the ABI's distinct arguments, or fresh
-//     buffers), elementwise arith and math ops on scalars that can be
-//     vector lanes, and constants; values from outside the nest are
-//     broadcast.
+//   - the vector loop's body is the reduction, ops before it that compute
+//     its initial value, ops after it that compute the stored value, and
+//     `affine.store %v, C[...]` last, whose last subscript is %n + c (the
+//     contiguous dimension) and whose other subscripts do not use %n;
+//     each reduction (affine.for with one iter_arg, step 1, whose bounds
+//     do not use the nest's loops) holds only the next one, which starts
+//     from its accumulator;
+//   - the row loop and the loops between it and %n each have the next loop
+//     as their only op, and each of their induction variables is in one
+//     subscript of the store of its own, linearly (so that the nest's
+//     iterations store to different elements and may run in any order);
+//     the row and vector loops have step 1, one lower and one upper bound,
+//     and nothing in the nest's bounds uses the nest's loops;
+//   - the reduction body is made of affine.load ops (contiguous along %n,
+//     free of %n, or using %n elsewhere and not the row), whose memrefs
+//     cannot alias C (the ABI's distinct arguments, or fresh buffers),
+//     elementwise arith and math ops on scalars that can be vector lanes,
+//     and constants; values from outside the nest are broadcast.
 //
 // The register tile: VL = vector-bits / the widest element type of the
 // body; MR x NV from the number of vector registers (MR*NV accumulators,
 // NV operands along %n, one broadcast and one temporary must fit: 6 x 4
 // with 32 registers, 6 x 2 with 16) unless rows and vectors are given.
-// The panels (pack) hold the operands that are contiguous along %n and
-// do not use %m: they are read once per row tile, so a contiguous copy of
-// the cache block costs one pass and saves the strides (B's rows are N
+// The panels (pack) hold the operands that vary along %n and do not use
+// the row: they are read once per row tile, so a contiguous copy of the
+// cache block costs one pass and saves the strides (B's rows are N
 // elements apart) on every row tile. The panel buffer is a memref.alloc at
 // the function's top level (kept between calls, buffers.go in
-// convert-to-llvm). The %ic loops are marked parallel when the row loop
-// was: the panels are written before them, and different rows write
-// different elements of C. Loops around the nest (a batch loop) share the
-// panels, so they lose their parallel mark when there are panels (inside
-// an affine.parallel nothing is packed).
-//
-// Not handled (left as they are): several reduced loops (a 2-D
-// convolution), ops between the reduction and the store (a bias or a
-// ReLU applied to the sum), operands contiguous along %k but not along %n
-// (B stored transposed, fcrelu.tc's weights), which would need a
-// transposing pack.
+// convert-to-llvm), its dimensions that are not constants computed there.
+// The %ic loops are marked parallel when the row loop was: the panels are
+// written before them, and different rows write different elements of C.
+// Loops around the nest (a batch loop) share the panels, so they lose
+// their parallel mark when there are panels (inside an affine.parallel
+// nothing is packed).
 func init() {
 	passes.Register(&passes.Def{
 		Name:  "affine-contraction-tile",
 		Title: "AffineContractionTile",
-		Summary: "Block reductions stored along a contiguous dimension (matrix products, convolutions) for registers and caches: " +
-			"an MR x NV tile of vector accumulators with the reduced loop inside, cache blocks of k and n, packed panels",
+		Summary: "Block reductions stored along a contiguous dimension (matrix products, convolutions, tensordots) for registers and caches: " +
+			"an MR x NV tile of vector accumulators with the reduced loops inside, cache blocks of k and n, packed panels, the epilogue applied to the accumulators",
 		Anchor: passes.AnchorFunc,
 		Options: []passes.OptionSpec{
 			{Name: "vector-bits", Type: passes.OptInt, Default: 128,
@@ -110,7 +132,7 @@ func init() {
 			{Name: "vectors", Type: passes.OptInt, Default: 0, Help: "vectors NV per row of the register tile (0: chosen from registers)"},
 			{Name: "k-block", Type: passes.OptInt, Default: 256, Help: "iterations of the reduced loop per cache block (0: no blocking and no packing)"},
 			{Name: "n-block", Type: passes.OptInt, Default: 1024, Help: "elements of the contiguous dimension per cache block (rounded down to a multiple of the tile's width)"},
-			{Name: "pack", Type: passes.OptBool, Default: true, Help: "copy each cache block of the operands that are contiguous along n and do not depend on the row into contiguous panels"},
+			{Name: "pack", Type: passes.OptBool, Default: true, Help: "copy each cache block of the operands that vary along n and do not depend on the row into contiguous panels (an operand read with n elsewhere than in its last subscript is only tiled with panels)"},
 		},
 		Check: func(o passes.Options) error {
 			switch b := o.Int("vector-bits"); {
@@ -163,12 +185,14 @@ type contraction struct {
 	o  ctOptions
 }
 
-// ctKind is what an op of the reduction body becomes in the tile.
+// ctKind is what an op of the reduction body, or of the vector loop's
+// body around it, becomes in the tile.
 type ctKind int
 
 const (
 	ctSkip        ctKind = iota // dead, or an affine.apply (subscripts are recomputed)
 	ctVecLoad                   // contiguous along %n: one vector load per vector of the tile
+	ctGather                    // uses %n otherwise (B[%n, %k]): read from the panels only
 	ctBroadcast                 // does not use %n: a scalar load and a vector.broadcast
 	ctConst                     // a splat constant, made before the nest
 	ctElementwise               // the same op on vectors
@@ -176,25 +200,49 @@ const (
 
 // cnest is a matched contraction nest.
 type cnest struct {
-	row, col, red, store *ir.Operation // row is nil for a 1-D nest
-	top                  *ir.Operation // row, or col
-	iIV, jIV, kIV, acc   *ir.Value     // iIV nil without a row loop
-	init, result         *ir.Value     // the accumulator's initial value; the yielded value
-	mem                  *ir.Value     // C
+	// top is the outermost loop replaced: the row loop, or the vector loop
+	// without one. mids are the loops between the row and the vector loop
+	// (outer first), reds the reduction loops (outer first: a convolution
+	// reduces over c, kh and kw).
+	top, row, col, store *ir.Operation
+	mids, reds           []*ir.Operation
+	iIV, jIV             *ir.Value // iIV nil without a row loop
+	midIVs, kIVs         []*ir.Value
+	acc                  *ir.Value // the innermost reduction's accumulator
+	init                 *ir.Value // the outer reduction's initial value
+	result               *ir.Value // what the innermost reduction yields
+	sum                  *ir.Value // the outer reduction's result
+	value                *ir.Value // what is stored: sum, or an epilogue of it
+	mem                  *ir.Value // C
 	storeSubs            []sizeexpr.Expr
 	li, ui, lj, uj       sizeexpr.Expr // row (when present) and vector loop bounds
-	kLbs, kUbs           []sizeexpr.Expr
-	ops                  []*ir.Operation
+	midLbs, midUbs       [][]sizeexpr.Expr
+	kLbs, kUbs           [][]sizeexpr.Expr // per reduction loop
+	ops                  []*ir.Operation   // the innermost reduction's body
+	outer                []*ir.Operation   // the vector loop's body besides the reduction and the store
 	kind                 map[*ir.Operation]ctKind
 	rowDep, vecDep       map[*ir.Value]bool // the value differs from row to row / from vector to vector
 	lanes, mr, nv        int64
-	kTrip                int64 // the reduced loop's constant trip count, -1 when unknown
-	elem                 ir.Type
+	narrow               []int64 // the narrower vectors of the last columns: VL/2, VL/4, ... lanes, at least 2
+	kTrip                int64   // the outer reduction's constant trip count, -1 when unknown
+	// The cache-blocked form (contraction_pack.go): kc iterations of the
+	// outer reduction per block, several blocks (their partial sums kept in
+	// C) or one, panels for the operands shared by the rows.
+	blockedForm, multi, panels bool
+	kc                         int64
+	elem                       ir.Type
 }
 
-// match recognizes a contraction nest whose reduction loop is red.
+// redLoop reports whether loop can be a reduction of a contraction: step
+// 1, one accumulator of a type that can be a vector lane.
+func redLoop(loop *ir.Operation) bool {
+	return loop.Name == "affine.for" && loopStep(loop) == 1 && len(loop.Results) == 1 &&
+		vectorElem(loop.Results[0].Type, false) && !ir.TypeEqual(loop.Results[0].Type, ir.I1)
+}
+
+// match recognizes a contraction nest whose outer reduction loop is red.
 func (c *contraction) match(red *ir.Operation) (*cnest, bool) {
-	if loopStep(red) != 1 || len(red.Results) != 1 || !vectorElem(red.Results[0].Type, false) || ir.TypeEqual(red.Results[0].Type, ir.I1) {
+	if !redLoop(red) {
 		return nil, false
 	}
 	col := red.ParentOp()
@@ -202,52 +250,146 @@ func (c *contraction) match(red *ir.Operation) (*cnest, bool) {
 		return nil, false
 	}
 	colOps := bodyOps(col)
-	if len(colOps) != 2 || colOps[0] != red || colOps[1].Name != "affine.store" {
+	if len(colOps) < 2 || colOps[len(colOps)-1].Name != "affine.store" {
 		return nil, false
 	}
-	n := &cnest{col: col, red: red, store: colOps[1], jIV: affine.InductionVar(col), kIV: affine.InductionVar(red),
-		acc: affine.IterArgs(red)[0], init: iterInits(red)[0], elem: red.Results[0].Type,
-		kind: map[*ir.Operation]ctKind{}, rowDep: map[*ir.Value]bool{}, vecDep: map[*ir.Value]bool{}}
-	val, mem, _, _ := affine.AccessParts(n.store)
-	if val != red.Results[0] || !memElemOK(mem) {
-		return nil, false
-	}
-	n.mem = mem
-	n.top = col
-	if p := col.ParentOp(); p != nil && p.Name == "affine.for" && loopStep(p) == 1 && len(p.Results) == 0 {
-		if ops := bodyOps(p); len(ops) == 1 && ops[0] == col {
-			n.row, n.top, n.iIV = p, p, affine.InductionVar(p)
+	base := &cnest{col: col, store: colOps[len(colOps)-1], jIV: affine.InductionVar(col),
+		init: iterInits(red)[0], sum: red.Results[0], elem: red.Results[0].Type}
+	for _, o := range colOps[:len(colOps)-1] {
+		if o != red {
+			base.outer = append(base.outer, o)
 		}
 	}
-	if definedInside(n.init, n.top) {
+	// The reductions: each holds the next and yields its result, which
+	// starts from the enclosing one's accumulator.
+	base.reds = []*ir.Operation{red}
+	for {
+		cur := base.reds[len(base.reds)-1]
+		ops := bodyOps(cur)
+		if len(ops) != 1 || !redLoop(ops[0]) || iterInits(ops[0])[0] != affine.IterArgs(cur)[0] ||
+			!ir.TypeEqual(ops[0].Results[0].Type, base.elem) {
+			break
+		}
+		if y := affine.ForBody(cur).Terminator(); y == nil || len(y.Operands) != 1 || y.Operands[0] != ops[0].Results[0] {
+			break
+		}
+		base.reds = append(base.reds, ops[0])
+	}
+	in := base.reds[len(base.reds)-1]
+	base.acc = affine.IterArgs(in)[0]
+	for _, r := range base.reds {
+		base.kIVs = append(base.kIVs, affine.InductionVar(r))
+	}
+	val, mem, _, _ := affine.AccessParts(base.store)
+	if !memElemOK(mem) {
 		return nil, false
 	}
-	// Bounds: one lower and one upper bound for the row and vector loops,
-	// the vector loop's free of %m, the reduction's free of both.
+	base.value, base.mem = val, mem
+	// The row: the innermost loop of the perfect nest above the vector
+	// loop whose rows share an operand (B is the same for every row of C:
+	// it is packed once per row tiles); the loops in between then hold
+	// the tiles. Without such a loop, the innermost one that qualifies.
+	var chain []*ir.Operation
+	for p, ch := col.ParentOp(), col; p != nil && p.Name == "affine.for" && loopStep(p) == 1 && len(p.Results) == 0 && len(chain) < 4; p, ch = p.ParentOp(), p {
+		if ops := bodyOps(p); len(ops) != 1 || ops[0] != ch {
+			break
+		}
+		chain = append(chain, p)
+	}
+	var first *cnest
+	for i, row := range chain {
+		mids := make([]*ir.Operation, 0, i)
+		for j := i - 1; j >= 0; j-- {
+			mids = append(mids, chain[j])
+		}
+		n, ok := c.try(base, row, mids)
+		if !ok {
+			continue
+		}
+		if n.sharesAcrossRows() {
+			return n, true
+		}
+		if first == nil && i == 0 {
+			first = n
+		}
+	}
+	if first != nil {
+		return first, true
+	}
+	return c.try(base, nil, nil)
+}
+
+// sharesAcrossRows reports whether an operand of the body varies along
+// the vector loop but not along the rows.
+func (n *cnest) sharesAcrossRows() bool {
+	for _, o := range n.ops {
+		if k := n.kind[o]; (k == ctVecLoad || k == ctGather) && !n.rowDep[o.Results[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+// try completes base with a choice of row loop (nil: none) and the loops
+// between it and the vector loop, and checks everything else.
+func (c *contraction) try(base *cnest, row *ir.Operation, mids []*ir.Operation) (*cnest, bool) {
+	n := *base
+	n.kind, n.rowDep, n.vecDep = map[*ir.Operation]ctKind{}, map[*ir.Value]bool{}, map[*ir.Value]bool{}
+	n.row, n.mids, n.top, n.iIV, n.midIVs = row, mids, n.col, nil, nil
+	if row != nil {
+		n.top, n.iIV = row, affine.InductionVar(row)
+	}
+	n.midLbs, n.midUbs = nil, nil
+	for _, m := range mids {
+		n.midIVs = append(n.midIVs, affine.InductionVar(m))
+		lbs, ubs, ok := loopBounds(c.x, m)
+		if !ok || !c.outside(append(append([]sizeexpr.Expr(nil), lbs...), ubs...), n.top) {
+			return nil, false
+		}
+		n.midLbs, n.midUbs = append(n.midLbs, lbs), append(n.midUbs, ubs)
+	}
+	if definedInside(n.init, n.top) && n.init.DefiningOp() == nil {
+		return nil, false
+	}
+	if definedInside(n.init, n.top) && n.init.DefiningOp().ParentOp() != n.col {
+		return nil, false
+	}
+	// Bounds: one lower and one upper bound for the row and vector loops;
+	// nothing in the nest's bounds depends on its own loops.
 	var ok bool
-	if n.lj, n.uj, ok = c.singleBounds(col, n.top); !ok {
+	if n.lj, n.uj, ok = c.singleBounds(n.col, n.top); !ok {
 		return nil, false
 	}
-	if n.row != nil {
-		if n.li, n.ui, ok = c.singleBounds(n.row, n.top); !ok {
+	if row != nil {
+		if n.li, n.ui, ok = c.singleBounds(row, n.top); !ok {
 			return nil, false
 		}
 	}
-	if n.kLbs, n.kUbs, ok = loopBounds(c.x, red); !ok || !c.outside(append(append([]sizeexpr.Expr(nil), n.kLbs...), n.kUbs...), n.top) {
-		return nil, false
+	n.kLbs, n.kUbs = nil, nil
+	for _, r := range n.reds {
+		lbs, ubs, ok := loopBounds(c.x, r)
+		if !ok || !c.outside(append(append([]sizeexpr.Expr(nil), lbs...), ubs...), n.top) {
+			return nil, false
+		}
+		n.kLbs, n.kUbs = append(n.kLbs, lbs), append(n.kUbs, ubs)
 	}
 	n.kTrip = -1
-	if t, known := constTripCount(c.x, red); known {
+	if t, known := constTripCount(c.x, n.reds[0]); known {
 		n.kTrip = t
 	}
-	// The store: contiguous along %n, one subscript for %m.
-	if n.storeSubs, ok = c.x.mapOf(n.store, "map", n.store.Operands[2:]); !ok || !c.storeOK(n) {
+	if n.storeSubs, ok = c.x.mapOf(n.store, "map", n.store.Operands[2:]); !ok || !c.storeOK(&n) {
 		return nil, false
 	}
-	if !c.classify(n) {
+	if !c.classify(&n) || !c.shape(&n) {
 		return nil, false
 	}
-	return n, c.shape(n)
+	c.choosePacking(&n)
+	for _, o := range n.ops {
+		if n.kind[o] == ctGather && !n.panels {
+			return nil, false // a gathered operand is only read from panels
+		}
+	}
+	return &n, true
 }
 
 // memElemOK reports whether vectors of a memref's elements can be loaded
@@ -299,19 +441,45 @@ func (c *contraction) uses(e sizeexpr.Expr, v *ir.Value) bool {
 	return false
 }
 
+// linearIn reports whether e is c*iv + (terms free of iv) with c != 0.
+func (c *contraction) linearIn(e sizeexpr.Expr, iv *ir.Value) bool {
+	w := c.x.varOf(iv)
+	next := e.Subst(func(u sizeexpr.Var) (sizeexpr.Expr, bool) {
+		if u == w {
+			return sizeexpr.Add(w.Expr(), sizeexpr.Const(1)), true
+		}
+		return sizeexpr.Expr{}, false
+	})
+	d, ok := sizeexpr.Sub(next, e).Const()
+	return ok && d != 0
+}
+
+// nestIVs are the induction variables the pass reorders: the row, the
+// loops between it and the vector loop, the vector loop.
+func (n *cnest) nestIVs() []*ir.Value {
+	var ivs []*ir.Value
+	if n.iIV != nil {
+		ivs = append(ivs, n.iIV)
+	}
+	return append(append(ivs, n.midIVs...), n.jIV)
+}
+
 // storeOK checks the store's subscripts: the last is %n + c, the others do
-// not use %n; exactly one uses %m (linearly, with a non-zero coefficient);
-// nothing else comes from inside the nest.
+// not use %n; each of the row's and the middle loops' induction variables
+// is in one subscript of its own, linearly, so that the nest's iterations
+// store to different elements and may run in any order; nothing else
+// comes from inside the nest.
 func (c *contraction) storeOK(n *cnest) bool {
 	subs := n.storeSubs
 	k := len(subs)
 	if k == 0 {
 		return false
 	}
+	ivs := n.nestIVs()
 	for _, e := range subs {
 		for _, w := range e.Vars() {
 			v := c.x.value(w)
-			if v == nil || (v != n.iIV && v != n.jIV && definedInside(v, n.top)) {
+			if v == nil || (!slices.Contains(ivs, v) && definedInside(v, n.top)) {
 				return false
 			}
 		}
@@ -319,16 +487,32 @@ func (c *contraction) storeOK(n *cnest) bool {
 	if !c.contiguousIn(subs, n.jIV) {
 		return false
 	}
-	if n.row == nil {
-		return true
-	}
-	withRow := 0
-	for _, e := range subs[:k-1] {
-		if c.uses(e, n.iIV) {
-			withRow++
+	for _, e := range subs {
+		count := 0
+		for _, iv := range ivs {
+			if c.uses(e, iv) {
+				count++
+			}
+		}
+		if count > 1 {
+			return false
 		}
 	}
-	return withRow == 1 && !c.uses(subs[k-1], n.iIV)
+	for _, iv := range ivs[:len(ivs)-1] {
+		with := 0
+		for _, e := range subs[:k-1] {
+			if c.uses(e, iv) {
+				if !c.linearIn(e, iv) {
+					return false
+				}
+				with++
+			}
+		}
+		if with != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // contiguousIn reports whether subscripts address consecutive elements as
@@ -344,23 +528,50 @@ func (c *contraction) contiguousIn(subs []sizeexpr.Expr, iv *ir.Value) bool {
 	return c.uses(last, iv) && !c.uses(sizeexpr.Sub(last, c.x.varOf(iv).Expr()), iv)
 }
 
-// classify decides what each op of the reduction body becomes and which
-// values depend on the row and on the vector position.
+// classify decides what each op of the reduction body and of the vector
+// loop's body becomes, and which values depend on the row and on the
+// vector position.
 func (c *contraction) classify(n *cnest) bool {
-	body := affine.ForBody(n.red)
-	y := body.Terminator()
+	in := n.reds[len(n.reds)-1]
+	y := affine.ForBody(in).Terminator()
 	if y == nil || len(y.Operands) != 1 {
 		return false
 	}
 	n.result = y.Operands[0]
-	if d := n.result.DefiningOp(); d == nil || d.ParentOp() != n.red {
+	if d := n.result.DefiningOp(); d == nil || d.ParentOp() != in {
 		return false
 	}
-	n.ops = bodyOps(n.red)
-	live := map[*ir.Value]bool{n.result: true}
+	n.ops = bodyOps(in)
+	if len(n.ops) > 64 {
+		return false // the tile would repeat a large body MR*NV times
+	}
+	if !c.classifyOps(n, n.ops, []*ir.Value{n.result}, true) {
+		return false
+	}
+	// The prologue (the initial value) and the epilogue (what is stored).
+	var roots []*ir.Value
+	if n.value != n.sum {
+		roots = append(roots, n.value)
+	}
+	if definedInside(n.init, n.col) {
+		roots = append(roots, n.init)
+	}
+	if len(n.outer) > 16 {
+		return false
+	}
+	return c.classifyOps(n, n.outer, roots, false)
+}
+
+// classifyOps classifies ops, a body's ops in order: those that compute
+// the roots must be loads, constants and elementwise ops.
+func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Value, body bool) bool {
+	live := map[*ir.Value]bool{}
+	for _, r := range roots {
+		live[r] = true
+	}
 	dead := map[*ir.Operation]bool{}
-	for i := len(n.ops) - 1; i >= 0; i-- {
-		o := n.ops[i]
+	for i := len(ops) - 1; i >= 0; i-- {
+		o := ops[i]
 		isLive := false
 		for _, r := range o.Results {
 			isLive = isLive || live[r]
@@ -380,11 +591,15 @@ func (c *contraction) classify(n *cnest) bool {
 			live[x] = true
 		}
 	}
-	if len(n.ops) > 64 {
-		return false // the tile would repeat a large body MR*NV times
+	ivs := n.nestIVs()
+	if body {
+		ivs = append(ivs, n.kIVs...)
 	}
-	// Forward: kinds and dependences.
-	for _, o := range n.ops {
+	accOf := n.sum
+	if body {
+		accOf = n.acc
+	}
+	for _, o := range ops {
 		if dead[o] {
 			continue
 		}
@@ -399,17 +614,18 @@ func (c *contraction) classify(n *cnest) bool {
 			if !ok {
 				return false
 			}
+			usesJ := false
 			for _, e := range subs {
 				for _, w := range e.Vars() {
 					v := c.x.value(w)
-					if v == nil || (v != n.iIV && v != n.jIV && v != n.kIV && definedInside(v, n.top)) {
+					if v == nil || (!slices.Contains(ivs, v) && definedInside(v, n.top)) {
 						return false
 					}
 				}
-			}
-			usesJ := false
-			for _, e := range subs {
 				usesJ = usesJ || c.uses(e, n.jIV)
+				if c.uses(e, n.iIV) {
+					n.rowDep[r] = true
+				}
 			}
 			switch {
 			case !usesJ:
@@ -417,13 +633,11 @@ func (c *contraction) classify(n *cnest) bool {
 			case c.contiguousIn(subs, n.jIV):
 				n.kind[o] = ctVecLoad
 				n.vecDep[r] = true
+			case body && !n.rowDep[r]:
+				n.kind[o] = ctGather
+				n.vecDep[r] = true
 			default:
 				return false
-			}
-			for _, e := range subs {
-				if c.uses(e, n.iIV) {
-					n.rowDep[r] = true
-				}
 			}
 		case o.Name == "arith.constant":
 			if !isSplatConstant(r) {
@@ -436,12 +650,16 @@ func (c *contraction) classify(n *cnest) bool {
 				if !vectorElem(x.Type, false) {
 					return false
 				}
+				if d := x.DefiningOp(); d != nil {
+					if k, ok := n.kind[d]; ok && k != ctSkip && (definedInside(x, n.col)) {
+						n.rowDep[r] = n.rowDep[r] || n.rowDep[x]
+						n.vecDep[r] = n.vecDep[r] || n.vecDep[x]
+						continue
+					}
+				}
 				switch {
-				case x == n.acc:
+				case x == accOf:
 					n.rowDep[r], n.vecDep[r] = true, true
-				case definedInside(x, n.red):
-					n.rowDep[r] = n.rowDep[r] || n.rowDep[x]
-					n.vecDep[r] = n.vecDep[r] || n.vecDep[x]
 				case definedInside(x, n.top):
 					return false // an induction variable or a value of the nest
 				case ir.TypeEqual(x.Type, ir.I1) && !(o.Name == "arith.select" && i == 0):
@@ -458,7 +676,7 @@ func (c *contraction) classify(n *cnest) bool {
 // shape chooses the vector width and the register tile.
 func (c *contraction) shape(n *cnest) bool {
 	widest := elemBits(n.elem)
-	for _, o := range n.ops {
+	for _, o := range append(append([]*ir.Operation(nil), n.ops...), n.outer...) {
 		if n.kind[o] == ctSkip {
 			continue
 		}
@@ -472,6 +690,10 @@ func (c *contraction) shape(n *cnest) bool {
 		return false
 	}
 	n.lanes = c.o.bits / widest
+	n.narrow = nil
+	for w := n.lanes / 2; w >= 2; w /= 2 {
+		n.narrow = append(n.narrow, w)
+	}
 	n.mr, n.nv = tileShape(c.o.regs)
 	if c.o.rows > 0 {
 		n.mr = c.o.rows
@@ -498,6 +720,14 @@ func (c *contraction) shape(n *cnest) bool {
 		}
 	}
 	return true
+}
+
+// minLanes is the width of the narrowest vector of the tiles.
+func (n *cnest) minLanes() int64 {
+	if len(n.narrow) > 0 {
+		return n.narrow[len(n.narrow)-1]
+	}
+	return n.lanes
 }
 
 // tileShape is the default register tile for a number of vector

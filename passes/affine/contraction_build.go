@@ -6,7 +6,6 @@ import (
 	"tir/dialects/affine"
 	"tir/dialects/arith"
 	"tir/dialects/ir"
-	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/vector"
 )
@@ -18,97 +17,130 @@ import (
 
 // ctBuild is the state of one rewrite.
 type ctBuild struct {
-	c    *contraction
-	n    *cnest
-	loc  ir.Location
-	pre  []*ir.Operation         // made before the nest: splats, broadcasts of outside values
-	vecs map[*ir.Value]*ir.Value // vectors standing for constants and values from outside
-	out  []*ir.Operation         // the new nests, in order, inserted before the original
-	ok   bool
-}
-
-// packing is where a main-region tile reads its packed operands:
-// P[p][k - kc][0 : NR] for the tile's panel p of the cache block starting
-// at k = kc.
-type packing struct {
-	bufs  map[*ir.Operation]*ir.Value // the panel buffer of each packed load
-	p, kc sizeexpr.Expr
+	c   *contraction
+	n   *cnest
+	loc ir.Location
+	pre []*ir.Operation // made before the nest: splats, broadcasts of outside values
+	// splatted are the values that vectors of copies stand for (constants,
+	// values from outside the nest); splats the vectors made, by width.
+	splatted map[*ir.Value]bool
+	splats   map[splatKey]*ir.Value
+	out      []*ir.Operation // the new nests, in order, inserted before the original (inside the new middle loops)
+	mid      map[*ir.Value]sizeexpr.Expr
+	// top holds what goes at the function's top level before the nest (the
+	// panels and their sizes); deallocs the panels to free after it.
+	top, deallocs []*ir.Operation
+	ok            bool
 }
 
 func (c *contraction) rewrite(n *cnest) bool {
-	b := &ctBuild{c: c, n: n, loc: n.top.Loc, vecs: map[*ir.Value]*ir.Value{}, ok: true}
+	b := &ctBuild{c: c, n: n, loc: n.top.Loc, splatted: map[*ir.Value]bool{}, splats: map[splatKey]*ir.Value{},
+		mid: map[*ir.Value]sizeexpr.Expr{}, ok: true}
 	vl, mr, nv := n.lanes, n.mr, n.nv
 	nr := vl * nv
-	fd := func(e sizeexpr.Expr, d int64) sizeexpr.Expr {
-		q, err := sizeexpr.FloorDiv(e, d)
-		if err != nil {
-			b.ok = false
-		}
-		return q
-	}
 	add, sub, mul := sizeexpr.Add, sizeexpr.Sub, sizeexpr.Mul
 	one := func(e sizeexpr.Expr) []sizeexpr.Expr { return []sizeexpr.Expr{e} }
 	two := func(a, e sizeexpr.Expr) []sizeexpr.Expr { return []sizeexpr.Expr{a, e} }
 	// jF ends the full NR-wide tiles, jV the full vectors; iF the full
 	// MR-row tiles. Pieces starting at max(lo, xF) are empty when the
 	// loop itself is.
-	jF := add(n.lj, mul(fd(sub(n.uj, n.lj), nr), nr))
-	jV := add(n.lj, mul(fd(sub(n.uj, n.lj), vl), vl)) // NR is a multiple of VL
+	jF := add(n.lj, mul(b.floorDiv(sub(n.uj, n.lj), nr), nr))
+	jV := add(n.lj, mul(b.floorDiv(sub(n.uj, n.lj), vl), vl)) // NR is a multiple of VL
+	// The columns past jV that do not fill a vector: narrower vectors
+	// (VL/2, VL/4, ... lanes), one each at most, ending at ends[i].
+	ends := make([]sizeexpr.Expr, len(n.narrow))
+	jS := jV // where the scalar columns start
+	for i, w := range n.narrow {
+		ends[i] = add(n.lj, mul(b.floorDiv(sub(n.uj, n.lj), w), w))
+		jS = ends[i]
+	}
 	var iF sizeexpr.Expr
 	if n.row != nil {
-		iF = add(n.li, mul(fd(sub(n.ui, n.li), mr), mr))
+		iF = add(n.li, mul(b.floorDiv(sub(n.ui, n.li), mr), mr))
 	}
 	if !b.ok {
 		return false
 	}
 	b.prepare()
+	// The loops between the row and the vector loop hold the tiles.
+	var midTop *ir.Operation
+	var midBlks []*ir.Block
+	for d, m := range n.mids {
+		l, blk, iv := b.newLoop(n.midLbs[d], n.midUbs[d], 1, nil, n.midIVs[d].NameHint, affine.IsParallel(m) && !n.panels)
+		b.mid[n.midIVs[d]] = iv
+		if d == 0 {
+			midTop = l
+		} else {
+			midBlks[d-1].Append(l)
+		}
+		midBlks = append(midBlks, blk)
+	}
 	// What the constant extents make empty.
 	colRem, scalarRem, rowRem := true, true, n.row != nil
+	narrowRem := make([]bool, len(n.narrow))
+	for i := range narrowRem {
+		narrowRem[i] = true
+	}
 	if t, ok := sub(n.uj, n.lj).Const(); ok {
-		colRem, scalarRem = t%nr >= vl, t%vl != 0
+		colRem, scalarRem = t%nr >= vl, t%n.minLanes() != 0
+		for i, w := range n.narrow {
+			narrowRem[i] = t%(2*w) >= w
+		}
 	}
 	if n.row != nil {
 		if t, ok := sub(n.ui, n.li).Const(); ok {
 			rowRem = t%mr != 0
 		}
 	}
-
-	var mainLbs, mainUbs, remLbs, remUbs []sizeexpr.Expr // rows
-	if n.row != nil {
-		mainLbs, mainUbs = one(n.li), one(iF)
-		remLbs, remUbs = two(n.li, iF), one(n.ui)
-	}
-	tailLbs, tailUbs := two(n.lj, jF), one(jV) // columns
-	var allocs []*ir.Operation
-	if n.row != nil && b.c.o.kBlock > 0 {
-		allocs = b.mainRegion(iF, jF)
+	if n.blockedForm {
+		b.blockedRegion(iF, jF, jV, ends, colRem, rowRem, narrowRem)
 	} else {
-		b.tiles(mainLbs, mainUbs, mr, one(n.lj), one(jF), nv)
-	}
-	if colRem {
-		b.tiles(mainLbs, mainUbs, mr, tailLbs, tailUbs, 1)
-	}
-	if rowRem {
-		b.tiles(remLbs, remUbs, 1, one(n.lj), one(jF), nv)
+		var mainLbs, mainUbs, remLbs, remUbs []sizeexpr.Expr // rows
+		if n.row != nil {
+			mainLbs, mainUbs = one(n.li), one(iF)
+			remLbs, remUbs = two(n.li, iF), one(n.ui)
+		}
+		tailLbs, tailUbs := two(n.lj, jF), one(jV) // columns
+		b.tiles(mainLbs, mainUbs, mr, one(n.lj), one(jF), nv, vl)
 		if colRem {
-			b.tiles(remLbs, remUbs, 1, tailLbs, tailUbs, 1)
+			b.tiles(mainLbs, mainUbs, mr, tailLbs, tailUbs, 1, vl)
+		}
+		start := jV
+		for i, w := range n.narrow {
+			if narrowRem[i] {
+				b.tiles(mainLbs, mainUbs, mr, two(n.lj, start), one(ends[i]), 1, w)
+			}
+			start = ends[i]
+		}
+		if rowRem {
+			b.tiles(remLbs, remUbs, 1, one(n.lj), one(jF), nv, vl)
+			if colRem {
+				b.tiles(remLbs, remUbs, 1, tailLbs, tailUbs, 1, vl)
+			}
+			start := jV
+			for i, w := range n.narrow {
+				if narrowRem[i] {
+					b.tiles(remLbs, remUbs, 1, two(n.lj, start), one(ends[i]), 1, w)
+				}
+				start = ends[i]
+			}
 		}
 	}
 	if !b.ok {
 		return false
 	}
-	// The last columns that do not fill a vector stay in the original
-	// loops, which now start at jV.
+	// The last columns that do not fill the narrowest vector stay in the
+	// original loops, which now start at jS.
 	var colLB ir.AffineMap
 	var colLBOps []*ir.Value
 	if scalarRem {
 		var ok bool
-		colLB, colLBOps, ok = c.x.toMap(two(n.lj, jV))
+		colLB, colLBOps, ok = c.x.toMap(two(n.lj, jS))
 		if !ok {
 			return false
 		}
 	}
-	if len(allocs) > 0 {
+	if len(b.deallocs) > 0 {
 		// The panels are shared by whatever loops hold the nest: those
 		// marked parallel lose the mark (threads would write the panels
 		// at the same time; the row tiles inside stay parallel).
@@ -118,23 +150,32 @@ func (c *contraction) rewrite(n *cnest) bool {
 				c.rw.Modified(p)
 			}
 		}
-		// At the function's top level, around the nest holding this one.
-		home := n.top
-		for home.ParentOp() != nil && home.ParentOp() != c.fn {
-			home = home.ParentOp()
-		}
+		home := n.home(c.fn)
 		blk := home.ParentBlock()
 		next := blk.Ops[blk.IndexOf(home)+1]
-		for _, a := range allocs {
+		for _, a := range b.top {
 			c.rw.InsertBefore(home, a)
-			c.rw.InsertBefore(next, memref.NewDealloc(b.loc, a.Results[0]))
+		}
+		for _, d := range b.deallocs {
+			c.rw.InsertBefore(next, d)
 		}
 	}
 	for _, o := range b.pre {
 		c.rw.InsertBefore(n.top, o)
 	}
-	for _, o := range b.out {
-		c.rw.InsertBefore(n.top, o)
+	if midTop != nil {
+		inner := midBlks[len(midBlks)-1]
+		for _, o := range b.out {
+			inner.Append(o)
+		}
+		for _, blk := range midBlks {
+			blk.Append(affine.NewYield(b.loc))
+		}
+		c.rw.InsertBefore(n.top, midTop)
+	} else {
+		for _, o := range b.out {
+			c.rw.InsertBefore(n.top, o)
+		}
 	}
 	if !scalarRem {
 		c.rw.EraseOp(n.top)
@@ -148,39 +189,66 @@ func (c *contraction) rewrite(n *cnest) bool {
 	return true
 }
 
-// prepare makes the vectors of the body's constants, of the values it
-// uses from outside the nest, and of the initial value.
+// home is the op at the function's top level that holds the nest.
+func (n *cnest) home(fn *ir.Operation) *ir.Operation {
+	home := n.top
+	for home.ParentOp() != nil && home.ParentOp() != fn {
+		home = home.ParentOp()
+	}
+	return home
+}
+
+func (b *ctBuild) floorDiv(e sizeexpr.Expr, d int64) sizeexpr.Expr {
+	q, err := sizeexpr.FloorDiv(e, d)
+	if err != nil {
+		b.ok = false
+	}
+	return q
+}
+
+type splatKey struct {
+	v     *ir.Value
+	lanes int64
+}
+
+// prepare lists the values that vectors of copies stand for: the body's
+// constants, the values it uses from outside the nest, the initial value
+// when it comes from outside.
 func (b *ctBuild) prepare() {
 	n := b.n
-	splat := func(x *ir.Value) *ir.Value {
-		if v, ok := b.vecs[x]; ok {
-			return v
-		}
-		var op *ir.Operation
-		if isSplatConstant(x) && finiteConstant(x) {
-			c := x.DefiningOp()
-			t := ir.VectorType{Shape: []int64{n.lanes}, Elem: x.Type}
-			op = arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr("value")}}, t)
-		} else {
-			op = vector.NewBroadcast(b.loc, x, n.lanes)
-		}
-		b.pre = append(b.pre, op)
-		b.vecs[x] = op.Results[0]
-		return op.Results[0]
+	if !definedInside(n.init, n.col) {
+		b.splatted[n.init] = true
 	}
-	splat(n.init)
-	for _, o := range n.ops {
+	for _, o := range append(append([]*ir.Operation(nil), n.ops...), n.outer...) {
 		switch n.kind[o] {
 		case ctConst:
-			splat(o.Results[0])
+			b.splatted[o.Results[0]] = true
 		case ctElementwise:
 			for _, x := range o.Operands {
-				if x != n.acc && !definedInside(x, n.red) && !ir.TypeEqual(x.Type, ir.I1) {
-					splat(x)
+				if !definedInside(x, n.top) && !ir.TypeEqual(x.Type, ir.I1) {
+					b.splatted[x] = true
 				}
 			}
 		}
 	}
+}
+
+// splat returns the vector of lanes copies of x, made before the nest.
+func (b *ctBuild) splat(x *ir.Value, lanes int64) *ir.Value {
+	if v, ok := b.splats[splatKey{x, lanes}]; ok {
+		return v
+	}
+	var op *ir.Operation
+	if isSplatConstant(x) && finiteConstant(x) {
+		c := x.DefiningOp()
+		t := ir.VectorType{Shape: []int64{lanes}, Elem: x.Type}
+		op = arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr("value")}}, t)
+	} else {
+		op = vector.NewBroadcast(b.loc, x, lanes)
+	}
+	b.pre = append(b.pre, op)
+	b.splats[splatKey{x, lanes}] = op.Results[0]
+	return op.Results[0]
 }
 
 // finiteConstant reports whether a constant is an integer or a finite
@@ -198,7 +266,8 @@ func (b *ctBuild) newLoop(lbs, ubs []sizeexpr.Expr, step int64, inits []*ir.Valu
 	loop, ok := newFor(b.c.x, b.loc, foldBounds(lbs, true), foldBounds(ubs, false), step, inits)
 	if !ok {
 		b.ok = false
-		loop = affine.NewConstantFor(b.loc, 0, 0, 1) // a placeholder, discarded
+		zero := ir.AffineMap{Results: []sizeexpr.Expr{sizeexpr.Const(0)}}
+		loop = affine.NewFor(b.loc, zero, nil, zero, nil, 1, inits) // a placeholder, discarded
 	}
 	if parallel {
 		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
@@ -246,8 +315,9 @@ func (b *ctBuild) access(subs []sizeexpr.Expr, build func(m ir.AffineMap, operan
 	return build(m, operands)
 }
 
-// at substitutes the row, column and k positions into subscripts.
-func (b *ctBuild) at(subs []sizeexpr.Expr, i, j, k sizeexpr.Expr) []sizeexpr.Expr {
+// at substitutes the row, column and reduction positions, and the new
+// middle loops' induction variables, into subscripts.
+func (b *ctBuild) at(subs []sizeexpr.Expr, i, j sizeexpr.Expr, ks []sizeexpr.Expr) []sizeexpr.Expr {
 	n := b.n
 	out := make([]sizeexpr.Expr, len(subs))
 	for d, e := range subs {
@@ -257,8 +327,14 @@ func (b *ctBuild) at(subs []sizeexpr.Expr, i, j, k sizeexpr.Expr) []sizeexpr.Exp
 				return i, true
 			case v == n.jIV:
 				return j, true
-			case v == n.kIV:
-				return k, true
+			}
+			for l, k := range n.kIVs {
+				if v == k && l < len(ks) {
+					return ks[l], true
+				}
+			}
+			if m, ok := b.mid[v]; ok {
+				return m, true
 			}
 			return sizeexpr.Expr{}, false
 		})
@@ -266,17 +342,17 @@ func (b *ctBuild) at(subs []sizeexpr.Expr, i, j, k sizeexpr.Expr) []sizeexpr.Exp
 	return out
 }
 
-func (b *ctBuild) vt(t ir.Type) ir.VectorType {
-	return ir.VectorType{Shape: []int64{b.n.lanes}, Elem: t}
+func vt(t ir.Type, lanes int64) ir.VectorType {
+	return ir.VectorType{Shape: []int64{lanes}, Elem: t}
 }
 
 func (b *ctBuild) rowParallel() bool { return b.n.row != nil && affine.IsParallel(b.n.row) }
 
 // tiles appends the nest of mr x nv tiles over rows [max(rowLbs),
 // min(rowUbs)) (no row loop when rowLbs is nil) and columns [max(colLbs),
-// min(colUbs)), each tile reducing over the whole reduced loop from the
-// initial value.
-func (b *ctBuild) tiles(rowLbs, rowUbs []sizeexpr.Expr, mr int64, colLbs, colUbs []sizeexpr.Expr, nv int64) {
+// min(colUbs)), each tile reducing over the whole reduced loops from the
+// initial value, with vectors of the given lanes.
+func (b *ctBuild) tiles(rowLbs, rowUbs []sizeexpr.Expr, mr int64, colLbs, colUbs []sizeexpr.Expr, nv, lanes int64) {
 	n := b.n
 	var outer *ir.Operation
 	var blk *ir.Block
@@ -284,8 +360,8 @@ func (b *ctBuild) tiles(rowLbs, rowUbs []sizeexpr.Expr, mr int64, colLbs, colUbs
 	if rowLbs != nil {
 		outer, blk, i0 = b.newLoop(rowLbs, rowUbs, mr, nil, "ic", b.rowParallel())
 	}
-	jl, jb, j0 := b.newLoop(colLbs, colUbs, n.lanes*nv, nil, "jr", outer == nil && affine.IsParallel(n.col))
-	b.kernel(jb, i0, j0, mr, nv, n.kLbs, n.kUbs, false, nil)
+	jl, jb, j0 := b.newLoop(colLbs, colUbs, lanes*nv, nil, "jr", outer == nil && affine.IsParallel(n.col))
+	b.kernel(jb, kernelArgs{i0: i0, j0: j0, mr: mr, nv: nv, lanes: lanes, kLbs: n.kLbs, kUbs: n.kUbs})
 	jb.Append(affine.NewYield(b.loc))
 	if outer == nil {
 		b.out = append(b.out, jl)
@@ -296,140 +372,207 @@ func (b *ctBuild) tiles(rowLbs, rowUbs []sizeexpr.Expr, mr int64, colLbs, colUbs
 	b.out = append(b.out, outer)
 }
 
-// mainRegion appends the cache-blocked nest of MR x NV tiles over rows
-// [li, iF) and columns [lj, jF) (the full tiles), with the initialization of C when the
-// reduced loop is cut into several blocks and the packing of the operands
-// that do not depend on the row. It returns the panel buffers to allocate.
-func (b *ctBuild) mainRegion(iF, jF sizeexpr.Expr) []*ir.Operation {
-	n, o := b.n, b.c.o
-	vl, mr, nv := n.lanes, n.mr, n.nv
-	nr := vl * nv
-	kc := o.kBlock
-	if n.kTrip >= 0 && n.kTrip < kc {
-		kc = max(n.kTrip, 1)
+// kernelArgs describe one register tile: mr rows from i0, nv vectors of
+// lanes elements from column j0, the reduced loops' bounds (the outer one cut to a cache
+// block), the accumulators loaded from C (fromC) or made from the initial
+// value, the panels the packed operands are read from (nil: none), and
+// what is stored: the sums, or when notLast is set, the sums while
+// another block follows (all of notLast >= 0) and the epilogue after the
+// last.
+type kernelArgs struct {
+	i0, j0        sizeexpr.Expr
+	mr, nv, lanes int64
+	kLbs, kUbs    [][]sizeexpr.Expr
+	fromC         bool
+	pk            *panelRef
+	notLast       []sizeexpr.Expr
+}
+
+type instKey struct {
+	v    *ir.Value
+	r, l int64
+}
+
+// instCtx is where values of the nest are instantiated for the lanes of a
+// tile: the block to append to, the tile's position (ks: the reduced
+// loops' induction variables, inside them), the accumulators standing for
+// accOf, and the values made so far.
+type instCtx struct {
+	blk       *ir.Block
+	i0, j0    sizeexpr.Expr
+	ks        []sizeexpr.Expr
+	nv, lanes int64
+	accOf     *ir.Value
+	accs      []*ir.Value
+	pk        *panelRef
+	memo      map[instKey]*ir.Value
+}
+
+// inst returns the vector of v for row r and vector l of the tile.
+func (b *ctBuild) inst(x *instCtx, v *ir.Value, r, l int64) *ir.Value {
+	n := b.n
+	if x.accOf != nil && v == x.accOf {
+		return x.accs[r*x.nv+l]
 	}
-	blocked := n.kTrip < 0 || n.kTrip > kc
-	nc := max(o.nBlock/nr, 1) * nr
-	if t, ok := sizeexpr.Sub(n.uj, n.lj).Const(); ok && t < nc {
-		nc = max((t+nr-1)/nr, 1) * nr
+	if b.splatted[v] {
+		return b.splat(v, x.lanes)
 	}
-	// Operands to pack: contiguous along n, the same for every row. One
-	// block at a time needs its first k as a single expression.
-	var packed []*ir.Operation
-	if o.pack && (blocked || len(n.kLbs) == 1) && !inParallelOp(n.top, b.c.fn) {
-		for _, op := range n.ops {
-			if n.kind[op] == ctVecLoad && !n.rowDep[op.Results[0]] {
-				packed = append(packed, op)
+	o := v.DefiningOp()
+	if o == nil {
+		b.ok = false
+		return v
+	}
+	kind, ok := n.kind[o]
+	if !ok {
+		return v // a scalar i1 select condition from outside
+	}
+	if !n.rowDep[v] {
+		r = 0
+	}
+	if !n.vecDep[v] {
+		l = 0
+	}
+	if w, ok := x.memo[instKey{v, r, l}]; ok {
+		return w
+	}
+	vl := x.lanes
+	row := sizeexpr.Expr{}
+	if n.row != nil {
+		row = sizeexpr.Add(x.i0, sizeexpr.Const(r))
+	}
+	col := sizeexpr.Add(x.j0, sizeexpr.Const(l*vl))
+	var res *ir.Value
+	switch kind {
+	case ctVecLoad, ctGather:
+		_, mem, m, operands := affine.AccessParts(o)
+		if buf, subs, ok := x.pk.at(o, x.ks, l*vl); ok {
+			res = x.blk.Append(b.access(subs, func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+				return affine.NewVectorLoad(o.Loc, vt(v.Type, vl), buf, m, ops)
+			})).Results[0]
+			break
+		}
+		if kind == ctGather {
+			b.ok = false
+			return v
+		}
+		subs, _ := b.c.x.apply(m, operands)
+		res = x.blk.Append(b.access(b.at(subs, row, col, x.ks), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+			return affine.NewVectorLoad(o.Loc, vt(v.Type, vl), mem, m, ops)
+		})).Results[0]
+	case ctBroadcast:
+		_, mem, m, operands := affine.AccessParts(o)
+		subs, _ := b.c.x.apply(m, operands)
+		s := x.blk.Append(b.access(b.at(subs, row, x.j0, x.ks), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+			return affine.NewLoad(o.Loc, mem, m, ops)
+		})).Results[0]
+		s.NameHint = v.NameHint
+		res = x.blk.Append(vector.NewBroadcast(o.Loc, s, vl)).Results[0]
+	case ctElementwise:
+		args := make([]*ir.Value, len(o.Operands))
+		for i, a := range o.Operands {
+			args[i] = b.inst(x, a, r, l)
+		}
+		e := ir.NewOp(o.Name, o.Loc, args, []ir.Type{vt(v.Type, vl)}, append(ir.DictAttr(nil), o.Attrs...))
+		res = x.blk.Append(e).Results[0]
+	default:
+		b.ok = false
+		return v
+	}
+	res.NameHint = v.NameHint
+	x.memo[instKey{v, r, l}] = res
+	return res
+}
+
+// kernel appends to blk one register tile: the accumulators, the reduced
+// loops with the body instantiated for every row and vector, and the
+// stores to C.
+func (b *ctBuild) kernel(blk *ir.Block, a kernelArgs) {
+	n := b.n
+	vl := a.lanes
+	row := func(r int64) sizeexpr.Expr {
+		if n.row == nil {
+			return sizeexpr.Expr{}
+		}
+		return sizeexpr.Add(a.i0, sizeexpr.Const(r))
+	}
+	cAt := func(r, l int64) []sizeexpr.Expr {
+		return b.at(n.storeSubs, row(r), sizeexpr.Add(a.j0, sizeexpr.Const(l*vl)), nil)
+	}
+	outer := &instCtx{blk: blk, i0: a.i0, j0: a.j0, nv: a.nv, lanes: vl, memo: map[instKey]*ir.Value{}}
+	var inits []*ir.Value
+	for r := int64(0); r < a.mr; r++ {
+		for l := int64(0); l < a.nv; l++ {
+			if !a.fromC {
+				inits = append(inits, b.inst(outer, n.init, r, l))
+				continue
+			}
+			ld := blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+				return affine.NewVectorLoad(b.loc, vt(n.elem, vl), n.mem, m, ops)
+			}))
+			inits = append(inits, ld.Results[0])
+		}
+	}
+	// The reduced loops, each holding the next, the accumulators threaded
+	// through them.
+	var ks []sizeexpr.Expr
+	var first *ir.Operation
+	parent := blk
+	iters := inits
+	for d := range n.reds {
+		l, lb, k := b.newLoop(a.kLbs[d], a.kUbs[d], 1, iters, n.kIVs[d].NameHint, false)
+		ks = append(ks, k)
+		parent.Append(l)
+		if d == 0 {
+			first = l
+		} else {
+			parent.Append(affine.NewYield(b.loc, l.Results...))
+		}
+		parent = lb
+		iters = affine.IterArgs(l)
+		if d == len(n.reds)-1 {
+			for _, it := range iters {
+				it.NameHint = "acc"
 			}
 		}
 	}
-	// C = init on the tiles when the blocks accumulate in it.
-	if blocked {
-		il, ib, i := b.newLoop([]sizeexpr.Expr{n.li}, []sizeexpr.Expr{iF}, 1, nil, "i", b.rowParallel())
-		jl, jb, j := b.newLoop([]sizeexpr.Expr{n.lj}, []sizeexpr.Expr{jF}, vl, nil, "j", false)
-		jb.Append(b.access(b.at(n.storeSubs, i, j, sizeexpr.Expr{}), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-			return affine.NewVectorStore(b.loc, b.vecs[n.init], n.mem, m, ops)
-		}))
-		jb.Append(affine.NewYield(b.loc))
-		ib.Append(jl)
-		ib.Append(affine.NewYield(b.loc))
-		b.out = append(b.out, il)
-	}
-	// The cache blocks: for %jc (left out when the columns fit in one
-	// block) { for %kc (when the reduction is blocked) { ... } }. emit
-	// appends to the innermost of them.
-	var nestOps []*ir.Operation
-	emit := func(o *ir.Operation) { nestOps = append(nestOps, o) }
-	var jcl, kcl *ir.Operation
-	jc := n.lj
-	if t, ok := sizeexpr.Sub(n.uj, n.lj).Const(); !ok || t > nc {
-		var jcb *ir.Block
-		jcl, jcb, jc = b.newLoop([]sizeexpr.Expr{n.lj}, []sizeexpr.Expr{jF}, nc, nil, "jc", false)
-		emit = func(o *ir.Operation) { jcb.Append(o) }
-	}
-	kcExpr := sizeexpr.Expr{}
-	kLbs, kUbs := n.kLbs, n.kUbs
-	if blocked {
-		var kb *ir.Block
-		kcl, kb, kcExpr = b.newLoop(n.kLbs, n.kUbs, kc, nil, "kc", false)
-		emit = func(o *ir.Operation) { kb.Append(o) }
-		kLbs = []sizeexpr.Expr{kcExpr}
-		kUbs = append([]sizeexpr.Expr{sizeexpr.Add(kcExpr, sizeexpr.Const(kc))}, n.kUbs...)
-	} else if len(packed) > 0 {
-		kcExpr = n.kLbs[0]
-	}
-	// The block's panels: p < min(NC/NR, (jF - jc) / NR), at column
-	// jc + p*NR (jF - jc is a multiple of NR).
-	pEnd := []sizeexpr.Expr{sizeexpr.Const(nc / nr), mustFloorDiv(sizeexpr.Sub(jF, jc), nr)}
-	var allocs []*ir.Operation
-	pk := &packing{bufs: map[*ir.Operation]*ir.Value{}, kc: kcExpr}
-	for _, ld := range packed {
-		_, mem, m, operands := affine.AccessParts(ld)
-		subs, _ := b.c.x.apply(m, operands)
-		elem := mem.Type.(ir.MemRefType).Elem
-		a := memref.NewAlloc(b.loc, ir.MemRefType{Shape: []int64{nc / nr, kc, nr}, Elem: elem}, nil)
-		a.Results[0].NameHint = "panel"
-		allocs = append(allocs, a)
-		buf := a.Results[0]
-		pk.bufs[ld] = buf
-		// for %p in the block { for %k in the block { P[%p, %k - kc] = B[%k, jc + %p*NR] } }
-		pl, pb, p := b.newLoop([]sizeexpr.Expr{sizeexpr.Const(0)}, pEnd, 1, nil, "p", false)
-		jr := sizeexpr.Add(jc, sizeexpr.Mul(p, nr))
-		kl, kb, k := b.newLoop(kLbs, kUbs, 1, nil, "k", false)
-		for l := int64(0); l < nv; l++ {
-			col := sizeexpr.Add(jr, sizeexpr.Const(l*vl))
-			v := kb.Append(b.access(b.at(subs, sizeexpr.Expr{}, col, k), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorLoad(b.loc, b.vt(elem), mem, m, ops)
-			})).Results[0]
-			dst := []sizeexpr.Expr{p, sizeexpr.Sub(k, kcExpr), sizeexpr.Const(l * vl)}
-			kb.Append(b.access(dst, func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorStore(b.loc, v, buf, m, ops)
-			}))
-		}
-		kb.Append(affine.NewYield(b.loc))
-		pb.Append(kl)
-		pb.Append(affine.NewYield(b.loc))
-		emit(pl)
-	}
-	il, ib, i0 := b.newLoop([]sizeexpr.Expr{n.li}, []sizeexpr.Expr{iF}, mr, nil, "ic", b.rowParallel())
-	jl, jb, p := b.newLoop([]sizeexpr.Expr{sizeexpr.Const(0)}, pEnd, 1, nil, "p", false)
-	j0 := sizeexpr.Add(jc, sizeexpr.Mul(p, nr))
-	pk.p = p
-	if len(packed) == 0 {
-		pk = nil
-	}
-	b.kernel(jb, i0, j0, mr, nv, kLbs, kUbs, blocked, pk)
-	jb.Append(affine.NewYield(b.loc))
-	ib.Append(jl)
-	ib.Append(affine.NewYield(b.loc))
-	emit(il)
-	// Close the block loops from the inside out.
-	if kcl != nil {
-		affine.ForBody(kcl).Append(affine.NewYield(b.loc))
-		if jcl != nil {
-			affine.ForBody(jcl).Append(kcl)
-		} else {
-			nestOps = append(nestOps, kcl)
+	body := &instCtx{blk: parent, i0: a.i0, j0: a.j0, ks: ks, nv: a.nv, lanes: vl, accOf: n.acc, accs: iters, pk: a.pk, memo: map[instKey]*ir.Value{}}
+	var next []*ir.Value
+	for r := int64(0); r < a.mr; r++ {
+		for l := int64(0); l < a.nv; l++ {
+			next = append(next, b.inst(body, n.result, r, l))
 		}
 	}
-	if jcl != nil {
-		affine.ForBody(jcl).Append(affine.NewYield(b.loc))
-		nestOps = append(nestOps, jcl)
-	}
-	b.out = append(b.out, nestOps...)
-	return allocs
-}
-
-// inParallelOp reports whether op is nested in a parallel op other than a
-// marked affine.for (affine.parallel, scf.parallel), whose parallelism
-// cannot be given up for a shared panel buffer.
-func inParallelOp(op, fn *ir.Operation) bool {
-	for p := op.ParentOp(); p != nil && p != fn; p = p.ParentOp() {
-		if p.Name == "affine.parallel" || p.Name == "scf.parallel" {
-			return true
+	parent.Append(affine.NewYield(b.loc, next...))
+	// The stores: the epilogue applied to the sums.
+	store := func(blk *ir.Block, epilogue bool) {
+		x := &instCtx{blk: blk, i0: a.i0, j0: a.j0, nv: a.nv, lanes: vl, accOf: n.sum, accs: first.Results, memo: outer.memo}
+		for r := int64(0); r < a.mr; r++ {
+			for l := int64(0); l < a.nv; l++ {
+				v := first.Results[r*a.nv+l]
+				if epilogue {
+					v = b.inst(x, n.value, r, l)
+				}
+				blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+					return affine.NewVectorStore(b.loc, v, n.mem, m, ops)
+				}))
+			}
 		}
 	}
-	return false
+	if a.notLast == nil || n.value == n.sum {
+		store(blk, true)
+		return
+	}
+	g, ok := newGuard(b.c.x, b.loc, a.notLast, nil)
+	if !ok {
+		b.ok = false
+		return
+	}
+	blk.Append(g)
+	store(affine.ThenBlock(g), false)
+	affine.ThenBlock(g).Append(affine.NewYield(b.loc))
+	g.Regions[1].AddBlock()
+	store(affine.ElseBlock(g), true)
+	affine.ElseBlock(g).Append(affine.NewYield(b.loc))
 }
 
 func mustFloorDiv(e sizeexpr.Expr, d int64) sizeexpr.Expr {
@@ -438,120 +581,4 @@ func mustFloorDiv(e sizeexpr.Expr, d int64) sizeexpr.Expr {
 		panic(err) // d > 0: FloorDiv fails only on a non-positive divisor
 	}
 	return q
-}
-
-// kernel appends to blk one mr x nv tile at row i0 and column j0: the
-// accumulators (loaded from C when fromC, else the initial value), the
-// reduced loop over [max(kLbs), min(kUbs)) with the body instantiated for
-// every row and vector, and the stores to C.
-func (b *ctBuild) kernel(blk *ir.Block, i0, j0 sizeexpr.Expr, mr, nv int64, kLbs, kUbs []sizeexpr.Expr, fromC bool, pk *packing) {
-	n := b.n
-	vl := n.lanes
-	row := func(r int64) sizeexpr.Expr { return sizeexpr.Add(i0, sizeexpr.Const(r)) }
-	colOf := func(l int64) sizeexpr.Expr { return sizeexpr.Add(j0, sizeexpr.Const(l*vl)) }
-	cAt := func(r, l int64) []sizeexpr.Expr { return b.at(n.storeSubs, row(r), colOf(l), sizeexpr.Expr{}) }
-	var inits []*ir.Value
-	for r := int64(0); r < mr; r++ {
-		for l := int64(0); l < nv; l++ {
-			if !fromC {
-				inits = append(inits, b.vecs[n.init])
-				continue
-			}
-			ld := blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorLoad(b.loc, b.vt(n.elem), n.mem, m, ops)
-			}))
-			inits = append(inits, ld.Results[0])
-		}
-	}
-	kl, kb, k := b.newLoop(kLbs, kUbs, 1, inits, "k", false)
-	iters := affine.IterArgs(kl)
-	for _, a := range iters {
-		a.NameHint = "acc"
-	}
-	type key struct {
-		v    *ir.Value
-		r, l int64
-	}
-	memo := map[key]*ir.Value{}
-	var inst func(v *ir.Value, r, l int64) *ir.Value
-	inst = func(v *ir.Value, r, l int64) *ir.Value {
-		if v == n.acc {
-			return iters[r*nv+l]
-		}
-		if x, ok := b.vecs[v]; ok {
-			return x
-		}
-		if !definedInside(v, n.red) {
-			return v // a scalar i1 select condition from outside
-		}
-		if !n.rowDep[v] {
-			r = 0
-		}
-		if !n.vecDep[v] {
-			l = 0
-		}
-		if x, ok := memo[key{v, r, l}]; ok {
-			return x
-		}
-		o := v.DefiningOp()
-		var res *ir.Value
-		switch n.kind[o] {
-		case ctVecLoad:
-			_, mem, m, operands := affine.AccessParts(o)
-			if buf, ok := pk.buf(o); ok {
-				dst := []sizeexpr.Expr{pk.p, sizeexpr.Sub(k, pk.kc), sizeexpr.Const(l * vl)}
-				res = kb.Append(b.access(dst, func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-					return affine.NewVectorLoad(o.Loc, b.vt(v.Type), buf, m, ops)
-				})).Results[0]
-				break
-			}
-			subs, _ := b.c.x.apply(m, operands)
-			res = kb.Append(b.access(b.at(subs, row(r), colOf(l), k), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorLoad(o.Loc, b.vt(v.Type), mem, m, ops)
-			})).Results[0]
-		case ctBroadcast:
-			_, mem, m, operands := affine.AccessParts(o)
-			subs, _ := b.c.x.apply(m, operands)
-			s := kb.Append(b.access(b.at(subs, row(r), j0, k), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewLoad(o.Loc, mem, m, ops)
-			})).Results[0]
-			s.NameHint = v.NameHint
-			res = kb.Append(vector.NewBroadcast(o.Loc, s, vl)).Results[0]
-		default: // ctElementwise
-			args := make([]*ir.Value, len(o.Operands))
-			for i, x := range o.Operands {
-				args[i] = inst(x, r, l)
-			}
-			e := ir.NewOp(o.Name, o.Loc, args, []ir.Type{b.vt(v.Type)}, append(ir.DictAttr(nil), o.Attrs...))
-			res = kb.Append(e).Results[0]
-		}
-		res.NameHint = v.NameHint
-		memo[key{v, r, l}] = res
-		return res
-	}
-	var next []*ir.Value
-	for r := int64(0); r < mr; r++ {
-		for l := int64(0); l < nv; l++ {
-			next = append(next, inst(n.result, r, l))
-		}
-	}
-	kb.Append(affine.NewYield(b.loc, next...))
-	blk.Append(kl)
-	for r := int64(0); r < mr; r++ {
-		for l := int64(0); l < nv; l++ {
-			acc := kl.Results[r*nv+l]
-			blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorStore(b.loc, acc, n.mem, m, ops)
-			}))
-		}
-	}
-}
-
-// buf returns the panel of a packed load (pk may be nil).
-func (pk *packing) buf(o *ir.Operation) (*ir.Value, bool) {
-	if pk == nil {
-		return nil, false
-	}
-	v, ok := pk.bufs[o]
-	return v, ok
 }

@@ -108,23 +108,175 @@ func.func @batched(%A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %C: memref<?x?x
 }
 
 // -----
-// Left alone: B read as B[%n, %k] is not contiguous along %n; an initial
-// value computed inside the nest; a body that reads C (it may see what the
-// nest writes); a result used before it is stored.
-func.func @refused(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %M: index, %K: index, %N: index) {
+// A Linear layer with the weight stored N x K, as PyTorch stores it: W is
+// read as W[%n, %k], so its block is packed element by element (the
+// panels take the columns of n contiguously); the bias and the ReLU after
+// the sum are applied to the tile's accumulators before the store, after
+// the last k block only (the others store their partial sums). The
+// columns past the last 4-wide vector take 2-lane vectors.
+func.func @linear(%X: memref<?x?xf32>, %W: memref<?x?xf32>, %B: memref<?xf32>, %O: memref<?x?xf32>, %M: index, %K: index, %N: index) {
   %cst = arith.constant 0.0 : f32
   affine.for %m = 0 to %M {
     affine.for %n = 0 to %N {
       %0 = affine.for %k = 0 to %K iter_args(%acc = %cst) -> (f32) {
-        %a = affine.load %A[%m, %k] : memref<?x?xf32>
-        %b = affine.load %B[%n, %k] : memref<?x?xf32>
-        %p = arith.mulf %a, %b : f32
+        %x = affine.load %X[%m, %k] : memref<?x?xf32>
+        %w = affine.load %W[%n, %k] : memref<?x?xf32>
+        %p = arith.mulf %x, %w : f32
         %s = arith.addf %acc, %p : f32
         affine.yield %s : f32
       }
-      affine.store %0, %C[%m, %n] : memref<?x?xf32>
-    }
-  }
+      %b = affine.load %B[%n] : memref<?xf32>
+      %t = arith.addf %0, %b : f32
+      %r = arith.maxf %t, %cst : f32
+      affine.store %r, %O[%m, %n] : memref<?x?xf32>
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// The bias as the sum's initial value, a reduction that fits in one
+// block: the accumulators start from vectors of B.
+func.func @bias_init(%X: memref<?x3xf32>, %W: memref<3x?xf32>, %B: memref<?xf32>, %O: memref<?x?xf32>, %M: index, %N: index) {
+  affine.for %m = 0 to %M {
+    affine.for %n = 0 to %N {
+      %b = affine.load %B[%n] : memref<?xf32>
+      %0 = affine.for %k = 0 to 3 iter_args(%acc = %b) -> (f32) {
+        %x = affine.load %X[%m, %k] : memref<?x3xf32>
+        %w = affine.load %W[%k, %n] : memref<3x?xf32>
+        %p = arith.mulf %x, %w : f32
+        %s = arith.addf %acc, %p : f32
+        affine.yield %s : f32
+      }
+      affine.store %0, %O[%m, %n] : memref<?x?xf32>
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// A 2-D convolution, NCHW: three reductions (c, kh, kw) nested in the
+// tile as they were; the row is the output channel %m, two loops out,
+// whose rows share the input window; %h becomes a loop around the tiles,
+// which pack the window I[%n, %c, %h + %kh, %w + %kw] once per %h into
+// panels with a dimension per reduction.
+func.func @conv_nchw(%I: memref<?x?x?x?xf32>, %Wt: memref<?x?x?x?xf32>, %O: memref<?x?x?x?xf32>, %N: index, %C: index, %H: index, %W: index, %M: index, %KH: index, %KW: index) {
+  %cst = arith.constant 0.0 : f32
+  affine.for %n = 0 to %N {
+    affine.for %m = 0 to %M {
+      affine.for %h = 0 to affine_map<()[s0, s1] -> (s0 - s1 + 1)>()[%H, %KH] {
+        affine.for %w = 0 to affine_map<()[s0, s1] -> (s0 - s1 + 1)>()[%W, %KW] {
+          %0 = affine.for %c = 0 to %C iter_args(%a0 = %cst) -> (f32) {
+            %1 = affine.for %kh = 0 to %KH iter_args(%a1 = %a0) -> (f32) {
+              %2 = affine.for %kw = 0 to %KW iter_args(%a2 = %a1) -> (f32) {
+                %i = affine.load %I[%n, %c, %h + %kh, %w + %kw] : memref<?x?x?x?xf32>
+                %f = affine.load %Wt[%m, %c, %kh, %kw] : memref<?x?x?x?xf32>
+                %p = arith.mulf %i, %f : f32
+                %s = arith.addf %a2, %p : f32
+                affine.yield %s : f32
+              }
+              affine.yield %2 : f32
+            }
+            affine.yield %1 : f32
+          }
+          affine.store %0, %O[%n, %m, %h, %w] : memref<?x?x?x?xf32>
+        } {tir.parallel}
+      } {tir.parallel}
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// A 2-D convolution, NHWC: the row is %w, the weights Wt[%kh, %kw, %c, %m]
+// are packed (the same for every row), the input broadcast.
+func.func @conv_nhwc(%I: memref<?x?x?x?xf32>, %Wt: memref<?x?x?x?xf32>, %O: memref<?x?x?x?xf32>, %N: index, %H: index, %W: index, %C: index, %KH: index, %KW: index, %M: index) {
+  %cst = arith.constant 0.0 : f32
+  affine.for %n = 0 to %N {
+    affine.for %h = 0 to affine_map<()[s0, s1] -> (s0 - s1 + 1)>()[%H, %KH] {
+      affine.for %w = 0 to affine_map<()[s0, s1] -> (s0 - s1 + 1)>()[%W, %KW] {
+        affine.for %m = 0 to %M {
+          %0 = affine.for %kh = 0 to %KH iter_args(%a0 = %cst) -> (f32) {
+            %1 = affine.for %kw = 0 to %KW iter_args(%a1 = %a0) -> (f32) {
+              %2 = affine.for %c = 0 to %C iter_args(%a2 = %a1) -> (f32) {
+                %i = affine.load %I[%n, %h + %kh, %w + %kw, %c] : memref<?x?x?x?xf32>
+                %f = affine.load %Wt[%kh, %kw, %c, %m] : memref<?x?x?x?xf32>
+                %p = arith.mulf %i, %f : f32
+                %s = arith.addf %a2, %p : f32
+                affine.yield %s : f32
+              }
+              affine.yield %2 : f32
+            }
+            affine.yield %1 : f32
+          }
+          affine.store %0, %O[%n, %h, %w, %m] : memref<?x?x?x?xf32>
+        } {tir.parallel}
+      } {tir.parallel}
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// A depthwise convolution, NCHW: every operand depends on the channel, so
+// no loop's rows share one; the tiles take MR rows of %h, reading the
+// input's vectors directly and broadcasting the weights.
+func.func @depthwise(%I: memref<?x?x?x?xf32>, %Wt: memref<?x3x3xf32>, %O: memref<?x?x?x?xf32>, %N: index, %C: index, %H: index, %W: index) {
+  %cst = arith.constant 0.0 : f32
+  affine.for %n = 0 to %N {
+    affine.for %c = 0 to %C {
+      affine.for %h = 0 to affine_map<()[s0] -> (s0 - 2)>()[%H] {
+        affine.for %w = 0 to affine_map<()[s0] -> (s0 - 2)>()[%W] {
+          %0 = affine.for %kh = 0 to 3 iter_args(%a0 = %cst) -> (f32) {
+            %1 = affine.for %kw = 0 to 3 iter_args(%a1 = %a0) -> (f32) {
+              %i = affine.load %I[%n, %c, %h + %kh, %w + %kw] : memref<?x?x?x?xf32>
+              %f = affine.load %Wt[%c, %kh, %kw] : memref<?x3x3xf32>
+              %p = arith.mulf %i, %f : f32
+              %s = arith.addf %a1, %p : f32
+              affine.yield %s : f32
+            }
+            affine.yield %1 : f32
+          }
+          affine.store %0, %O[%n, %c, %h, %w] : memref<?x?x?x?xf32>
+        } {tir.parallel}
+      } {tir.parallel}
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// np.tensordot(A, B, axes=([1, 3], [1, 0])): two reductions, the row %j,
+// %i a batch loop around the nest (the panels are packed per %i).
+func.func @tensordot(%A: memref<?x?x?x?xf32>, %B: memref<?x?x?xf32>, %O: memref<?x?x?xf32>, %I: index, %K: index, %J: index, %L: index, %N: index) {
+  %cst = arith.constant 0.0 : f32
+  affine.for %i = 0 to %I {
+    affine.for %j = 0 to %J {
+      affine.for %n = 0 to %N {
+        %0 = affine.for %k = 0 to %K iter_args(%a0 = %cst) -> (f32) {
+          %1 = affine.for %l = 0 to %L iter_args(%a1 = %a0) -> (f32) {
+            %a = affine.load %A[%i, %k, %j, %l] : memref<?x?x?x?xf32>
+            %b = affine.load %B[%l, %k, %n] : memref<?x?x?xf32>
+            %p = arith.mulf %a, %b : f32
+            %s = arith.addf %a1, %p : f32
+            affine.yield %s : f32
+          }
+          affine.yield %1 : f32
+        }
+        affine.store %0, %O[%i, %j, %n] : memref<?x?x?xf32>
+      } {tir.parallel}
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
+// Left alone: an initial value read from C (it may be what the nest
+// stores); a body that reads C; an operand read with %n elsewhere than in
+// the last subscript that also depends on the row (no panel is shared);
+// an epilogue that stores before the result.
+func.func @refused(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %D: memref<?x?xf32>, %M: index, %K: index, %N: index) {
+  %cst = arith.constant 0.0 : f32
   affine.for %m = 0 to %M {
     affine.for %n = 0 to %N {
       %i = affine.load %C[%m, %n] : memref<?x?xf32>
@@ -154,11 +306,24 @@ func.func @refused(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>
     affine.for %n = 0 to %N {
       %0 = affine.for %k = 0 to %K iter_args(%acc = %cst) -> (f32) {
         %a = affine.load %A[%m, %k] : memref<?x?xf32>
+        %b = affine.load %B[%n, %m + %k] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %acc, %p : f32
+        affine.yield %s : f32
+      }
+      affine.store %0, %C[%m, %n] : memref<?x?xf32>
+    }
+  }
+  affine.for %m = 0 to %M {
+    affine.for %n = 0 to %N {
+      %0 = affine.for %k = 0 to %K iter_args(%acc = %cst) -> (f32) {
+        %a = affine.load %A[%m, %k] : memref<?x?xf32>
         %b = affine.load %B[%k, %n] : memref<?x?xf32>
         %p = arith.mulf %a, %b : f32
         %s = arith.addf %acc, %p : f32
         affine.yield %s : f32
       }
+      affine.store %0, %D[%m, %n] : memref<?x?xf32>
       %1 = arith.mulf %0, %0 : f32
       affine.store %1, %C[%m, %n] : memref<?x?xf32>
     }
