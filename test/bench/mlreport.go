@@ -77,7 +77,8 @@ func (rep *report) mlTable(b *strings.Builder, note func(string) string) {
 		b.WriteString("This CPU has neither AVX-512 nor AVX2: OpenBLAS runs the kernel it picks. ")
 	}
 	b.WriteString("The ratios are time ratios (> 1: ours is slower), best ours being the fastest of our three " +
-		"columns; the goal is issue 21's bound for the kernel.\n\n")
+		"columns, by the medians / by the fastest calls (on the shared machine the fastest calls are the less " +
+		"disturbed by other work); the goal is issue 21's bound for the kernel, judged on the medians.\n\n")
 	head := []string{"kernel", "size", "ours", "ours native", "ours native fma", "numpy", "openblas"}
 	if !smoke {
 		head = append(head, "best ours / numpy", "best ours / openblas", "goal")
@@ -106,17 +107,24 @@ func (rep *report) mlTable(b *strings.Builder, note func(string) string) {
 				line = append(line, timeText(r, w, v, smoke, note))
 			}
 			if !smoke {
-				best := cell{}
+				// The best of ours by the medians and by the fastest calls.
+				var best, fast int64
 				for _, v := range oursVariants {
-					if c := w.cells[v]; okCell(c) && (best.ns == 0 || c.ns < best.ns) {
-						best = c
+					if c := w.cells[v]; okCell(c) {
+						if best == 0 || c.ns < best {
+							best = c.ns
+						}
+						if fast == 0 || c.min < fast {
+							fast = c.min
+						}
 					}
 				}
 				ratio := func(ref int) string {
-					if ref < 0 || best.ns == 0 || !okCell(w.cells[ref]) {
+					if ref < 0 || best == 0 || !okCell(w.cells[ref]) {
 						return "n/a"
 					}
-					return fmt.Sprintf("%.2f", float64(best.ns)/float64(w.cells[ref].ns))
+					c := w.cells[ref]
+					return fmt.Sprintf("%.2f / %.2f", float64(best)/float64(c.ns), float64(fast)/float64(c.min))
 				}
 				line = append(line, ratio(vNumPy), ratio(bv), goalText(r.k, w))
 			}
@@ -141,11 +149,12 @@ func goalText(k *kernel, w *row) string {
 		return text + ": n/a"
 	}
 	ratio := float64(w.cells[g.v].ns) / float64(w.cells[ref].ns)
+	fast := float64(w.cells[g.v].min) / float64(w.cells[ref].min)
 	verdict := "met"
 	if ratio > g.max {
 		verdict = "**not met**"
 	}
-	return fmt.Sprintf("%s: %.2fx, %s", text, ratio, verdict)
+	return fmt.Sprintf("%s: %.2fx (fastest calls %.2fx), %s", text, ratio, fast, verdict)
 }
 
 // family is the kernels of one family, in table order.
