@@ -343,26 +343,64 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 }
 
 // branch emits scf.if cond, evaluating then and otherwise in their own
-// blocks; the result has the given leaf types and a mask.
+// blocks; the result has the given leaf types, and a mask unless neither
+// arm has one (a concat of pieces that cannot be masked).
 func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise func(*evaluator) (scalar, error)) (scalar, error) {
 	ifOp := ev.b.op("scf.if", []*ir.Value{cond}, append(append([]ir.Type(nil), types...), ir.I1), nil)
 	thenB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 	elseB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
-	for _, arm := range []struct {
+	arms := []struct {
 		b    builder
 		eval func(*evaluator) (scalar, error)
-	}{{thenB, then}, {elseB, otherwise}} {
-		s, err := arm.eval(ev.child(arm.b))
+		s    scalar
+	}{{b: thenB, eval: then}, {b: elseB, eval: otherwise}}
+	masked := false
+	for i := range arms {
+		s, err := arms[i].eval(ev.child(arms[i].b))
 		if err != nil {
 			return scalar{}, err
 		}
-		m := s.mask
-		if m == nil {
-			m = ev.falseConst()
-		}
-		arm.b.op("scf.yield", append(append([]*ir.Value(nil), s.parts...), m), nil, nil)
+		arms[i].s = s
+		masked = masked || s.mask != nil
 	}
 	n := len(types)
+	if len(thenB.block.Ops) == 0 && len(elseB.block.Ops) == 0 {
+		// Neither arm computes anything (a constant piece and a state
+		// the loop carries, as a concat below a scan's first step reads):
+		// a select, which keeps the loop body one block.
+		ev.b.block.Remove(ifOp)
+		var s scalar
+		for i, t := range types {
+			s.parts = append(s.parts, ev.b.value("arith.select", []*ir.Value{cond, arms[0].s.parts[i], arms[1].s.parts[i]}, t, nil))
+		}
+		if masked {
+			m := func(x *ir.Value) *ir.Value {
+				if x == nil {
+					return ev.falseConst()
+				}
+				return x
+			}
+			s.mask = ev.b.value("arith.select", []*ir.Value{cond, m(arms[0].s.mask), m(arms[1].s.mask)}, ir.I1, nil)
+		}
+		return s, nil
+	}
+	if !masked {
+		ifOp.SetResultTypes(types)
+	}
+	for _, arm := range arms {
+		vals := append([]*ir.Value(nil), arm.s.parts...)
+		if masked {
+			m := arm.s.mask
+			if m == nil {
+				m = ev.falseConst()
+			}
+			vals = append(vals, m)
+		}
+		arm.b.op("scf.yield", vals, nil, nil)
+	}
+	if !masked {
+		return scalar{parts: ifOp.Results[:n]}, nil
+	}
 	return scalar{parts: ifOp.Results[:n], mask: ifOp.Results[n]}, nil
 }
 
