@@ -14,19 +14,28 @@ import (
 
 // Scans are computed before everything else, in program order. Scans along
 // the same dimension over the same other dimensions form a column group
-// when one of them is read only by later scans of the group, directly as an
-// input (the tridiagonal pattern: a forward sweep read by a backward
-// substitution). A group is computed in one parallel nest over the other
-// dimensions, with one sequential loop per scan inside it; a scan read only
-// inside its group keeps its result in a buffer the size of one column,
-// allocated once per call, so the sweep runs in cache instead of writing
-// and re-reading a temporary the size of the whole domain.
+// when one of them is read only by later scans of the group at their own
+// outer point: directly as an input (the tridiagonal pattern: a forward
+// sweep read by a backward substitution), through tir.tuple_get or
+// arithmetic at the reader's point, or shifted along the scanned dimension
+// (a second forward scan reading the first one step below). A group is
+// computed in one parallel nest over the other dimensions, with one
+// sequential loop per scan inside it, or one loop for consecutive scans
+// that can run in step (fuseRuns); a scan read only inside its group keeps
+// its result in a buffer the size of one column, allocated once per call,
+// so the sweep runs in cache instead of writing and re-reading a temporary
+// the size of the whole domain. How a program spells the state (a tuple
+// read inside the next scan or split before it, one scan or two) does not
+// change the nest.
 
 // scanGroup is a set of scans computed in one nest, in program order.
 type scanGroup struct {
 	scans []*ir.Operation
 	// column marks the scans whose result lives in a column buffer.
 	column map[*ir.Operation]bool
+	// runs are the scans in order, split into those that share one
+	// sequential loop (fuseRuns; set by materializeScans).
+	runs [][]*ir.Operation
 }
 
 // outerKey identifies a scan's dimension and the domain of its other
@@ -46,84 +55,391 @@ func outerKey(op *ir.Operation) string {
 	return dim + "|" + strings.Join(outer, " ")
 }
 
-// columnOnly reports whether every reader of the scan's result is a later
-// scan with the same key that takes it directly as an input (not as init):
-// each reader then needs, at each of its points, only the column of its
-// own outer point.
-func columnOnly(uses ir.UseLists, op *ir.Operation) bool {
-	users := uses.Users(op.Results[0])
-	if len(users) == 0 {
+// columnReaders returns the scans that read op's result when every reader
+// is a later scan with the same key that needs, at each of its points,
+// only the column of its own outer point: it takes the result as an input
+// (not as init), directly or through ops of the function's body that read
+// their operands at their own point in every other dimension (ownColumn).
+// Such a reader runs after op in the same nest, when op's whole column is
+// in its buffer, so it may read any step of it. ok is false otherwise.
+func columnReaders(uses ir.UseLists, body *ir.Block, op *ir.Operation) (readers []*ir.Operation, ok bool) {
+	key, dim := outerKey(op), tir.DimAttr(op)
+	seen := map[*ir.Operation]bool{}
+	var visit func(v *ir.Value) bool
+	visit = func(v *ir.Value) bool {
+		users := uses.Users(v)
+		if len(users) == 0 {
+			return false
+		}
+		for _, u := range users {
+			if u.ParentBlock() != body {
+				// Read inside a region (a reduction's or a scan's body).
+				return false
+			}
+			if u.Name == "tir.scan" {
+				if outerKey(u) != key || u.Operands[0] == v {
+					return false
+				}
+				if !seen[u] {
+					seen[u] = true
+					readers = append(readers, u)
+				}
+				continue
+			}
+			// A value the lowering materializes is computed after the
+			// scans, outside their nest, where no column is left to read.
+			if u.Attr(tir.MaterializeAttr) != nil || !ownColumn(u, v, dim) {
+				return false
+			}
+			if !seen[u] {
+				seen[u] = true
+				if !visit(u.Results[0]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !visit(op.Results[0]) {
+		return nil, false
+	}
+	return readers, true
+}
+
+// ownColumn reports whether u, evaluated at a point, reads v at that
+// point in every dimension but dim (where a constant or symbolic offset
+// will do): an elementwise op, tir.tuple_get, a shift or a concat along
+// dim, a subset. Gathers, views, reductions and ops with regions do not.
+func ownColumn(u *ir.Operation, v *ir.Value, dim string) bool {
+	if len(u.Results) != 1 || len(u.Regions) > 0 {
 		return false
 	}
-	key := outerKey(op)
-	for _, u := range users {
-		if u.Name != "tir.scan" || outerKey(u) != key || u.Operands[0] == op.Results[0] {
+	acc, ok := tir.AccessOf(u)
+	if !ok {
+		return false
+	}
+	reads := 0
+	for _, r := range acc {
+		if u.Operands[r.Operand] != v {
+			continue
+		}
+		reads++
+		if r.Gathered != "" || len(r.Over) > 0 {
+			return false
+		}
+		for d := range r.At {
+			off, ok := r.Offset(d)
+			if !ok {
+				return false
+			}
+			if c, isC := off.Const(); d != dim && (!isC || c != 0) {
+				return false
+			}
+		}
+	}
+	return reads > 0
+}
+
+// scanGroups partitions the scans of a block into groups, in program order
+// of their last member; without columns, each scan is a group of its own.
+// A scan read only by later scans at their own outer point joins them in
+// a group and keeps its result in columns.
+func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
+	var scans []*ir.Operation
+	for _, op := range body.Ops {
+		if op.Name == "tir.scan" {
+			scans = append(scans, op)
+		}
+	}
+	singletons := func() []*scanGroup {
+		var order []*scanGroup
+		for _, op := range scans {
+			order = append(order, &scanGroup{scans: []*ir.Operation{op}, column: map[*ir.Operation]bool{}})
+		}
+		return order
+	}
+	if !columns {
+		return singletons()
+	}
+	// Union-find over the scans: a column scan and its readers.
+	root := map[*ir.Operation]*ir.Operation{}
+	var find func(op *ir.Operation) *ir.Operation
+	find = func(op *ir.Operation) *ir.Operation {
+		r, ok := root[op]
+		if !ok || r == op {
+			return op
+		}
+		r = find(r)
+		root[op] = r
+		return r
+	}
+	column := map[*ir.Operation]bool{}
+	for _, op := range scans {
+		if readers, ok := columnReaders(uses, body, op); ok {
+			column[op] = true
+			for _, u := range readers {
+				if a, b := find(op), find(u); a != b {
+					root[b] = a
+				}
+			}
+		}
+	}
+	groupOf := map[*ir.Operation]*scanGroup{}
+	var order []*scanGroup
+	for _, op := range scans {
+		r := find(op)
+		g := groupOf[r]
+		if g == nil {
+			g = &scanGroup{column: map[*ir.Operation]bool{}}
+			groupOf[r] = g
+			order = append(order, g)
+		}
+		g.scans = append(g.scans, op)
+		if column[op] {
+			g.column[op] = true
+		}
+	}
+	// A member may also read another member that is not in columns (a
+	// scan read by its group and by others): it reads it in the group's
+	// nest, where only the columns of its own outer point are computed
+	// yet. A group where a member reads another elsewhere runs one scan
+	// at a time, whole.
+	var checked []*scanGroup
+	for _, g := range order {
+		if readsOwnColumns(g, body) {
+			checked = append(checked, g)
+			continue
+		}
+		for _, op := range g.scans {
+			checked = append(checked, &scanGroup{scans: []*ir.Operation{op}, column: map[*ir.Operation]bool{}})
+		}
+	}
+	// Emit each group when its last member is reached.
+	pos := map[*ir.Operation]int{}
+	for i, op := range body.Ops {
+		pos[op] = i
+	}
+	last := func(g *scanGroup) int { return pos[g.scans[len(g.scans)-1]] }
+	sort.SliceStable(checked, func(i, j int) bool { return last(checked[i]) < last(checked[j]) })
+	if !dependenciesFirst(checked) {
+		// Grouping would compute a scan before one it reads: fall back
+		// to one group per scan, in program order.
+		return singletons()
+	}
+	return checked
+}
+
+// readsOwnColumns reports whether every member of g reads the other
+// members only at its own outer point (through ops that ownColumn
+// accepts), whatever the step.
+func readsOwnColumns(g *scanGroup, body *ir.Block) bool {
+	if len(g.scans) < 2 {
+		return true
+	}
+	member := map[*ir.Operation]bool{}
+	for _, s := range g.scans {
+		member[s] = true
+	}
+	dim := tir.DimAttr(g.scans[0])
+	for _, s := range g.scans {
+		offs := newStepOffsets(body, dim, member)
+		for i, in := range s.Operands {
+			o, ok := offs.of(in)
+			if !ok || (i == 0 && len(o) > 0) {
+				return false
+			}
+		}
+		if offs.captured(s) {
 			return false
 		}
 	}
 	return true
 }
 
-// scanGroups partitions the scans of a block into groups, in program order
-// of their last member; without columns, each scan is a group of its own.
-func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
-	groupOf := map[*ir.Operation]*scanGroup{}
-	var order []*scanGroup
-	for _, op := range body.Ops {
-		if op.Name != "tir.scan" {
+// stepOffsets finds, for a value read at some point, the scans of a set
+// it is computed from and the offsets along dim at which it reads them
+// relative to that point, through ops that read their operands at their
+// own point in the other dimensions (ownColumn). The scans of the set are
+// not looked through; other scans are computed earlier and end the walk.
+type stepOffsets struct {
+	body  *ir.Block
+	dim   string
+	from  map[*ir.Operation]bool
+	memo  map[*ir.Value]map[*ir.Operation]map[string]bool
+	bad   map[*ir.Value]bool
+	reach map[*ir.Value]bool
+}
+
+func newStepOffsets(body *ir.Block, dim string, from map[*ir.Operation]bool) *stepOffsets {
+	return &stepOffsets{body: body, dim: dim, from: from,
+		memo: map[*ir.Value]map[*ir.Operation]map[string]bool{}, bad: map[*ir.Value]bool{}, reach: map[*ir.Value]bool{}}
+}
+
+// reaches reports whether v is computed from a scan of the set.
+func (s *stepOffsets) reaches(v *ir.Value) bool {
+	if r, ok := s.reach[v]; ok {
+		return r
+	}
+	s.reach[v] = false
+	d := v.DefiningOp()
+	r := false
+	switch {
+	case d == nil:
+	case s.from[d]:
+		r = true
+	default:
+		r = s.anyReaches(d)
+	}
+	s.reach[v] = r
+	return r
+}
+
+// anyReaches reports whether an operand of op or of an op in its regions
+// is computed from a scan of the set.
+func (s *stepOffsets) anyReaches(op *ir.Operation) bool {
+	found := false
+	op.Walk(func(inner *ir.Operation) bool {
+		for _, o := range inner.Operands {
+			if !found && s.reaches(o) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// captured reports whether the body of scan op reads a value defined
+// outside it that is computed from a scan of the set.
+func (s *stepOffsets) captured(op *ir.Operation) bool {
+	found := false
+	for _, r := range op.Regions {
+		for _, b := range r.Blocks {
+			for _, inner := range b.Ops {
+				if s.anyReaches(inner) {
+					found = true
+				}
+			}
+		}
+	}
+	return found
+}
+
+// of returns the scans of the set that v reads, each with the offsets
+// (printed) along dim; ok is false when v reads one of them other than at
+// its own outer point.
+func (s *stepOffsets) of(v *ir.Value) (map[*ir.Operation]map[string]bool, bool) {
+	if s.bad[v] {
+		return nil, false
+	}
+	if o, ok := s.memo[v]; ok {
+		return o, true
+	}
+	out := map[*ir.Operation]map[string]bool{}
+	d := v.DefiningOp()
+	switch {
+	case d == nil || !s.reaches(v):
+	case s.from[d]:
+		out[d] = map[string]bool{"0": true}
+	case d.Name == "tir.scan" || d.ParentBlock() != s.body || len(d.Regions) > 0:
+		s.bad[v] = true
+		return nil, false
+	default:
+		acc, ok := tir.AccessOf(d)
+		if !ok {
+			s.bad[v] = true
+			return nil, false
+		}
+		for _, r := range acc {
+			o := d.Operands[r.Operand]
+			if !s.reaches(o) {
+				continue
+			}
+			if !ownColumn(d, o, s.dim) {
+				s.bad[v] = true
+				return nil, false
+			}
+			sub, ok := s.of(o)
+			if !ok {
+				s.bad[v] = true
+				return nil, false
+			}
+			off, hasDim := r.Offset(s.dim)
+			if !hasDim {
+				s.bad[v] = true
+				return nil, false
+			}
+			for scan, offs := range sub {
+				if out[scan] == nil {
+					out[scan] = map[string]bool{}
+				}
+				for e := range offs {
+					c, err := strconv.ParseInt(e, 10, 64)
+					k, isC := off.Const()
+					if err != nil || !isC {
+						// A symbolic offset: somewhere in the column.
+						out[scan]["?"] = true
+						continue
+					}
+					out[scan][strconv.FormatInt(c+k, 10)] = true
+				}
+			}
+		}
+	}
+	s.memo[v] = out
+	return out, true
+}
+
+// fuseRuns splits a group's scans, in order, into runs that share one
+// sequential loop: consecutive scans in the same direction over the same
+// steps, each reading the earlier scans of its run (through ops at its
+// own point) only at steps the loop has computed when it takes its own:
+// the step before (a second forward scan reading the first one step
+// below) or its own step. One loop gives the CPU the scans' independent
+// chains of operations to overlap, as a scan with a tuple state does,
+// where a loop per scan would run each chain alone and read the column's
+// inputs once per scan.
+func fuseRuns(g *scanGroup, body *ir.Block, steps map[*ir.Operation]tir.Dim) [][]*ir.Operation {
+	var runs [][]*ir.Operation
+	for _, op := range g.scans {
+		if n := len(runs); n > 0 && fusable(runs[n-1], op, body, steps) {
+			runs[n-1] = append(runs[n-1], op)
 			continue
 		}
-		g := groupOf[op]
-		if g == nil {
-			g = &scanGroup{column: map[*ir.Operation]bool{}}
-			groupOf[op] = g
+		runs = append(runs, []*ir.Operation{op})
+	}
+	return runs
+}
+
+// fusable reports whether op can take its steps in the loop of run.
+func fusable(run []*ir.Operation, op *ir.Operation, body *ir.Block, steps map[*ir.Operation]tir.Dim) bool {
+	first := run[0]
+	dir := tir.ScanDirection(op)
+	a, b := steps[first].Interval, steps[op].Interval
+	if dir != tir.ScanDirection(first) || a.Lo.String() != b.Lo.String() || a.Hi.String() != b.Hi.String() {
+		return false
+	}
+	member := map[*ir.Operation]bool{}
+	for _, s := range run {
+		member[s] = true
+	}
+	offs := newStepOffsets(body, tir.DimAttr(op), member)
+	for i, in := range op.Operands {
+		o, ok := offs.of(in)
+		if !ok || (i == 0 && len(o) > 0) {
+			// The initial state is computed before the loop.
+			return false
 		}
-		g.scans = append(g.scans, op)
-		if columns && columnOnly(uses, op) {
-			g.column[op] = true
-			for _, u := range uses.Users(op.Results[0]) {
-				if other := groupOf[u]; other != nil && other != g {
-					// Already joined another group through a different
-					// input: merge it into this one (it has no members
-					// yet other than those that precede u).
-					for _, s := range other.scans {
-						groupOf[s] = g
-					}
-					g.scans = append(other.scans, g.scans...)
-					for s := range other.column {
-						g.column[s] = true
-					}
+		for _, set := range o {
+			for e := range set {
+				c, err := strconv.ParseInt(e, 10, 64)
+				if err != nil || (dir == "backward" && c < 0) || (dir != "backward" && c > 0) {
+					return false
 				}
-				groupOf[u] = g
 			}
 		}
 	}
-	// Emit each group when its last member is reached.
-	seen := map[*scanGroup]bool{}
-	for i := len(body.Ops) - 1; i >= 0; i-- {
-		op := body.Ops[i]
-		if g := groupOf[op]; g != nil && !seen[g] {
-			seen[g] = true
-			order = append(order, g)
-		}
-	}
-	for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
-		order[i], order[j] = order[j], order[i]
-	}
-	for _, g := range order {
-		sortByProgramOrder(g.scans, body)
-	}
-	if !dependenciesFirst(order) {
-		// Grouping would compute a scan before one it reads: fall back
-		// to one group per scan, in program order.
-		order = nil
-		for _, op := range body.Ops {
-			if op.Name == "tir.scan" {
-				order = append(order, &scanGroup{scans: []*ir.Operation{op}, column: map[*ir.Operation]bool{}})
-			}
-		}
-	}
-	return order
+	return !offs.captured(op)
 }
 
 // dependenciesFirst reports whether every scan that a group's members read
@@ -180,18 +496,6 @@ func scansRead(op *ir.Operation) []*ir.Operation {
 		walk(o)
 	}
 	return out
-}
-
-func sortByProgramOrder(ops []*ir.Operation, body *ir.Block) {
-	pos := map[*ir.Operation]int{}
-	for i, op := range body.Ops {
-		pos[op] = i
-	}
-	for i := 1; i < len(ops); i++ {
-		for j := i; j > 0 && pos[ops[j]] < pos[ops[j-1]]; j-- {
-			ops[j], ops[j-1] = ops[j-1], ops[j]
-		}
-	}
 }
 
 // materializeScans computes a group of scans: each into `into[op]` (a
@@ -270,6 +574,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		}
 		steps[op], _ = t.Dim(dim)
 	}
+	g.runs = fuseRuns(g, fl.src.Regions[0].Entry(), steps)
 	// Whole-domain temporaries are allocated at entry, before the nest,
 	// on the points computed.
 	for _, op := range g.scans {
@@ -356,8 +661,8 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		}
 	}
 	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
-	for _, op := range g.scans {
-		if err := ev.scanAlong(op, []point{pt}, steps[op], nil); err != nil {
+	for _, run := range g.runs {
+		if err := ev.scanAlong(run, []point{pt}, steps[run[0]], nil); err != nil {
 			return err
 		}
 	}
@@ -421,8 +726,8 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 		pts = append(pts, pt.with(d.Name, sizeexpr.Add(first, sizeexpr.Const(int64(lane)))))
 	}
 	ev := fl.newEvaluator(n, body)
-	for _, op := range g.scans {
-		if err := ev.scanAlong(op, pts, steps[op], selectLane); err != nil {
+	for _, run := range g.runs {
+		if err := ev.scanAlong(run, pts, steps[run[0]], selectLane); err != nil {
 			return d, err
 		}
 	}
@@ -472,70 +777,115 @@ func (fl *funcLowering) laneColumns(g *scanGroup, steps map[*ir.Operation]tir.Di
 	}, columns
 }
 
-// scanAlong emits the sequential loop of one scan over the steps kd, at
-// one outer point per lane: the states of all lanes are carried in
-// iter_args and every lane stores its state at every step into the scan's
-// buffers. Lanes are independent columns computed in one loop (interleaved
-// scans, materializeScans); selectLane, when not nil, points the column
-// buffers at a lane's own before its body is emitted.
-func (ev *evaluator) scanAlong(op *ir.Operation, lanes []point, kd tir.Dim, selectLane func(int)) error {
+// scanAlong emits the sequential loop of a run of scans (fuseRuns) over
+// the steps kd, at one outer point per lane: the states of all scans and
+// lanes are carried in iter_args and every lane stores each scan's state
+// at every step into the scan's buffers. Lanes are independent columns
+// computed in one loop (interleaved scans, materializeScans); selectLane,
+// when not nil, points the column buffers at a lane's own before its body
+// is emitted. A scan of the run that reads an earlier one at the step
+// before or at its own step gets that state from the loop's registers
+// (seedState) rather than from the buffer it was stored to.
+func (ev *evaluator) scanAlong(run []*ir.Operation, lanes []point, kd tir.Dim, selectLane func(int)) error {
 	fl, n := ev.fl, ev.nest
-	rt, _ := tir.AsTensor(op.Results[0].Type)
-	dim := tir.DimAttr(op)
+	first := run[0]
+	dim := tir.DimAttr(first)
 	saved := ev.b.loc
-	ev.b.loc = op.Loc
+	ev.b.loc = first.Loc
 	defer func() { ev.b.loc = saved }()
-	types := leaves(rt.Elem)
+	// The state of scan i at lane l is args[at[i]+l*len(types[i]):].
+	var types [][]ir.Type
+	var at []int
 	var inits []*ir.Value
-	for _, pt := range lanes {
-		init, err := ev.at(op.Operands[0], pt)
-		if err != nil {
-			return err
-		}
-		for i, p := range init.parts {
-			if !ir.TypeEqual(p.Type, types[i]) {
-				init.parts[i] = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[i])
+	for _, op := range run {
+		rt, _ := tir.AsTensor(op.Results[0].Type)
+		ts := leaves(rt.Elem)
+		types = append(types, ts)
+		at = append(at, len(inits))
+		for _, pt := range lanes {
+			init, err := ev.at(op.Operands[0], pt)
+			if err != nil {
+				return err
 			}
+			for i, p := range init.parts {
+				if !ir.TypeEqual(p.Type, ts[i]) {
+					init.parts[i] = fl.constant(op.Operands[0].DefiningOp().Attr("value"), ts[i])
+				}
+			}
+			inits = append(inits, init.parts...)
 		}
-		inits = append(inits, init.parts...)
 	}
 	loop, body, err := ev.loop(kd.Interval, inits)
 	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
+		return ir.Errorf(first.Loc, "%v", err)
 	}
 	blk := loop.Regions[0].Entry()
 	name := n.fresh(dim, blk.Args[0])
 	k := sizeexpr.Dim(name, 100+len(n.ivs))
-	if tir.ScanDirection(op) == "backward" {
+	prev := sizeexpr.Sub(k, sizeexpr.Const(1))
+	if tir.ScanDirection(first) == "backward" {
 		// Run t = lo..hi-1 and visit k = lo + hi - 1 - t.
 		k = sizeexpr.Sub(sizeexpr.Add(kd.Lo, sizeexpr.Sub(kd.Hi, sizeexpr.Const(1))), k)
+		prev = sizeexpr.Add(k, sizeexpr.Const(1))
 	}
-	var yields []*ir.Value
-	for lane, pt := range lanes {
-		if selectLane != nil {
-			selectLane(lane)
-		}
-		c := ev.child(body)
-		q := pt.with(dim, k)
-		next, err := c.scanStep(op, blk.Args[1+lane*len(types):1+(lane+1)*len(types)], q)
-		if err != nil {
-			return err
-		}
+	// One evaluator per lane for the whole run: the later scans reuse
+	// the inputs the earlier ones loaded at the step, and their states.
+	cs := make([]*evaluator, len(lanes))
+	for lane := range lanes {
+		cs[lane] = ev.child(body)
+	}
+	yields := make([]*ir.Value, len(inits))
+	for i, op := range run {
+		rt, _ := tir.AsTensor(op.Results[0].Type)
 		st := rt
 		if col, ok := fl.storage[op.Results[0]]; ok {
 			st = col
 		}
-		subs, err := subscripts(st, q)
-		if err != nil {
-			return ir.Errorf(op.Loc, "%v", err)
+		w := len(types[i])
+		for lane, pt := range lanes {
+			if selectLane != nil {
+				selectLane(lane)
+			}
+			c := cs[lane]
+			state := blk.Args[1+at[i]+lane*w : 1+at[i]+(lane+1)*w]
+			q := pt.with(dim, k)
+			if i+1 < len(run) {
+				c.seedState(op, pt.with(dim, prev), state)
+			}
+			next, err := c.scanStep(op, state, q)
+			if err != nil {
+				return err
+			}
+			subs, err := subscripts(st, q)
+			if err != nil {
+				return ir.Errorf(op.Loc, "%v", err)
+			}
+			for j, buf := range fl.buffers[op.Results[0]] {
+				c.storeAt(next[j], buf, subs)
+			}
+			if i+1 < len(run) {
+				c.seedState(op, q, next)
+			}
+			copy(yields[at[i]+lane*w:], next)
 		}
-		for i, buf := range fl.buffers[op.Results[0]] {
-			c.storeAt(next[i], buf, subs)
-		}
-		yields = append(yields, next...)
 	}
 	body.op("affine.yield", yields, nil, nil)
 	return nil
+}
+
+// seedState tells the evaluator that scan op's result at pt is the state
+// given, so that a later scan of its run reads it without a load; not for
+// a scan that may be masked, whose reads carry its init's mask. At the
+// first step the state before it is the initial one, which no read takes:
+// the program can only read the step before the first under a guard (a
+// concat below it), never taken there.
+func (ev *evaluator) seedState(op *ir.Operation, pt point, state []*ir.Value) {
+	if tir.MayBeMaskedMemo(op.Operands[0], ev.fl.maskMemo) {
+		return
+	}
+	v := op.Results[0]
+	t, _ := tir.AsTensor(v.Type)
+	ev.cache[cacheKey{v, pt.restrict(t).key()}] = scalar{parts: append([]*ir.Value(nil), state...)}
 }
 
 // scanStep evaluates one step of a scan at the point q (its scanned

@@ -57,8 +57,8 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 		fl.buffers[op.Results[0]] = bufs
 	}
 	ev := fl.newEvaluator(n, home)
-	for _, op := range g.scans {
-		if err := ev.sweepRows(op, pt, row, steps[op], len(outer)-1); err != nil {
+	for _, run := range g.runs {
+		if err := ev.sweepRows(run, pt, row, steps[run[0]], len(outer)-1); err != nil {
 			return err
 		}
 	}
@@ -66,83 +66,94 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 	return nil
 }
 
-// sweepRows emits one scan at the outer point pt as two loops over the
-// steps kd, each with a parallel loop over the row dimension jd inside:
-// the first runs the first step alone, from the initial state; the second
-// the others, each reading the state of its column where the step before
-// stored it (the scan's buffer holds every step). No state is carried in
-// registers or rows, so the J loop is all independent iterations.
-func (ev *evaluator) sweepRows(op *ir.Operation, pt point, jd, kd tir.Dim, depth int) error {
+// sweepRows emits a run of scans (fuseRuns) at the outer point pt as two
+// loops over the steps kd, each with a parallel loop over the row
+// dimension jd inside: the first runs the first step alone, from the
+// initial state; the second the others, each reading the state of its
+// column where the step before stored it (the scan's buffer holds every
+// step). No state is carried in registers or rows, so the J loop is all
+// independent iterations.
+func (ev *evaluator) sweepRows(run []*ir.Operation, pt point, jd, kd tir.Dim, depth int) error {
 	saved := ev.b.loc
-	ev.b.loc = op.Loc
+	ev.b.loc = run[0].Loc
 	defer func() { ev.b.loc = saved }()
 	first := sizeexpr.Span(kd.Lo, sizeexpr.Min(kd.Hi, sizeexpr.Add(kd.Lo, sizeexpr.Const(1))))
-	if err := ev.rowSteps(op, pt, jd, kd, first, depth, true); err != nil {
+	if err := ev.rowSteps(run, pt, jd, kd, first, depth, true); err != nil {
 		return err
 	}
 	rest := sizeexpr.Span(sizeexpr.Add(kd.Lo, sizeexpr.Const(1)), kd.Hi)
-	return ev.rowSteps(op, pt, jd, kd, rest, depth, false)
+	return ev.rowSteps(run, pt, jd, kd, rest, depth, false)
 }
 
-// rowSteps emits the steps t of steps (a part of kd) of one scan, in a
-// sequential loop with the parallel loop over jd inside. The step t visits
-// k = t forward, k = lo + hi - 1 - t backward; its state is the initial
-// one (initial) or the one stored at the previous k.
-func (ev *evaluator) rowSteps(op *ir.Operation, pt point, jd, kd tir.Dim, steps sizeexpr.Interval, depth int, initial bool) error {
+// rowSteps emits the steps t of steps (a part of kd) of a run of scans, in
+// a sequential loop with the parallel loop over jd inside. The step t
+// visits k = t forward, k = lo + hi - 1 - t backward; a scan's state is
+// the initial one (initial) or the one it stored at the previous k. A
+// later scan of the run reads an earlier one's state at the step before
+// and at its own step without loading it again (seedState).
+func (ev *evaluator) rowSteps(run []*ir.Operation, pt point, jd, kd tir.Dim, steps sizeexpr.Interval, depth int, initial bool) error {
 	fl, n := ev.fl, ev.nest
-	rt, _ := tir.AsTensor(op.Results[0].Type)
-	dim := tir.DimAttr(op)
-	types := leaves(rt.Elem)
-	st := rt
-	if s, ok := fl.storage[op.Results[0]]; ok {
-		st = s
-	}
+	dim := tir.DimAttr(run[0])
 	loop, body, err := ev.loop(steps, nil)
 	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
+		return ir.Errorf(run[0].Loc, "%v", err)
 	}
 	name := n.fresh(dim, loop.Regions[0].Entry().Args[0])
 	k, prev := sizeexpr.Dim(name, 100+len(n.ivs)), sizeexpr.Sub(sizeexpr.Dim(name, 100+len(n.ivs)), sizeexpr.Const(1))
-	if tir.ScanDirection(op) == "backward" {
+	if tir.ScanDirection(run[0]) == "backward" {
 		// Visit k = lo + hi - 1 - t; the previous step is at k + 1.
 		k = sizeexpr.Sub(sizeexpr.Add(kd.Lo, sizeexpr.Sub(kd.Hi, sizeexpr.Const(1))), k)
 		prev = sizeexpr.Add(k, sizeexpr.Const(1))
 	}
 	ptj, cols, err := fl.loopNestFrom(n, body, []tir.Dim{jd}, pt, depth+1)
 	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
+		return ir.Errorf(run[0].Loc, "%v", err)
 	}
 	c := ev.child(cols[1])
-	state := make([]*ir.Value, len(types))
-	if initial {
-		init, err := c.at(op.Operands[0], ptj)
+	for i, op := range run {
+		rt, _ := tir.AsTensor(op.Results[0].Type)
+		types := leaves(rt.Elem)
+		st := rt
+		if s, ok := fl.storage[op.Results[0]]; ok {
+			st = s
+		}
+		state := make([]*ir.Value, len(types))
+		if initial {
+			init, err := c.at(op.Operands[0], ptj)
+			if err != nil {
+				return err
+			}
+			for j, p := range init.parts {
+				if !ir.TypeEqual(p.Type, types[j]) {
+					p = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[j])
+				}
+				state[j] = p
+			}
+		} else {
+			for j, buf := range fl.buffers[op.Results[0]] {
+				if state[j], err = c.load(buf, st.WithElem(types[j]), ptj.with(dim, prev)); err != nil {
+					return ir.Errorf(op.Loc, "%v", err)
+				}
+			}
+		}
+		if i+1 < len(run) {
+			c.seedState(op, ptj.with(dim, prev), state)
+		}
+		q := ptj.with(dim, k)
+		next, err := c.scanStep(op, state, q)
 		if err != nil {
 			return err
 		}
-		for i, p := range init.parts {
-			if !ir.TypeEqual(p.Type, types[i]) {
-				p = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[i])
-			}
-			state[i] = p
+		out, err := subscripts(st, q)
+		if err != nil {
+			return ir.Errorf(op.Loc, "%v", err)
 		}
-	} else {
-		for i, buf := range fl.buffers[op.Results[0]] {
-			if state[i], err = c.load(buf, st.WithElem(types[i]), ptj.with(dim, prev)); err != nil {
-				return ir.Errorf(op.Loc, "%v", err)
-			}
+		for j, buf := range fl.buffers[op.Results[0]] {
+			c.storeAt(next[j], buf, out)
 		}
-	}
-	q := ptj.with(dim, k)
-	next, err := c.scanStep(op, state, q)
-	if err != nil {
-		return err
-	}
-	out, err := subscripts(st, q)
-	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
-	}
-	for i, buf := range fl.buffers[op.Results[0]] {
-		c.storeAt(next[i], buf, out)
+		if i+1 < len(run) {
+			c.seedState(op, q, next)
+		}
 	}
 	closeNest(cols)
 	body.yield()
