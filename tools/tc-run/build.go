@@ -100,9 +100,9 @@ func pipeline(o *options) (*passes.Pipeline, error) {
 func isa(o *options) string {
 	if o.target == "nvptx64" {
 		if o.emulate {
-			return "nvptx64 sm_80, emulated on the CPU"
+			return "nvptx64 (sm_80, emulated on the CPU)"
 		}
-		return "nvptx64 sm_80"
+		return "nvptx64 (sm_80)"
 	}
 	name, features, err := tollvm.ResolveCPU(o.target, o.mcpu)
 	if err != nil || name == "" {

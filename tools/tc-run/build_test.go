@@ -172,7 +172,7 @@ func TestISA(t *testing.T) {
 		{options{target: "x86_64", mcpu: "x86-64-v3"}, "x86-64-v3 (AVX2, FMA)"},
 		{options{target: "x86_64", mcpu: "sandybridge"}, "sandybridge (AVX)"},
 		{options{target: "x86_64", mcpu: "skylake-avx512"}, "skylake-avx512 (AVX-512, FMA)"},
-		{options{target: "nvptx64", emulate: true}, "nvptx64 sm_80, emulated on the CPU"},
+		{options{target: "nvptx64", emulate: true}, "nvptx64 (sm_80, emulated on the CPU)"},
 	} {
 		if got := isa(&c.o); got != c.want {
 			t.Errorf("isa(%+v) = %q, want %q", c.o, got, c.want)
