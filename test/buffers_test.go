@@ -43,8 +43,10 @@ static int check(int64_t n, unsigned seed) {
   desc1 dx = {x, x, 0, {n}, {1}}, dy = {y, y, 0, {n - 2}, {1}};
   int32_t rc = smooth(&dx, &dy, n);
   int bad = rc != 0;
+  /* exp may be tc-opt's expansion (within an ulp of the C library's):
+     a wrong buffer is off by far more. */
   for (int64_t i = 1; i < n - 1 && !bad; i++)
-    if (y[i - 1] != exp(x[i - 1]) + exp(x[i + 1])) {
+    if (fabs(y[i - 1] - (exp(x[i - 1]) + exp(x[i + 1]))) > 1e-14 * (exp(x[i - 1]) + exp(x[i + 1]))) {
       fprintf(stderr, "n=%lld: element %lld = %.17g, want %.17g\n", (long long)n, (long long)i, y[i - 1], exp(x[i - 1]) + exp(x[i + 1]));
       bad = 1;
     }
