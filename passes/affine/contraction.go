@@ -132,6 +132,8 @@ func init() {
 			{Name: "vectors", Type: passes.OptInt, Default: 0, Help: "vectors NV per row of the register tile (0: chosen from registers)"},
 			{Name: "k-block", Type: passes.OptInt, Default: 256, Help: "iterations of the reduced loop per cache block (0: no blocking and no packing)"},
 			{Name: "n-block", Type: passes.OptInt, Default: 1024, Help: "elements of the contiguous dimension per cache block (rounded down to a multiple of the tile's width)"},
+			{Name: "specialize", Type: passes.OptInt, Default: 3,
+				Help: "when the innermost of several reductions has a trip count that is not a constant (a convolution window), also make a version of the nest for that trip count being this constant, chosen at run time (0: none)"},
 			{Name: "pack", Type: passes.OptBool, Default: true, Help: "copy each cache block of the operands that vary along n and do not depend on the row into contiguous panels (an operand read with n elsewhere than in its last subscript is only tiled with panels)"},
 		},
 		Check: func(o passes.Options) error {
@@ -148,6 +150,9 @@ func init() {
 			if o.Int("k-block") < 0 || o.Int("n-block") < 0 {
 				return fmt.Errorf("k-block and n-block must not be negative")
 			}
+			if s := o.Int("specialize"); s < 0 || s > 16 {
+				return fmt.Errorf("specialize must be between 0 and 16")
+			}
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
@@ -155,6 +160,7 @@ func init() {
 				bits: int64(o.Int("vector-bits")), regs: int64(o.Int("registers")),
 				rows: int64(o.Int("rows")), vectors: int64(o.Int("vectors")),
 				kBlock: int64(o.Int("k-block")), nBlock: int64(o.Int("n-block")), pack: o.Bool("pack"),
+				specialize: int64(o.Int("specialize")),
 			}
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				c := &contraction{x: newValueExprs(), rw: &ir.Rewriter{Root: fn}, fn: fn, o: opts}
@@ -162,6 +168,11 @@ func init() {
 				for _, loop := range forLoops(fn) {
 					if n, ok := c.match(loop); ok {
 						nests = append(nests, n)
+					}
+				}
+				for _, n := range nests[:len(nests):len(nests)] {
+					if v, ok := c.specialize(n); ok {
+						nests = append(nests, v)
 					}
 				}
 				for _, n := range nests {
@@ -174,8 +185,8 @@ func init() {
 }
 
 type ctOptions struct {
-	bits, regs, rows, vectors, kBlock, nBlock int64
-	pack                                      bool
+	bits, regs, rows, vectors, kBlock, nBlock, specialize int64
+	pack                                                  bool
 }
 
 type contraction struct {

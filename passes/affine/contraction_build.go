@@ -76,13 +76,13 @@ func (c *contraction) rewrite(n *cnest) bool {
 		midBlks = append(midBlks, blk)
 	}
 	// What the constant extents make empty.
-	colRem, scalarRem, rowRem := true, true, n.row != nil
+	colRem, scalarRem, rowRem := nv > 1, true, n.row != nil
 	narrowRem := make([]bool, len(n.narrow))
 	for i := range narrowRem {
 		narrowRem[i] = true
 	}
 	if t, ok := sub(n.uj, n.lj).Const(); ok {
-		colRem, scalarRem = t%nr >= vl, t%n.minLanes() != 0
+		colRem, scalarRem = colRem && t%nr >= vl, t%n.minLanes() != 0
 		for i, w := range n.narrow {
 			narrowRem[i] = t%(2*w) >= w
 		}
@@ -374,8 +374,8 @@ func (b *ctBuild) tiles(rowLbs, rowUbs []sizeexpr.Expr, mr int64, colLbs, colUbs
 
 // kernelArgs describe one register tile: mr rows from i0, nv vectors of
 // lanes elements from column j0, the reduced loops' bounds (the outer one cut to a cache
-// block), the accumulators loaded from C (fromC) or made from the initial
-// value, the panels the packed operands are read from (nil: none), and
+// block), the accumulators loaded from C (fromC; when notFirst is set,
+// only where all of notFirst >= 0) or made from the initial value, the panels the packed operands are read from (nil: none), and
 // what is stored: the sums, or when notLast is set, the sums while
 // another block follows (all of notLast >= 0) and the epilogue after the
 // last.
@@ -384,6 +384,7 @@ type kernelArgs struct {
 	mr, nv, lanes int64
 	kLbs, kUbs    [][]sizeexpr.Expr
 	fromC         bool
+	notFirst      []sizeexpr.Expr
 	pk            *panelRef
 	notLast       []sizeexpr.Expr
 }
@@ -499,18 +500,51 @@ func (b *ctBuild) kernel(blk *ir.Block, a kernelArgs) {
 		return b.at(n.storeSubs, row(r), sizeexpr.Add(a.j0, sizeexpr.Const(l*vl)), nil)
 	}
 	outer := &instCtx{blk: blk, i0: a.i0, j0: a.j0, nv: a.nv, lanes: vl, memo: map[instKey]*ir.Value{}}
-	var inits []*ir.Value
-	for r := int64(0); r < a.mr; r++ {
-		for l := int64(0); l < a.nv; l++ {
-			if !a.fromC {
-				inits = append(inits, b.inst(outer, n.init, r, l))
-				continue
+	// The accumulators: the initial value, or the partial sums in C; with
+	// notFirst, the partial sums when an earlier block stored them (all of
+	// notFirst >= 0), the initial value in the first block.
+	fromInit := func(x *instCtx) []*ir.Value {
+		var vs []*ir.Value
+		for r := int64(0); r < a.mr; r++ {
+			for l := int64(0); l < a.nv; l++ {
+				vs = append(vs, b.inst(x, n.init, r, l))
 			}
-			ld := blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-				return affine.NewVectorLoad(b.loc, vt(n.elem, vl), n.mem, m, ops)
-			}))
-			inits = append(inits, ld.Results[0])
 		}
+		return vs
+	}
+	fromC := func(blk *ir.Block) []*ir.Value {
+		var vs []*ir.Value
+		for r := int64(0); r < a.mr; r++ {
+			for l := int64(0); l < a.nv; l++ {
+				ld := blk.Append(b.access(cAt(r, l), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+					return affine.NewVectorLoad(b.loc, vt(n.elem, vl), n.mem, m, ops)
+				}))
+				vs = append(vs, ld.Results[0])
+			}
+		}
+		return vs
+	}
+	var inits []*ir.Value
+	switch {
+	case !a.fromC:
+		inits = fromInit(outer)
+	case a.notFirst == nil:
+		inits = fromC(blk)
+	default:
+		types := make([]ir.Type, a.mr*a.nv)
+		for i := range types {
+			types[i] = vt(n.elem, vl)
+		}
+		g, ok := newGuard(b.c.x, b.loc, a.notFirst, types)
+		if !ok {
+			b.ok = false
+			return
+		}
+		blk.Append(g)
+		affine.ThenBlock(g).Append(affine.NewYield(b.loc, fromC(affine.ThenBlock(g))...))
+		eb := affine.ElseBlock(g)
+		eb.Append(affine.NewYield(b.loc, fromInit(&instCtx{blk: eb, i0: a.i0, j0: a.j0, nv: a.nv, lanes: vl, memo: map[instKey]*ir.Value{}})...))
+		inits = g.Results
 	}
 	// The reduced loops, each holding the next, the accumulators threaded
 	// through them.

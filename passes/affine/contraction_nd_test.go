@@ -227,7 +227,7 @@ func TestContractionND(t *testing.T) {
 		"affine-contraction-tile{vector-bits=128 rows=3 vectors=2 k-block=3 n-block=8}",
 		"affine-contraction-tile{vector-bits=256 rows=2 vectors=1 k-block=0}",
 		"affine-contraction-tile{vector-bits=128 rows=2 vectors=3 k-block=2 pack=false}",
-		"affine-contraction-tile{vector-bits=256 registers=16 k-block=1 n-block=16}",
+		"affine-contraction-tile{vector-bits=256 registers=16 k-block=1 n-block=16 specialize=2}",
 		"affine-contraction-tile{vector-bits=64 rows=2 vectors=2 k-block=4},affine-licm,affine-scalar-replace,affine-loop-unroll{factor=2}",
 	}
 	n := 50
@@ -242,7 +242,7 @@ func TestContractionND(t *testing.T) {
 		base := mustParse(t, p.src)
 		orig := printer.Module(base, printer.Options{})
 		var runs []map[string]int64
-		for r := 0; r < 4; r++ {
+		for r := 0; r < 5; r++ {
 			sz := map[string]int64{}
 			for _, s := range p.syms {
 				switch {
@@ -250,6 +250,8 @@ func TestContractionND(t *testing.T) {
 					sz[s] = int64([]int{0, 1, 5, 9}[(r+rng.Intn(4))%4])
 				case r == 0:
 					sz[s] = 1
+				case r == 4: // the trip count the nests are specialized for
+					sz[s] = []int64{3, 2}[rng.Intn(2)]
 				default:
 					sz[s] = int64(rng.Intn(6))
 				}

@@ -223,6 +223,44 @@ func (b *ctBuild) reductionLoops(kLbs, kUbs [][]sizeexpr.Expr, body func(blk *ir
 	return outer
 }
 
+// transposeLoops builds the loops of a transposing copy: the reduced
+// loops, the innermost cut into blocks of a cache line of elem, a loop
+// over the columns [max(cLbs), min(cUbs)) in each block; body gets the
+// innermost block, the column and the reduced loops' variables.
+func (b *ctBuild) transposeLoops(kLbs, kUbs [][]sizeexpr.Expr, cLbs, cUbs []sizeexpr.Expr, elem ir.Type,
+	body func(blk *ir.Block, c sizeexpr.Expr, ks []sizeexpr.Expr)) *ir.Operation {
+	line := max(64*8/elemBits(elem), 1)
+	d := len(kLbs) - 1
+	var ks []sizeexpr.Expr
+	var blks []*ir.Block
+	var outer *ir.Operation
+	nest := func(l *ir.Operation, blk *ir.Block) {
+		if outer == nil {
+			outer = l
+		} else {
+			blks[len(blks)-1].Append(l)
+		}
+		blks = append(blks, blk)
+	}
+	for i := 0; i < d; i++ {
+		l, lb, k := b.newLoop(kLbs[i], kUbs[i], 1, nil, b.n.kIVs[i].NameHint, false)
+		nest(l, lb)
+		ks = append(ks, k)
+	}
+	hint := b.n.kIVs[d].NameHint
+	kl, kb, kk := b.newLoop(kLbs[d], kUbs[d], line, nil, hint+"b", false)
+	nest(kl, kb)
+	cl, cb, c := b.newLoop(cLbs, cUbs, 1, nil, "c", false)
+	nest(cl, cb)
+	il, ib, k := b.newLoop([]sizeexpr.Expr{kk}, append([]sizeexpr.Expr{sizeexpr.Add(kk, sizeexpr.Const(line))}, kUbs[d]...), 1, nil, hint, false)
+	nest(il, ib)
+	body(ib, c, append(ks, k))
+	for i := len(blks) - 1; i >= 0; i-- {
+		blks[i].Append(affine.NewYield(b.loc))
+	}
+	return outer
+}
+
 // partialWidths are the tile widths (in vectors) that cover the fewer
 // than nv vectors of the last panel: decreasing powers of two.
 func partialWidths(nv int64) []int64 {
@@ -272,58 +310,58 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 	if len(ends) > 0 {
 		jE = ends[len(ends)-1]
 	}
-	// C = init on the columns of vectors when the blocks accumulate in it;
-	// the epilogue of init when the outer reduction is empty and no block
-	// runs.
+	// The blocks accumulate in C, the first starting from init; when the
+	// outer reduction is empty and no block runs, C = the epilogue of init.
 	if n.multi {
-		pass := func(epilogue bool) *ir.Operation {
-			il, ib, i := b.newLoop(es(n.li), es(n.ui), 1, nil, "i", b.rowParallel())
-			initC := func(lbs, ubs []sizeexpr.Expr, lanes int64) {
-				jl, jb, j := b.newLoop(lbs, ubs, lanes, nil, "j", false)
-				x := &instCtx{blk: jb, i0: i, j0: j, nv: 1, lanes: lanes, memo: map[instKey]*ir.Value{}}
-				v := b.inst(x, n.init, 0, 0)
-				if epilogue {
-					x.accOf, x.accs = n.sum, []*ir.Value{v}
-					v = b.inst(x, n.value, 0, 0)
-				}
-				jb.Append(b.access(b.at(n.storeSubs, i, j, nil), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
-					return affine.NewVectorStore(b.loc, v, n.mem, m, ops)
-				}))
-				jb.Append(affine.NewYield(b.loc))
-				ib.Append(jl)
-			}
-			initC(es(n.lj), es(jV), vl)
-			start := jV
-			for k, w := range n.narrow {
-				if narrowRem[k] {
-					initC(es(n.lj, start), es(ends[k]), w)
-				}
-				start = ends[k]
-			}
-			ib.Append(affine.NewYield(b.loc))
-			return il
+		il, ib, i := b.newLoop(es(n.li), es(n.ui), 1, nil, "i", b.rowParallel())
+		initC := func(lbs, ubs []sizeexpr.Expr, lanes int64) {
+			jl, jb, j := b.newLoop(lbs, ubs, lanes, nil, "j", false)
+			x := &instCtx{blk: jb, i0: i, j0: j, nv: 1, lanes: lanes, memo: map[instKey]*ir.Value{}}
+			v := b.inst(x, n.init, 0, 0)
+			x.accOf, x.accs = n.sum, []*ir.Value{v}
+			v = b.inst(x, n.value, 0, 0)
+			jb.Append(b.access(b.at(n.storeSubs, i, j, nil), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+				return affine.NewVectorStore(b.loc, v, n.mem, m, ops)
+			}))
+			jb.Append(affine.NewYield(b.loc))
+			ib.Append(jl)
 		}
-		if n.value == n.sum {
-			b.out = append(b.out, pass(false))
+		initC(es(n.lj), es(jV), vl)
+		start := jV
+		for k, w := range n.narrow {
+			if narrowRem[k] {
+				initC(es(n.lj, start), es(ends[k]), w)
+			}
+			start = ends[k]
+		}
+		ib.Append(affine.NewYield(b.loc))
+		// Empty: some lower bound at or above some upper bound; with one of
+		// each, the then block of lb - ub >= 0, else the else block of
+		// "every ub - lb - 1 >= 0".
+		var nonEmpty []sizeexpr.Expr
+		for _, ub := range n.kUbs[0] {
+			for _, lb := range n.kLbs[0] {
+				nonEmpty = append(nonEmpty, sub(sub(ub, lb), sizeexpr.Const(1)))
+			}
+		}
+		single := len(nonEmpty) == 1
+		if single {
+			nonEmpty[0] = sub(n.kLbs[0][0], n.kUbs[0][0])
+		}
+		g, ok := newGuard(b.c.x, b.loc, nonEmpty, nil)
+		if !ok {
+			b.ok = false
+			return
+		}
+		if single {
+			affine.ThenBlock(g).Append(il)
 		} else {
-			var nonEmpty []sizeexpr.Expr
-			for _, ub := range n.kUbs[0] {
-				for _, lb := range n.kLbs[0] {
-					nonEmpty = append(nonEmpty, sub(sub(ub, lb), sizeexpr.Const(1)))
-				}
-			}
-			g, ok := newGuard(b.c.x, b.loc, nonEmpty, nil)
-			if !ok {
-				b.ok = false
-				return
-			}
-			affine.ThenBlock(g).Append(pass(false))
-			affine.ThenBlock(g).Append(affine.NewYield(b.loc))
 			g.Regions[1].AddBlock()
-			affine.ElseBlock(g).Append(pass(true))
+			affine.ElseBlock(g).Append(il)
 			affine.ElseBlock(g).Append(affine.NewYield(b.loc))
-			b.out = append(b.out, g)
 		}
+		affine.ThenBlock(g).Append(affine.NewYield(b.loc))
+		b.out = append(b.out, g)
 	}
 	// The cache blocks: for %jc (left out when the columns fit in one
 	// block) { for %kc (when the reduction is blocked, or starts at a max)
@@ -340,7 +378,7 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 	kLbs := append([][]sizeexpr.Expr(nil), n.kLbs...)
 	kUbs := append([][]sizeexpr.Expr(nil), n.kUbs...)
 	var kcExpr sizeexpr.Expr
-	var notLast []sizeexpr.Expr
+	var notFirst, notLast []sizeexpr.Expr
 	if n.multi || len(n.kLbs[0]) != 1 {
 		var kb *ir.Block
 		kcl, kb, kcExpr = b.newLoop(n.kLbs[0], n.kUbs[0], n.kc, nil, "kc", false)
@@ -351,24 +389,32 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 			for _, ub := range n.kUbs[0] {
 				notLast = append(notLast, sub(sub(ub, kcExpr), sizeexpr.Const(n.kc+1)))
 			}
+			for _, lb := range n.kLbs[0] {
+				notFirst = append(notFirst, sub(sub(kcExpr, lb), sizeexpr.Const(n.kc)))
+			}
 		}
 	} else {
 		kcExpr = n.kLbs[0][0]
 	}
 	// The block's full panels: p < min(NC/NR, (jF - jc) / NR), at column
 	// jc + p*NR (jF - jc is a multiple of NR); the vectors of the last
-	// block past jF fill part of panel pp.
+	// block past jF fill part of one more panel, pp = NC/NR (a constant:
+	// its address costs the tiles nothing).
 	pEnd := es(sizeexpr.Const(nc/nr), mustFloorDiv(sub(jF, jc), nr))
-	pp := mustFloorDiv(sub(jF, jc), nr)
+	pp := sizeexpr.Const(nc / nr)
 	partEnd := es(add(jc, sizeexpr.Const(nc)), jE)
 	pk := &panelRef{bufs: map[*ir.Operation]*ir.Value{}, kc: kcExpr, lbs: make([]sizeexpr.Expr, len(n.reds))}
 	for d := 1; d < len(n.reds); d++ {
 		pk.lbs[d] = n.kLbs[d][0]
 	}
 	for _, ld := range packed {
-		buf := b.panel(ld, nc/nr, nr)
+		np := nc / nr
+		if colRem || slices.Contains(narrowRem, true) {
+			np++ // the partial panel
+		}
+		buf := b.panel(ld, np, nr)
 		pk.bufs[ld] = buf
-		for _, op := range b.pack(ld, buf, pk, jc, jF, jV, ends, pEnd, partEnd, kLbs, kUbs, colRem, narrowRem) {
+		for _, op := range b.pack(ld, buf, pk, jc, jF, jV, pp, ends, pEnd, partEnd, kLbs, kUbs, colRem, narrowRem) {
 			emit(op)
 		}
 	}
@@ -389,7 +435,7 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 		il, ib, i0 := b.newLoop(rs.lbs, rs.ubs, rs.mr, nil, "ic", b.rowParallel())
 		pl, pb, p := b.newLoop(es(sizeexpr.Const(0)), pEnd, 1, nil, "p", false)
 		b.kernel(pb, kernelArgs{i0: i0, j0: add(jc, mul(p, nr)), mr: rs.mr, nv: nv, lanes: vl, kLbs: kLbs, kUbs: kUbs,
-			fromC: n.multi, pk: pk.with(p, sizeexpr.Const(0)), notLast: notLast})
+			fromC: n.multi, pk: pk.with(p, sizeexpr.Const(0)), notFirst: notFirst, notLast: notLast})
 		pb.Append(affine.NewYield(b.loc))
 		ib.Append(pl)
 		// The partial panel: MR x w tiles for w vectors, w decreasing powers
@@ -397,7 +443,7 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 		part := func(lb, ub sizeexpr.Expr, nv, lanes int64) {
 			ql, qb, j := b.newLoop(es(lb), es(ub, partEnd[0]), nv*lanes, nil, "jr", false)
 			b.kernel(qb, kernelArgs{i0: i0, j0: j, mr: rs.mr, nv: nv, lanes: lanes, kLbs: kLbs, kUbs: kUbs,
-				fromC: n.multi, pk: pk.with(pp, sub(j, jF)), notLast: notLast})
+				fromC: n.multi, pk: pk.with(pp, sub(j, jF)), notFirst: notFirst, notLast: notLast})
 			qb.Append(affine.NewYield(b.loc))
 			ib.Append(ql)
 		}
@@ -441,7 +487,7 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 // panel pp. A gathered one (B[%n, %k]) element by element, the reduced
 // loops inside, each column c at panel (c - jc) / NR, lane (c - jc) mod
 // NR.
-func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV sizeexpr.Expr, ends, pEnd, partEnd []sizeexpr.Expr,
+func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV, pp sizeexpr.Expr, ends, pEnd, partEnd []sizeexpr.Expr,
 	kLbs, kUbs [][]sizeexpr.Expr, colRem bool, narrowRem []bool) []*ir.Operation {
 	n := b.n
 	vl, nv := n.lanes, n.nv
@@ -456,10 +502,13 @@ func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV
 		return s
 	}
 	if n.kind[ld] == ctGather {
-		// for %p { for %k { for %c < NR { P[%p, %k - kc, %c] = B[jc + %p*NR + %c, %k] } } }, then
-		// for %k { for %c in [jF, end) { P[pp, %k - kc, %c - jF] = B[%c, %k] } }: the
-		// stores contiguous, the loads from NR rows that stay in the cache
-		// along k.
+		// The innermost reduction in blocks of a cache line, the columns
+		// inside them: for %p { for %kk step L { for %c < NR { for %k in
+		// [%kk, %kk + L) { P[%p, %k - kc, %c] = B[jc + %p*NR + %c, %k] } } } },
+		// then the same for the columns of the partial panel pp. A column's
+		// line of B is read whole, and the L rows of panel written stay in
+		// the cache across the columns (NR rows of B K elements apart would
+		// share a few cache sets if read at one k).
 		copyElem := func(blk *ir.Block, col, idx, lane sizeexpr.Expr, ks []sizeexpr.Expr) {
 			s := blk.Append(b.access(b.at(subs, sizeexpr.Expr{}, col, ks), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
 				return affine.NewLoad(ld.Loc, mem, m, ops)
@@ -469,22 +518,15 @@ func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV
 			}))
 		}
 		pl, pb, p := b.newLoop(es(sizeexpr.Const(0)), pEnd, 1, nil, "p", false)
-		pb.Append(b.reductionLoops(kLbs, kUbs, func(blk *ir.Block, ks []sizeexpr.Expr) {
-			cl, cb, c := b.newLoop(es(sizeexpr.Const(0)), es(sizeexpr.Const(nr)), 1, nil, "c", false)
-			copyElem(cb, add(jc, add(mul(p, nr), c)), p, c, ks)
-			cb.Append(affine.NewYield(b.loc))
-			blk.Append(cl)
+		pb.Append(b.transposeLoops(kLbs, kUbs, es(sizeexpr.Const(0)), es(sizeexpr.Const(nr)), elem, func(blk *ir.Block, c sizeexpr.Expr, ks []sizeexpr.Expr) {
+			copyElem(blk, add(jc, add(mul(p, nr), c)), p, c, ks)
 		}))
 		pb.Append(affine.NewYield(b.loc))
 		if !colRem && !slices.Contains(narrowRem, true) {
 			return []*ir.Operation{pl}
 		}
-		pp := mustFloorDiv(sub(jF, jc), nr)
-		ql := b.reductionLoops(kLbs, kUbs, func(blk *ir.Block, ks []sizeexpr.Expr) {
-			cl, cb, c := b.newLoop(es(jF), partEnd, 1, nil, "c", false)
-			copyElem(cb, c, pp, sub(c, jF), ks)
-			cb.Append(affine.NewYield(b.loc))
-			blk.Append(cl)
+		ql := b.transposeLoops(kLbs, kUbs, es(jF), partEnd, elem, func(blk *ir.Block, c sizeexpr.Expr, ks []sizeexpr.Expr) {
+			copyElem(blk, c, pp, sub(c, jF), ks)
 		})
 		return []*ir.Operation{pl, ql}
 	}
@@ -505,7 +547,6 @@ func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV
 	}))
 	pb.Append(affine.NewYield(b.loc))
 	out := []*ir.Operation{pl}
-	pp := mustFloorDiv(sub(jF, jc), nr)
 	part := func(lb, ub sizeexpr.Expr, lanes int64) {
 		ql, qb, j := b.newLoop(es(lb), es(ub, partEnd[0]), lanes, nil, "jr", false)
 		qb.Append(b.reductionLoops(kLbs, kUbs, func(blk *ir.Block, ks []sizeexpr.Expr) {

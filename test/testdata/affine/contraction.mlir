@@ -1,4 +1,4 @@
-// RUN: tc-opt --affine-contraction-tile='vector-bits=128 rows=2 vectors=2 k-block=4 n-block=16' --split-input-file
+// RUN: tc-opt --affine-contraction-tile='vector-bits=128 rows=2 vectors=2 k-block=4 n-block=16 specialize=0' --split-input-file
 // A matrix product with symbolic sizes, as convert-tir-to-affine writes
 // it: C is set to 0 on the 2 x 8 tiles, the k loop is cut into blocks of
 // 4 that accumulate in C, B's block is packed into 8-wide panels, and the
