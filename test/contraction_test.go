@@ -24,7 +24,8 @@ import (
 // dot product. Sizes cover full tiles, remainders in every direction,
 // several k blocks, symbolic and constant sizes; the generic ISA (SSE2,
 // 6 x 8 tiles), this machine's (--mcpu=native: 6 x 64 with AVX-512),
-// small cache blocks (several n and k blocks at these sizes) and threads.
+// small cache blocks (several n and k blocks at these sizes) and threads;
+// and at -O2, without the pass, for the same results.
 
 type contractionCase struct {
 	name, file, src, fn string
@@ -90,7 +91,7 @@ var contractionCases = []contractionCase{
 	{name: "fcrelu (transposed weights, bias, ReLU)", file: "fcrelu.tc", fn: "fcrelu", tiled: true, reduced: "M", modes: []string{"O3 native", "O3 small blocks"},
 		sizes: []map[string]int64{{"B": 7, "M": 30, "N": 20}, {"B": 13, "M": 300, "N": 75}}},
 	{name: "linear (W stored N x K, bias, ReLU)", fn: "linear", tiled: true, ref: linearRef, src: linearTC,
-		modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"}, sizes: []map[string]int64{
+		modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads", "O2", "O2 native threads"}, sizes: []map[string]int64{
 			{"M": 1, "K": 1, "N": 1}, {"M": 13, "K": 300, "N": 70}, {"M": 6, "K": 5, "N": 64}, {"M": 37, "K": 257, "N": 150}, {"M": 8, "K": 513, "N": 18},
 		}},
 	{name: "linear, the bias as the initial value", fn: "linear", tiled: true, ref: linearBinitRef, modes: []string{"O3", "O3 small blocks", "O3 native threads"},
@@ -99,14 +100,14 @@ var contractionCases = []contractionCase{
 	{name: "linear, W stored K x N", fn: "linear", tiled: true, modes: []string{"O3 small blocks", "O3 native"},
 		src:   "def linear(float(M, K) X, float(K, N) W, float(N) B) -> (O) {\n  T(m, n) +=! X(m, k) * W(k, n)\n  O(m, n) = max(T(m, n) + B(n), 0)\n}\n",
 		sizes: []map[string]int64{{"M": 13, "K": 300, "N": 70}}},
-	{name: "attention scores (batched, K transposed)", fn: "scores", tiled: true, reduced: "D", modes: []string{"O3", "O3 small blocks", "O3 native threads"},
+	{name: "attention scores (batched, K transposed)", fn: "scores", tiled: true, reduced: "D", modes: []string{"O3", "O3 small blocks", "O3 native threads", "O2"},
 		src:   "def scores(float(B, L, D) Q, float(B, S, D) K) -> (O) {\n  O(b, l, s) +=! Q(b, l, d) * K(b, s, d)\n}\n",
 		sizes: []map[string]int64{{"B": 3, "L": 13, "D": 70, "S": 37}, {"B": 1, "L": 6, "D": 300, "S": 64}}},
 	{name: "conv2d NCHW", fn: "conv2d", tiled: true, reduced: "C*KH*KW", src: conv2dNCHW, sizes: []map[string]int64{
 		{"N": 2, "C": 5, "H": 11, "W": 30, "M": 7, "KH": 3, "KW": 2}, {"N": 1, "C": 3, "H": 5, "W": 21, "M": 13, "KH": 1, "KW": 4},
 		{"N": 1, "C": 40, "H": 4, "W": 70, "M": 6, "KH": 3, "KW": 3},
 	}},
-	{name: "conv2d NHWC", fn: "conv2d", tiled: true, reduced: "C*KH*KW", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"},
+	{name: "conv2d NHWC", fn: "conv2d", tiled: true, reduced: "C*KH*KW", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads", "O2"},
 		src:   "def conv2d(float(N, H, W, C) I, float(KH, KW, C, M) Wt) -> (O) {\n  O(n, h, w, m) +=! I(n, h + kh, w + kw, c) * Wt(kh, kw, c, m)\n}\n",
 		sizes: []map[string]int64{{"N": 2, "C": 5, "H": 11, "W": 9, "M": 70, "KH": 3, "KW": 2}, {"N": 1, "C": 30, "H": 5, "W": 8, "M": 13, "KH": 2, "KW": 3}}},
 	{name: "depthwise conv2d NCHW", fn: "dw", tiled: true, reduced: "KH*KW", modes: []string{"O3", "O3 native", "O3 native small blocks"},
@@ -115,7 +116,7 @@ var contractionCases = []contractionCase{
 	{name: "depthwise conv2d NHWC", fn: "dw", tiled: true, mark: "%panel", reduced: "KH*KW", modes: []string{"O3", "O3 native", "O3 small blocks"},
 		src:   "def dw(float(N, H, W, C) I, float(KH, KW, C) Wt) -> (O) {\n  O(n, h, w, c) +=! I(n, h + kh, w + kw, c) * Wt(kh, kw, c)\n}\n",
 		sizes: []map[string]int64{{"N": 2, "C": 37, "H": 6, "W": 9, "KH": 3, "KW": 2}}},
-	{name: "tensordot", fn: "tensordot", tiled: true, reduced: "K*L", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads"},
+	{name: "tensordot", fn: "tensordot", tiled: true, reduced: "K*L", modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads", "O2"},
 		src:   "def tensordot(float(I, K, J, L) A, float(L, K, N) B) -> (O) {\n  O(i, j, n) +=! A(i, k, j, l) * B(l, k, n)\n}\n",
 		sizes: []map[string]int64{{"I": 3, "K": 4, "J": 13, "L": 6, "N": 37}, {"I": 2, "K": 30, "J": 7, "L": 11, "N": 70}}},
 }
@@ -169,6 +170,9 @@ type contractionMode struct {
 	// the cache blocks, run on 3 threads that share the panels).
 	threads bool
 	options map[string]string // affine-contraction-tile options
+	// o2: -O2, without affine-contraction-tile (the same results from
+	// the plain nests, vectorized otherwise).
+	o2 bool
 }
 
 // contractionModes are the -O3 pipelines compiled for each case.
@@ -179,6 +183,8 @@ var contractionModes = []contractionMode{
 	{name: "O3 native small blocks", cpu: "native", options: map[string]string{"k-block": "9", "n-block": "64", "pack": "false"}},
 	{name: "O3 native fp-contract", cpu: "native", contract: true},
 	{name: "O3 native threads", cpu: "native", threads: true},
+	{name: "O2", o2: true},
+	{name: "O2 native threads", o2: true, cpu: "native", threads: true},
 }
 
 func TestContractionEndToEnd(t *testing.T) {
@@ -235,7 +241,11 @@ func TestContractionEndToEnd(t *testing.T) {
 				if c.modes != nil && !slices.Contains(c.modes, mode.name) {
 					continue
 				}
-				p := optPipelineFor(t, 3, mode.cpu)
+				level := 3
+				if mode.o2 {
+					level = 2
+				}
+				p := optPipelineFor(t, level, mode.cpu)
 				if mode.contract {
 					if err := lower.WithContract(p); err != nil {
 						t.Fatal(err)
@@ -262,7 +272,7 @@ func TestContractionEndToEnd(t *testing.T) {
 				if c.mark != "" {
 					mark = c.mark
 				}
-				if tiled := strings.Contains(llvm, mark); tiled != c.tiled {
+				if tiled := strings.Contains(llvm, mark); tiled != c.tiled && !mode.o2 {
 					t.Errorf("%s: tiled = %v, want %v", mode.name, tiled, c.tiled)
 				}
 				prog, err := native.Build(llvm, fn, t.TempDir())

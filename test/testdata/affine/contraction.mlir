@@ -135,6 +135,31 @@ func.func @linear(%X: memref<?x?xf32>, %W: memref<?x?xf32>, %B: memref<?xf32>, %
 }
 
 // -----
+// Attention's scores, batched, K read as K[%z, %s, %d] (transposed: packed
+// element by element, once per batch), scaled after the sum: the batch
+// loop holds the nest and shares its panels.
+func.func @scores(%Q: memref<?x?x?xf32>, %K: memref<?x?x?xf32>, %S: memref<?x?x?xf32>, %Z: index, %L: index, %D: index, %N: index) {
+  %cst = arith.constant 0.0 : f32
+  %scale = arith.constant 0.125 : f32
+  affine.for %z = 0 to %Z {
+    affine.for %l = 0 to %L {
+      affine.for %s = 0 to %N {
+        %0 = affine.for %d = 0 to %D iter_args(%acc = %cst) -> (f32) {
+          %q = affine.load %Q[%z, %l, %d] : memref<?x?x?xf32>
+          %k = affine.load %K[%z, %s, %d] : memref<?x?x?xf32>
+          %p = arith.mulf %q, %k : f32
+          %a = arith.addf %acc, %p : f32
+          affine.yield %a : f32
+        }
+        %1 = arith.mulf %0, %scale : f32
+        affine.store %1, %S[%z, %l, %s] : memref<?x?x?xf32>
+      } {tir.parallel}
+    } {tir.parallel}
+  } {tir.parallel}
+  func.return
+}
+
+// -----
 // The bias as the sum's initial value, a reduction that fits in one
 // block: the accumulators start from vectors of B.
 func.func @bias_init(%X: memref<?x3xf32>, %W: memref<3x?xf32>, %B: memref<?xf32>, %O: memref<?x?xf32>, %M: index, %N: index) {
