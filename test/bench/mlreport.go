@@ -164,6 +164,9 @@ type family struct {
 }
 
 func (rep *report) families() []*family {
+	if rep.cfg.suites != nil && !rep.cfg.suites["families"] {
+		return nil // -only ml: the ML kernels that head a family, alone
+	}
 	var fs []*family
 	byName := map[string]*family{}
 	for _, r := range rep.results {
