@@ -65,7 +65,7 @@ func init() {
 			{Name: "reassociate-fp-reductions", Type: passes.OptBool, Default: false,
 				Help: "let the float add and mul kinds of vector.reduction combine their lanes as a tree (the reassoc flag) instead of in lane order, as MLIR's convert-vector-to-llvm option: faster, and results may differ in the last bits"},
 			{Name: "parallel-min-work", Type: passes.OptInt, Default: tollvm.DefaultParallelMinWork,
-				Help: "with threads=omp: a loop nest estimated to execute fewer operations runs on the calling thread (0: fork whenever the loop has two iterations or more)"},
+				Help: "with threads=omp: the estimated operations each thread must get; a nest runs on as many threads as it has that much work for, on the calling thread below twice that (0: fork whenever the loop has two iterations or more)"},
 		},
 		Check: func(o passes.Options) error {
 			if o.String("threads") == "omp" && o.String("target") == "nvptx64" {

@@ -53,8 +53,9 @@ type Options struct {
 	// libgomp (gcc -fopenmp, or -lgomp).
 	Threads string
 	// ParallelMinWork is, with Threads, the estimated number of operations
-	// a parallel loop nest must execute to be run by several threads;
-	// smaller nests run on the calling thread. 0 means
+	// each thread of a parallel loop nest must get: the team has at most
+	// work / ParallelMinWork threads, and a nest with less work than two
+	// threads' worth runs on the calling thread. 0 means
 	// DefaultParallelMinWork; a negative value forks whenever the loop has
 	// two iterations or more (for tests).
 	ParallelMinWork int64
