@@ -18,7 +18,11 @@ import (
 //     that nothing in the loop may write, in a loop without calls,
 //     asserts or other ops of unknown effect, and that provably runs at
 //     least once: a load is hoisted only where it would have executed
-//     anyway, never speculated past a bound check.
+//     anyway, never speculated past a bound check;
+//   - an affine.for that computes a value from invariants alone: pure
+//     ops and loops like it, reading no memory (a TC size used as a
+//     value, `float(D)`, is a reduction over the one point D:D+1; left in
+//     the loop it is evaluated per element and keeps the loop scalar).
 func init() {
 	passes.Register(&passes.Def{
 		Name:    "affine-licm",
@@ -43,7 +47,7 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 	loadsOK := -1     // undecided: computed on the first candidate load
 	var accs []access // the loop's accesses, once loads are considered
 	for _, o := range bodyOps(loop) {
-		if len(o.Regions) > 0 || o.HasTrait(ir.TraitTerminator) {
+		if (len(o.Regions) > 0 && !pureLoop(o, loop)) || o.HasTrait(ir.TraitTerminator) {
 			continue
 		}
 		invariant := true
@@ -57,6 +61,7 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 			continue
 		}
 		switch {
+		case len(o.Regions) > 0: // pureLoop
 		case o.HasTrait(ir.TraitPure):
 			if mayTrap(o) {
 				continue
@@ -78,6 +83,34 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 		o.Erase()
 		rw.InsertBefore(loop, o)
 	}
+}
+
+// pureLoop reports whether o is an affine.for whose body holds only pure
+// ops that cannot trap and loops like it, and uses no value of loop's body
+// but its own: evaluating it before loop computes the same values, and
+// nothing else.
+func pureLoop(o, loop *ir.Operation) bool {
+	if o.Name != "affine.for" {
+		return false
+	}
+	ok := true
+	o.Walk(func(in *ir.Operation) bool {
+		if in != o {
+			switch {
+			case in.Name == "affine.for" || in.Name == "affine.yield":
+			case in.HasTrait(ir.TraitPure) && len(in.Regions) == 0 && !mayTrap(in):
+			default:
+				ok = false
+			}
+			for _, v := range in.Operands {
+				if definedInside(v, loop) && !definedInside(v, o) {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // isLoad reports the ops that only read memory (affine.load,

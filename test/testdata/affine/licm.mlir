@@ -55,3 +55,34 @@ func.func @barrier(%a: memref<?xf32>, %b: memref<?xf32>, %ok: i1) {
   }
   func.return
 }
+
+// -----
+// A loop that computes a value from invariants alone (a TC size read as a
+// value, the maximum over the one point D:D+1) leaves the element loop
+// with what uses it; one that reads memory, or uses the element loop's
+// index, stays.
+func.func @pure_loop(%a: memref<?xf32>, %d: index, %n: index) {
+  affine.for %i = 0 to %n {
+    %m0 = arith.constant -9223372036854775808 : i64
+    %size = affine.for %r = %d to affine_map<()[s0] -> (s0 + 1)>()[%d] iter_args(%acc = %m0) -> (i64) {
+      %x = arith.index_cast %r : index to i64
+      %y = arith.maxsi %acc, %x : i64
+      affine.yield %y : i64
+    }
+    %f = arith.sitofp %size : i64 to f32
+    %read = affine.for %r = 0 to 4 iter_args(%acc = %f) -> (f32) {
+      %v = affine.load %a[%r] : memref<?xf32>
+      %s = arith.addf %acc, %v : f32
+      affine.yield %s : f32
+    }
+    %ix = affine.for %r = %d to affine_map<()[s0] -> (s0 + 1)>()[%d] iter_args(%acc = %m0) -> (i64) {
+      %x = arith.index_cast %i : index to i64
+      %y = arith.maxsi %acc, %x : i64
+      affine.yield %y : i64
+    }
+    %g = arith.sitofp %ix : i64 to f32
+    %h = arith.addf %read, %g : f32
+    affine.store %h, %a[%i] : memref<?xf32>
+  }
+  func.return
+}
