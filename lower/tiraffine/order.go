@@ -64,8 +64,8 @@ func (fl *funcLowering) storageOrder(t tir.TensorType) tir.TensorType {
 
 // operandOrder returns op's operands in the order they are evaluated:
 // as written, or, for a commutative op, in the order the function
-// defines them (arguments first, then op by op), a constant last (as
-// MLIR's canonical form has it).
+// defines what they read (source: arguments first, then op by op), a
+// constant last (as MLIR's canonical form has it).
 func (fl *funcLowering) operandOrder(op *ir.Operation) []*ir.Value {
 	if !tir.Commutative(op) {
 		return op.Operands
@@ -102,8 +102,23 @@ func (fl *funcLowering) operandOrder(op *ir.Operation) []*ir.Value {
 		}
 		return op.Operands
 	}
-	if fl.defOrder[b] < fl.defOrder[a] {
+	ka, kb := fl.defOrder[source(a)], fl.defOrder[source(b)]
+	if kb < ka || (kb == ka && fl.defOrder[b] < fl.defOrder[a]) {
 		return []*ir.Value{b, a}
 	}
 	return op.Operands
+}
+
+// source follows v back through ops that only move the data of one
+// operand (a view, a shift, a subset, a broadcast): `I(n, c, h + kh) *
+// Wt(m, c, kh)` in TC makes the view of I first, `Wt(...) * I(...)` the
+// view of Wt, and ordering by the views alone would tell the two apart.
+func source(v *ir.Value) *ir.Value {
+	for {
+		d := v.DefiningOp()
+		if d == nil || !tir.MovesData(d) || len(d.Operands) != 1 {
+			return v
+		}
+		v = d.Operands[0]
+	}
 }
