@@ -12,39 +12,13 @@ var Targets = []string{"x86_64", "aarch64", "nvptx64"}
 // DefaultTarget is the target of the -O pipelines when --target is absent.
 const DefaultTarget = "x86_64"
 
-// TargetPlaceholder is replaced by the target in OptPipelines.
+// TargetPlaceholder stands for the target in the presets' steps.
 const TargetPlaceholder = "TARGET"
-
-// OptPipelines is the table of default end-to-end pipelines, by level
-// (-O0..-O3). They are data: text in the pipeline syntax, parsed when
-// used, so a pass that is not registered (yet) only matters to the levels
-// that use it. A `?` after a pass name marks it optional (dropped when not
-// registered), e.g. "affine-loop-fusion?".
-var OptPipelines = [4]string{
-	0: "builtin.module(tir-inline,convert-tir-to-affine,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine,cse,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{recompute-above=8388608}),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
-		"func.func(affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=1 unroll-full-threshold=8},cse,sink-masked-updates?),convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries{recompute-above=8388608}),convert-tir-to-affine{scan-lanes=4 scan-rows=true},cse," +
-		"func.func(affine-contraction-tile?,affine-licm?,affine-loop-unswitch?,affine-scalar-replace?,affine-vectorize?{width=8 target=TARGET},affine-loop-unroll?{factor=2 unroll-full-threshold=8},cse,sink-masked-updates?),convert-to-llvm{target=TARGET})",
-}
 
 // GPUTargets are the targets whose code is kernels launched by host code;
 // their -O pipelines (GPUOptPipelines) outline the loop nests into
 // kernels instead of vectorizing them.
 var GPUTargets = []string{"nvptx64"}
-
-// GPUOptPipelines are the -O pipelines of GPU targets: the same tir-level
-// passes, then the loop nests become kernels (gpu-kernel-outlining), which
-// canonicalize and cse tidy before LLVM emission.
-var GPUOptPipelines = [4]string{
-	0: "builtin.module(tir-inline,convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,convert-to-llvm{target=TARGET})",
-	1: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false},gpu-kernel-outlining,canonicalize,cse,convert-to-llvm{target=TARGET})",
-	2: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
-		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining{coarsen=4},canonicalize,cse,convert-to-llvm{target=TARGET})",
-	3: "builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
-		"func.func(affine-licm?,affine-scalar-replace?),gpu-kernel-outlining{coarsen=4},canonicalize,cse,convert-to-llvm{target=TARGET})",
-}
 
 // IsGPUTarget reports whether t is a GPU target.
 func IsGPUTarget(t string) bool { return contains(GPUTargets, t) }
@@ -55,8 +29,8 @@ func ValidTarget(t string) bool { return contains(Targets, t) }
 // OptPipelineText returns the -O<level> pipeline text for a target ("" for
 // the default target).
 func OptPipelineText(level int, target string) (string, error) {
-	if level < 0 || level >= len(OptPipelines) {
-		return "", fmt.Errorf("unknown optimisation level -O%d (valid: -O0 to -O%d)", level, len(OptPipelines)-1)
+	if level < 0 || level >= OptLevels {
+		return "", fmt.Errorf("unknown optimisation level -O%d (valid: -O0 to -O%d)", level, OptLevels-1)
 	}
 	if target == "" {
 		target = DefaultTarget
@@ -64,11 +38,7 @@ func OptPipelineText(level int, target string) (string, error) {
 	if !ValidTarget(target) {
 		return "", fmt.Errorf("unknown target '%s' (valid: %s)", target, strings.Join(Targets, ", "))
 	}
-	table := OptPipelines
-	if IsGPUTarget(target) {
-		table = GPUOptPipelines
-	}
-	return strings.ReplaceAll(table[level], TargetPlaceholder, target), nil
+	return strings.ReplaceAll(PresetText(level, IsGPUTarget(target)), TargetPlaceholder, target), nil
 }
 
 // OptPipeline parses the -O<level> pipeline for a target. A pass the
@@ -83,6 +53,9 @@ func OptPipeline(level int, target string) (*Pipeline, error) {
 		if pe, ok := err.(*PipelineError); ok && pe.UnknownPass != "" {
 			return nil, fmt.Errorf("the -O%d pipeline needs pass '%s', which is not registered (the lowering passes are registered by package tir/lower): %s", level, pe.UnknownPass, text)
 		}
+		return nil, fmt.Errorf("the -O%d pipeline: %v", level, err)
+	}
+	if err := checkOrder(p); err != nil {
 		return nil, fmt.Errorf("the -O%d pipeline: %v", level, err)
 	}
 	return p, nil

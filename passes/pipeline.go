@@ -173,29 +173,37 @@ func unknownPassError(name string) *PipelineError {
 // Options are written `{k=v k2=v2}`, space separated; a value may hold
 // commas (lists), be quoted ("a b") or braced ({...}); a bare `{k}` sets a
 // bool option. The short form `a,b,func.func(c)` is anchored on
-// builtin.module and nests passes anchored on other ops implicitly. A
-// trailing `?` after a pass name (`affine-loop-fusion?`) makes the pass
-// optional: it is dropped when not registered (used by the default
-// pipelines).
+// builtin.module and nests passes anchored on other ops implicitly. The
+// passes that must run in order (passOrder: tir-inline,
+// convert-tir-to-affine, gpu-kernel-outlining, convert-to-llvm) may not
+// appear out of it.
 func ParsePipeline(text string) (*Pipeline, error) {
 	pp := &pipeParser{text: text}
 	raws, err := pp.list(0)
 	if err != nil {
 		return nil, err
 	}
+	var p *Pipeline
 	if len(raws) == 1 && raws[0].nested != nil && raws[0].name == AnchorModule {
-		return pp.build(AnchorModule, raws[0].nested, false)
+		p, err = pp.build(AnchorModule, raws[0].nested, false)
+	} else {
+		p, err = pp.build(AnchorModule, raws, true)
 	}
-	return pp.build(AnchorModule, raws, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOrder(p); err != nil {
+		return nil, &PipelineError{Text: text, Pos: 0, Msg: err.Error()}
+	}
+	return p, nil
 }
 
 type rawElem struct {
-	name     string
-	pos      int
-	optional bool
-	opts     string // inside the braces
-	optsPos  int
-	nested   []rawElem // non-nil for `name(...)`
+	name    string
+	pos     int
+	opts    string // inside the braces
+	optsPos int
+	nested  []rawElem // non-nil for `name(...)`
 }
 
 type pipeParser struct {
@@ -284,10 +292,6 @@ func (pp *pipeParser) elem() (rawElem, error) {
 		pp.pos++
 		e.nested = l
 		return e, nil
-	case '?':
-		pp.pos++
-		e.optional = true
-		pp.skipSpace()
 	}
 	if pp.peek() == '{' {
 		open := pp.pos
@@ -348,9 +352,6 @@ func (pp *pipeParser) build(anchor string, raws []rawElem, implicit bool) (*Pipe
 		}
 		d := Lookup(r.name)
 		if d == nil {
-			if r.optional {
-				continue
-			}
 			e := unknownPassError(r.name)
 			e.Text, e.Pos = pp.text, r.pos
 			return nil, e

@@ -100,6 +100,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ExitInternal
 		}
 	}()
+	// The -O presets are data checked here, at every start: a pass they
+	// name that is not registered, or passes out of order, is a bug of
+	// tc-opt, not something to skip quietly.
+	if err := passes.CheckPresets(); err != nil {
+		fmt.Fprintf(stderr, "tc-opt: internal error: %v\n", err)
+		return ExitInternal
+	}
 	flagArgs, positional := splitArgs(args)
 	cfg := &config{optLevel: -1}
 	code = ExitOK
@@ -461,13 +468,13 @@ func listPasses(w io.Writer) {
 			fmt.Fprintf(w, "  %-*s  %s (default: %s)\n", width, "    "+o.Name+"="+o.TypeText(), o.Help, o.DefaultText())
 		}
 	}
-	fmt.Fprintf(w, "\nDefault pipelines (%s is --target, default %s; a pass marked '?' is skipped when not registered):\n", passes.TargetPlaceholder, passes.DefaultTarget)
-	for lvl, p := range passes.OptPipelines {
-		fmt.Fprintf(w, "  -O%d  %s\n", lvl, p)
+	fmt.Fprintf(w, "\nDefault pipelines (%s is --target, default %s):\n", passes.TargetPlaceholder, passes.DefaultTarget)
+	for lvl := 0; lvl < passes.OptLevels; lvl++ {
+		fmt.Fprintf(w, "  -O%d  %s\n", lvl, passes.PresetText(lvl, false))
 	}
 	fmt.Fprintf(w, "GPU targets (%s):\n", strings.Join(passes.GPUTargets, ", "))
-	for lvl, p := range passes.GPUOptPipelines {
-		fmt.Fprintf(w, "  -O%d  %s\n", lvl, p)
+	for lvl := 0; lvl < passes.OptLevels; lvl++ {
+		fmt.Fprintf(w, "  -O%d  %s\n", lvl, passes.PresetText(lvl, true))
 	}
 }
 
