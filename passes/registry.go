@@ -154,7 +154,7 @@ func closest(name string, candidates []string) string {
 		}
 	}
 	for _, c := range candidates {
-		d := editDistance(name, c)
+		d := ir.EditDistance(name, c)
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
@@ -167,24 +167,4 @@ func closest(name string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

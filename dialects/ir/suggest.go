@@ -21,15 +21,17 @@ func ClosestOp(name string) string {
 		if sameDialect && Dialect(d.Name) != dialect {
 			continue
 		}
-		if dist := editDistance(name, d.Name); dist < bestDist {
+		if dist := EditDistance(name, d.Name); dist < bestDist {
 			best, bestDist = d.Name, dist
 		}
 	}
 	return best
 }
 
-// editDistance is the optimal string alignment distance of a and b.
-func editDistance(a, b string) int {
+// EditDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and swaps of adjacent characters
+// each count one. Every "did you mean" of the tools uses it.
+func EditDistance(a, b string) int {
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

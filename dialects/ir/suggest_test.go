@@ -15,8 +15,8 @@ func TestEditDistance(t *testing.T) {
 		{"", "abc", 3},
 		{"abc", "xyz", 3},
 	} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		if got := EditDistance(c.a, c.b); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
 	}
 }
