@@ -1,7 +1,8 @@
 // Package passes holds TIR's pass infrastructure: the one pass table (every
 // pass registers a Def: name, summary, anchor op, typed options,
-// constructor), from which tc-opt derives its per-pass flags, --list-passes
-// and the default -O pipelines; the parser and printer of MLIR's textual
+// constructor), from which tc-opt derives its per-pass flags and
+// --list-passes, and against which the -O presets (presets.go) are
+// checked at start-up; the parser and printer of MLIR's textual
 // pipeline syntax; the pass manager (nesting on anchor ops, verification
 // after each pass, IR printing, timing, panic recovery); the greedy pattern
 // driver; and the generic passes (canonicalize, cse, symbol-dce, print-ir).

@@ -28,8 +28,9 @@ func (v *Value) OwnerBlock() *Block { return v.block }
 // ArgIndex is the position among the owner block's arguments.
 func (v *Value) ArgIndex() int { return v.argNo }
 
-// Operation is the one generic op structure every dialect shares. Typed
-// accessors (tir.ShiftOp and friends) are thin views over it.
+// Operation is the one generic op structure every dialect shares. Dialects
+// read an op's attributes through small helpers of theirs (tir.DimAttr,
+// tir.ReduceDims), not through typed op structs.
 type Operation struct {
 	Name     string
 	Def      *OpDef // nil for ops of unregistered dialects

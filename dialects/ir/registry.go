@@ -37,7 +37,7 @@ type OpDef struct {
 	// PrintName replaces Name in the custom form ("module" for
 	// builtin.module, as MLIR prints it).
 	PrintName string
-	Summary   string // one line for docs and --list-ops
+	Summary   string // one line, for docs and diagnostics
 	// Syntax documents the custom form, e.g. "%r = tir.add %a, %b : T".
 	Syntax string
 	Traits Trait

@@ -10,11 +10,12 @@ import (
 
 // Access rules: for every op, which point of each operand a point of its
 // result reads. This table is the one place an op's data movement is
-// written; the type rules (result domains), the reference interpreter,
-// convert-tir-to-affine, the extent analysis (--emit=extents), the
-// dataflow graph (--emit=dot) and tir-temporaries read it. Adding an op
-// means one entry here (plus its type rule's checks and its lowering of
-// what it computes).
+// written; the reference interpreter (for the ops that only move data),
+// convert-tir-to-affine, the needed-domain and unknown-extent analyses,
+// the extent analysis (--emit=extents), the dataflow graph (--emit=dot)
+// and tir-temporaries read it. Of the type rules only tir.shift's takes
+// its domain from it; the others compute theirs in their Infer (issue 22
+// makes the rule one facet of each op, so that both follow from it).
 //
 // A result point is written with the variables of the result's dimensions
 // (DimVar).

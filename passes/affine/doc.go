@@ -7,7 +7,12 @@
 //	affine-loop-unswitch           one copy of a nest per outcome of a test
 //	                               fixed before it (a gather's emptiness test)
 //	affine-vectorize{width=8}      innermost contiguous loops to vector<8xT>,
-//	                               order-free reductions to vector accumulators
+//	                               order-free reductions to vector accumulators;
+//	                               outer=true (default): a loop around float sums
+//	                               kept in order, one lane per iteration
+//	affine-contraction-tile        register tiles and packed panels for
+//	                               contractions (matmul, Linear, convolutions,
+//	                               tensordot), epilogues in the tile's store
 //	affine-loop-fusion             producer-consumer fusion of sibling nests
 //	affine-licm                    hoist loop-invariant code out of affine.for
 //	affine-scalar-replace          store-to-load forwarding, redundant loads

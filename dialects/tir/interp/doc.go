@@ -26,15 +26,17 @@
 //	                unary math ops (neg abs exp log sqrt rsqrt sin cos tan
 //	                tanh floor ceil round sigmoid), cmp, select, cast,
 //	                make_tuple, tuple_get, can_deref
-//	shift.go        shift (read at offset), view (affine; "map" attribute)
-//	gather.go       gather ("dim"; masked outside the gathered interval)
-//	domainops.go    subset, broadcast, assume_shape (run-time check), pos,
-//	                concat ("dim")
+//	domainops.go    assume_shape (run-time check), pos
 //	reduce.go       reduce: simple ("kind", "dims") and region forms
 //	scan.go         scan ("dim", "direction"; r(k) is the state after k)
 //	call.go         call ("callee"; symbols bound from the actual bounds)
+//	dataextent.go   iota, compress (extents computed from data)
 //	run.go          tir.func / tir.return: argument binding, symbol
 //	                inference from extents, output-domain restriction
+//
+// The ops that only move data (shift, view, subset, broadcast, gather,
+// concat) have no function of their own: access.go evaluates them from
+// their access rule (tir.AccessOf), with shift.go's index maps for views.
 //
 // Ops other than elementwise ones read their attributes by name and check
 // their types, so an op whose IR representation changes fails with a
