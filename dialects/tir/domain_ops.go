@@ -214,6 +214,11 @@ var viewDef = &ir.OpDef{
 		y, _ := AsTensor(op.Results[0].Type)
 		m, _ := op.Attr("map").(ViewAttr)
 		for i, d := range m.Dims {
+			// A view built by a pass or the TC importer holds the
+			// integers the parser would refuse in its text.
+			if err := m.Exprs[i].CheckLimit(); err != nil {
+				return ir.Errorf(op.Loc, "view of dimension %s: %v", d, err)
+			}
 			xd, _ := x.Dim(d)
 			img, ok := ImageInterval(m.Exprs[i], y)
 			if ok {

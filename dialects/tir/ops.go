@@ -281,6 +281,17 @@ var shiftDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: domainOfRead(accessRules[op.Name](op, []TensorType{x})[0], x)}}, nil
 	},
+	// A shift built by a pass holds the integers the parser would refuse
+	// in its text (the offsets are sizes, sizeexpr.IndexLimit).
+	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+		offs, _ := op.Attr("offsets").(OffsetsAttr)
+		for i, d := range offs.Dims {
+			if err := offs.Offsets[i].CheckLimit(); err != nil {
+				return ir.Errorf(op.Loc, "the offset of %s: %v", d, err)
+			}
+		}
+		return nil
+	},
 }
 
 func dimNames(t TensorType) string {
