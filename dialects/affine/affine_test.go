@@ -6,10 +6,10 @@ import (
 	_ "tir/dialects/affine"
 	_ "tir/dialects/arith"
 	_ "tir/dialects/fn"
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 	_ "tir/dialects/mathd"
 	_ "tir/dialects/memref"
 	_ "tir/dialects/scf"
 )
 
-func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }
+func TestCorpus(t *testing.T) { dialecttest.RunCorpus(t, "testdata/*.mlir") }

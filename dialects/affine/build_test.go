@@ -7,7 +7,7 @@ import (
 	"tir/dialects/affine"
 	"tir/dialects/arith"
 	"tir/dialects/fn"
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/mathd"
 	"tir/dialects/memref"
@@ -96,7 +96,7 @@ func TestBuilders(t *testing.T) {
 	m := ir.NewModule(loc)
 	m.Body().Append(f)
 	m.Body().Append(fn.NewDecl(loc, "ext", ir.FunctionType{Inputs: []ir.Type{ir.F32}, Results: []ir.Type{ir.F32}}))
-	out := upstreamtest.CheckModule(t, "built", m)
+	out := dialecttest.CheckModule(t, "built", m)
 	for _, want := range []string{
 		"affine.for %i = 0 to %N {",
 		"%row = affine.for %j = 0 to 16 step 4 iter_args(%acc = %zero) -> (f32) {",
@@ -159,7 +159,7 @@ func TestSubscriptCanonical(t *testing.T) {
 			entry.Append(fn.NewReturn(loc))
 			m := ir.NewModule(loc)
 			m.Body().Append(f)
-			out := upstreamtest.CheckModule(t, c.name, m)
+			out := dialecttest.CheckModule(t, c.name, m)
 			if !strings.Contains(out, "affine.load %mem"+c.want) {
 				t.Errorf("want %s in:\n%s", c.want, out)
 			}

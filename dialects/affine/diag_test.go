@@ -3,11 +3,11 @@ package affine_test
 import (
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		{Name: "load index count", Line: 3, Want: "'affine.load' has 1 subscripts for a memref of rank 2", Src: `func.func @f(%m: memref<4x4xf32>) {
   affine.for %i = 0 to 4 {
     %v = affine.load %m[%i] : memref<4x4xf32>

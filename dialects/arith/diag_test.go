@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/printer"
 )
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		{Name: "addf type mismatch", Line: 2, Want: "expects different type than prior uses: 'f32' vs 'f64'", Src: `func.func @f(%a: f32, %b: f64) {
   %0 = arith.addf %a, %b : f32
   func.return

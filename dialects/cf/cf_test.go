@@ -6,7 +6,7 @@ import (
 	_ "tir/dialects/arith"
 	_ "tir/dialects/cf"
 	_ "tir/dialects/fn"
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
-func TestCorpus(t *testing.T) { upstreamtest.RunCorpus(t, "testdata/*.mlir") }
+func TestCorpus(t *testing.T) { dialecttest.RunCorpus(t, "testdata/*.mlir") }

@@ -3,11 +3,11 @@ package fn_test
 import (
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		{Name: "return type", Line: 2, Want: "type of return operand 0 (i32) doesn't match function result type (f32)", Src: `func.func @f(%a: i32) -> f32 {
   "func.return"(%a) : (i32) -> ()
 }`},

@@ -6,8 +6,8 @@ import (
 
 	"tir/dialects/arith"
 	"tir/dialects/fn"
-	"tir/dialects/fn/upstreamtest"
 	"tir/dialects/gpu"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/memref"
 )
@@ -79,7 +79,7 @@ func TestBuilders(t *testing.T) {
 		t.Errorf("LaunchArgs = %v", got)
 	}
 
-	out := upstreamtest.CheckModule(t, "built", m)
+	out := dialecttest.CheckModule(t, "built", m)
 	for _, want := range []string{
 		"gpu.func @k(%m: memref<?xf32>, %n: index) kernel {",
 		"gpu.func @helper() {",

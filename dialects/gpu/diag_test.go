@@ -3,8 +3,8 @@ package gpu_test
 import (
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
 	"tir/dialects/gpu"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/printer"
 )
 
@@ -30,7 +30,7 @@ func launching(launch string) string {
 }
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		// Index ops.
 		{Name: "bad dimension", Line: 3, Want: "expected a dimension: x, y or z, found 'w'", Src: `gpu.module @m {
   gpu.func @k() kernel {
@@ -208,11 +208,11 @@ func TestDiagnostics(t *testing.T) {
 func TestOpaqueGPUAttr(t *testing.T) {
 	src := `"x.op"() {dim = #gpu<dim y>, mode = #gpu<shuffle_mode xor>} : () -> ()
 `
-	m := upstreamtest.Parse(t, "opaque.mlir", src)
+	m := dialecttest.Parse(t, "opaque.mlir", src)
 	if _, ok := m.Body().Ops[0].Attr("dim").(gpu.DimAttr); !ok {
 		t.Errorf("#gpu<dim y> is %T", m.Body().Ops[0].Attr("dim"))
 	}
 	if out := printer.Module(m, printer.Options{}); out != src {
-		t.Errorf("round trip:\n%s", upstreamtest.Diff(src, out))
+		t.Errorf("round trip:\n%s", dialecttest.Diff(src, out))
 	}
 }

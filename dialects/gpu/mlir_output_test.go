@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
 // TestMLIROutput reads text exactly as mlir-opt 16 prints it
@@ -28,21 +28,21 @@ func TestMLIROutput(t *testing.T) {
 		}
 		src := string(raw)
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			m := upstreamtest.Parse(t, f, src)
-			out := upstreamtest.CheckModule(t, f, m)
+			m := dialecttest.Parse(t, f, src)
+			out := dialecttest.CheckModule(t, f, m)
 			if want := ourSpelling(src); out != want {
-				t.Errorf("our print differs from MLIR's text beyond the known spellings:\n%s", upstreamtest.Diff(want, out))
+				t.Errorf("our print differs from MLIR's text beyond the known spellings:\n%s", dialecttest.Diff(want, out))
 			}
-			opt := upstreamtest.MLIROpt()
+			opt := dialecttest.MLIROpt()
 			if opt == "" {
 				t.Skip("mlir-opt not installed: not checking that it prints our text as its own")
 			}
-			theirs, err := upstreamtest.RunMLIROpt(opt, out)
+			theirs, err := dialecttest.RunMLIROpt(opt, out)
 			if err != nil {
 				t.Fatalf("mlir-opt rejects our print: %v", err)
 			}
 			if theirs != src {
-				t.Errorf("mlir-opt prints our print differently from the file:\n%s", upstreamtest.Diff(src, theirs))
+				t.Errorf("mlir-opt prints our print differently from the file:\n%s", dialecttest.Diff(src, theirs))
 			}
 		})
 	}

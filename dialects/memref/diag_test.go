@@ -3,11 +3,11 @@ package memref_test
 import (
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		{Name: "alloc sizes", Line: 2, Want: "dimension operand count does not equal memref dynamic dimension count (0 vs 1)", Src: `func.func @f() {
   %m = memref.alloc() : memref<?xf32>
   func.return

@@ -3,11 +3,11 @@ package scf_test
 import (
 	"testing"
 
-	"tir/dialects/fn/upstreamtest"
+	"tir/dialects/internal/dialecttest"
 )
 
 func TestDiagnostics(t *testing.T) {
-	upstreamtest.CheckDiagnostics(t, []upstreamtest.DiagCase{
+	dialecttest.CheckDiagnostics(t, []dialecttest.DiagCase{
 		{Name: "bound type", Line: 2, Want: "expects different type than prior uses: 'index' vs 'i32'", Src: `func.func @f(%a: i32, %n: index) {
   scf.for %i = %a to %n step %n {
   }

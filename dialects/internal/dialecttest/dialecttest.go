@@ -1,4 +1,4 @@
-// Package upstreamtest holds the checks that the test corpora of the upstream
+// Package dialecttest holds the checks that the test corpora of the upstream
 // dialect packages (fn, arith, mathd, memref, affine, scf) share:
 //
 //   - round trip: parse, verify, print is the input itself (corpora are
@@ -11,7 +11,7 @@
 //   - diagnostics: bad inputs give located errors.
 //
 // Test files blank-import the dialects their corpus uses.
-package upstreamtest
+package dialecttest
 
 import (
 	"bytes"
