@@ -1,6 +1,8 @@
-// Package lower registers the conversion passes (tir -> affine -> LLVM IR)
-// and the tir-level passes that need the whole module, in the one pass
-// table tc-opt reads. Tools import it for its side effect.
+// Package lower registers the conversion passes (convert-tir-to-affine,
+// lower-affine, gpu-kernel-outlining, convert-to-llvm) in the one pass
+// table tc-opt reads, and links in the packages that register the other
+// passes (the affine loop passes, the tir passes, expand-math): tools
+// import it, for that side effect, to get the whole table.
 package lower
 
 import (
