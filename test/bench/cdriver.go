@@ -6,6 +6,7 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
+	"tir/lower/abi"
 )
 
 // param is one tensor of a kernel's C signature: an argument or a result.
@@ -17,22 +18,13 @@ type param struct {
 	out   bool
 }
 
+// ctypeOf is the C type and size of an element the driver reads and
+// fills: the ABI's (abi.CTypeOf), for f32, f64, i32 and i64.
 func ctypeOf(t ir.Type) (string, int, error) {
-	switch t := t.(type) {
-	case ir.FloatType:
-		switch t.Name {
-		case "f32":
-			return "float", 4, nil
-		case "f64":
-			return "double", 8, nil
-		}
-	case ir.IntegerType:
-		switch t.Width {
-		case 32:
-			return "int32_t", 4, nil
-		case 64:
-			return "int64_t", 8, nil
-		}
+	switch t.String() {
+	case "f32", "f64", "i32", "i64":
+		c, err := abi.CTypeOf(t)
+		return c.Name, c.Size, err
 	}
 	return "", 0, fmt.Errorf("element type %s is not supported by the benchmark driver", t)
 }

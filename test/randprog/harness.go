@@ -17,6 +17,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/lower/abi"
 	"tir/passes"
 	"tir/tools/native"
 )
@@ -438,48 +439,13 @@ func (c *Case) Verdict(o *Outcome) string {
 // The files the driver exchanges are those of tools/native: int64 rank,
 // int64 extents, then the elements, little-endian.
 
-func elemSize(t ir.Type) (int, error) {
-	switch t := t.(type) {
-	case ir.FloatType:
-		switch t.Name {
-		case "f32":
-			return 4, nil
-		case "f64":
-			return 8, nil
-		}
-	case ir.IntegerType:
-		switch t.Width {
-		case 1, 8:
-			return 1, nil
-		case 16:
-			return 2, nil
-		case 32:
-			return 4, nil
-		case 64:
-			return 8, nil
-		}
+// cType is the C type of an element the driver exchanges: the ABI's
+// (abi.CTypeOf), for the element types its files hold (no 16-bit floats).
+func cType(t ir.Type) (abi.CType, error) {
+	if ft, ok := t.(ir.FloatType); ok && ft.Name != "f32" && ft.Name != "f64" {
+		return abi.CType{}, fmt.Errorf("element type %s does not cross the ABI here", t)
 	}
-	return 0, fmt.Errorf("element type %s does not cross the ABI here", t)
-}
-
-func ctype(t ir.Type) string {
-	switch t := t.(type) {
-	case ir.FloatType:
-		if t.Name == "f32" {
-			return "float"
-		}
-		return "double"
-	case ir.IntegerType:
-		switch t.Width {
-		case 1, 8:
-			return "int8_t"
-		case 16:
-			return "int16_t"
-		case 32:
-			return "int32_t"
-		}
-	}
-	return "int64_t"
+	return abi.CTypeOf(t)
 }
 
 // driverSource is a C program that runs every case of a batch through the
@@ -625,11 +591,11 @@ func runner(b *strings.Builder, k int, c *Case) error {
 	off := 0
 	for i, t := range all {
 		tt, _ := tir.AsTensor(t)
-		if _, err := elemSize(tt.Elem); err != nil {
+		c, err := cType(tt.Elem)
+		if err != nil {
 			return err
 		}
-		size, _ := elemSize(tt.Elem)
-		ct := ctype(tt.Elem)
+		size, ct := c.Size, c.Name
 		r := tt.Rank()
 		isOut := i >= len(ft.Inputs)
 		v := fmt.Sprintf("a%d", i)
@@ -658,7 +624,8 @@ func runner(b *strings.Builder, k int, c *Case) error {
 	fmt.Fprintf(b, "  if (rc != 0) { fprintf(stderr, \"%%s\\n\", rpd_f%d_error(rc)); return 3; }\n", k)
 	for i, t := range ft.Results {
 		tt, _ := tir.AsTensor(t)
-		size, _ := elemSize(tt.Elem)
+		c, _ := cType(tt.Elem)
+		size := c.Size
 		j := len(ft.Inputs) + i
 		if tt.Rank() == 0 {
 			fmt.Fprintf(b, "  rpd_write_arr(out, \"out%d.bin\", 0, 0, rpd_host_of(a%d, %d), %d);\n", i, j, size, size)

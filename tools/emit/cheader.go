@@ -8,6 +8,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
+	"tir/lower/abi"
 )
 
 // CHeader prints a C header declaring the ABI (spec 5.1) of every tir.func
@@ -52,7 +53,7 @@ func CHeader(m *ir.Module) (string, error) {
 			up := strings.ToUpper(p.desc)
 			fmt.Fprintf(&b, "\n#ifndef %s_DEFINED\n#define %s_DEFINED\n", up, up)
 			fmt.Fprintf(&b, "typedef struct %s {\n  %s *allocated;\n  %s *aligned;\n  int64_t offset;\n  int64_t sizes[%d];\n  int64_t strides[%d];\n} %s;\n#endif\n",
-				p.desc, p.elem.ctype, p.elem.ctype, p.rank, p.rank, p.desc)
+				p.desc, p.elem.Name, p.elem.Name, p.rank, p.rank, p.desc)
 		}
 	}
 	for _, s := range sigs {
@@ -89,7 +90,7 @@ type cParam struct {
 	name   string // C identifier
 	input  bool
 	t      tir.TensorType
-	elem   cElem
+	elem   abi.CType
 	rank   int
 	desc   string // descriptor type name, "" for 0-d
 	symbol bool   // an int64_t size parameter
@@ -133,7 +134,7 @@ func newCSig(fn *ir.Operation) (*cSig, error) {
 	}
 	n := newCNamer()
 	add := func(t tir.TensorType, name string, input bool, i int) error {
-		e, err := cElemOf(t.Elem)
+		e, err := abi.CTypeOf(t.Elem)
 		if err != nil {
 			what := fmt.Sprintf("argument '%s'", name)
 			if !input {
@@ -143,7 +144,7 @@ func newCSig(fn *ir.Operation) (*cSig, error) {
 		}
 		p := cParam{name: n.name(name), input: input, t: t, elem: e, rank: t.Rank()}
 		if p.rank > 0 {
-			p.desc = fmt.Sprintf("tir_desc_%s_%d", e.suffix, p.rank)
+			p.desc = fmt.Sprintf("tir_desc_%s_%d", e.Suffix, p.rank)
 		}
 		s.params = append(s.params, p)
 		return nil
@@ -182,9 +183,9 @@ func (p cParam) decl() string {
 	case p.symbol:
 		return "int64_t " + p.name
 	case p.rank == 0 && p.input:
-		return "const " + p.elem.ctype + " *" + p.name
+		return "const " + p.elem.Name + " *" + p.name
 	case p.rank == 0:
-		return p.elem.ctype + " *" + p.name
+		return p.elem.Name + " *" + p.name
 	case p.input:
 		return "const " + p.desc + " *" + p.name
 	}
@@ -230,13 +231,13 @@ func (s *cSig) write(b *strings.Builder) {
 	notes := map[string]string{}
 	elemW := 0
 	for _, p := range s.tensors() {
-		elemW = max(elemW, len(p.elem.suffix))
+		elemW = max(elemW, len(p.elem.Suffix))
 	}
 	for _, p := range s.tensors() {
-		if p.elem.note != "" {
-			notes[p.elem.suffix] = p.elem.ctype + " (" + p.elem.note + ")"
+		if p.elem.Note != "" {
+			notes[p.elem.Suffix] = p.elem.Name + " (" + p.elem.Note + ")"
 		}
-		row := [3]string{p.name, fmt.Sprintf("%-*s  %s", elemW, p.elem.suffix, s.domainC(p.t)), ""}
+		row := [3]string{p.name, fmt.Sprintf("%-*s  %s", elemW, p.elem.Suffix, s.domainC(p.t)), ""}
 		if p.rank > 0 {
 			row[2] = s.sizesC(p.t)
 		}

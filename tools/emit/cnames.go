@@ -3,49 +3,7 @@ package emit
 import (
 	"fmt"
 	"strings"
-
-	"tir/dialects/ir"
 )
-
-// cElem is how an element type crosses the C ABI: its C type and the
-// suffix of descriptor names (tir_desc_<suffix>_<rank>).
-type cElem struct {
-	ctype, suffix string
-	note          string // how to read the C type, when it is not obvious
-}
-
-// cElemOf maps a tir element type to C. Only what the LLVM lowering
-// (tollvm.llType) can store in memory crosses the ABI: tuples do not, so a
-// header for them would declare a function that cannot be built. f16 and
-// bf16 travel as their raw 16 bits (uint16_t): C has no portable type for
-// either.
-func cElemOf(t ir.Type) (cElem, error) {
-	switch t := t.(type) {
-	case ir.FloatType:
-		switch t.Name {
-		case "f32":
-			return cElem{ctype: "float", suffix: "f32"}, nil
-		case "f64":
-			return cElem{ctype: "double", suffix: "f64"}, nil
-		case "f16":
-			// C has no portable half type; the bits travel as is.
-			return cElem{ctype: "uint16_t", suffix: "f16", note: "IEEE binary16 bits"}, nil
-		case "bf16":
-			// The high half of an IEEE binary32: (uint32_t)bits << 16 is
-			// the float.
-			return cElem{ctype: "uint16_t", suffix: "bf16", note: "bfloat16 bits, the high 16 bits of a float"}, nil
-		}
-	case ir.IntegerType:
-		switch t.Width {
-		case 1:
-			// LLVM stores an i1 in one byte.
-			return cElem{ctype: "uint8_t", suffix: "i1", note: "one byte, 0 or 1"}, nil
-		case 8, 16, 32, 64:
-			return cElem{ctype: fmt.Sprintf("int%d_t", t.Width), suffix: fmt.Sprintf("i%d", t.Width)}, nil
-		}
-	}
-	return cElem{}, fmt.Errorf("element type %s cannot cross the C ABI of compiled functions (f16, bf16, f32, f64, i1, i8, i16, i32 and i64 can)", t)
-}
 
 // cReserved are the C and C++ keywords and the <stdint.h> type names a
 // parameter must not be called.

@@ -362,12 +362,12 @@ type funcWriter struct {
 	used    map[*ir.Value]bool // host values some op uses
 }
 
-func (w *hostWriter) desc(elem cElem, rank int) string {
-	name := fmt.Sprintf("tir_desc_%s_%d", elem.suffix, rank)
+func (w *hostWriter) desc(elem abi.CType, rank int) string {
+	name := fmt.Sprintf("tir_desc_%s_%d", elem.Suffix, rank)
 	if _, ok := w.descs[name]; !ok {
 		up := strings.ToUpper(name)
 		w.descs[name] = fmt.Sprintf("#ifndef %s_DEFINED\n#define %s_DEFINED\ntypedef struct %s {\n  %s *allocated;\n  %s *aligned;\n  int64_t offset;\n  int64_t sizes[%d];\n  int64_t strides[%d];\n} %s;\n#endif\n\n",
-			up, up, name, elem.ctype, elem.ctype, rank, rank, name)
+			up, up, name, elem.Name, elem.Name, rank, rank, name)
 	}
 	return name
 }
@@ -408,7 +408,7 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 			f.names[entry] = pn
 			continue
 		}
-		elem, err := cElemOf(a.Mem.Elem)
+		elem, err := abi.CTypeOf(a.Mem.Elem)
 		if err != nil {
 			return nil, ir.Errorf(h.fn.Loc, "@%s: argument '%s': %v", name, a.Name, err)
 		}
@@ -418,7 +418,7 @@ func (w *hostWriter) function(h *hostFunc, firstKernel int) (*funcText, error) {
 		}
 		memSeen++
 		if len(a.Mem.Shape) == 0 {
-			protos = append(protos, fmt.Sprintf("%s%s *%s", cnst, elem.ctype, pn))
+			protos = append(protos, fmt.Sprintf("%s%s *%s", cnst, elem.Name, pn))
 		} else {
 			protos = append(protos, fmt.Sprintf("%s%s *%s", cnst, w.desc(elem, len(a.Mem.Shape)), pn))
 		}
@@ -657,7 +657,7 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			}
 			fmt.Fprintf(b, "  const int64_t %s_size%d = %s;\n", tmp, d, sz)
 		}
-		elem, err := cElemOf(mt.Elem)
+		elem, err := abi.CTypeOf(mt.Elem)
 		if err != nil {
 			return ir.Errorf(op.Loc, "temporary of %v", err)
 		}
@@ -669,7 +669,7 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			sizes = []string{"1"}
 		}
 		fmt.Fprintf(b, "  if ((rc = tir_alloc(&%s, %d, (const int64_t[]){%s}, sizeof(%s), %s, %s_errbuf, sizeof %s_errbuf)) != 0) { %s_errcode = rc; goto done; }\n",
-			tmp, len(sizes), strings.Join(sizes, ", "), elem.ctype, cString(abi.AllocName(allocHint(v), op.Loc)), name, name, name)
+			tmp, len(sizes), strings.Join(sizes, ", "), elem.Name, cString(abi.AllocName(allocHint(v), op.Loc)), name, name, name)
 	case op.Name == "memref.dealloc":
 		// Freed at the end, after the kernels have finished.
 	case op.Name == "gpu.launch_func":

@@ -21,6 +21,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/lower/abi"
 	"tir/lower/tollvm"
 	"tir/tools/emit"
 )
@@ -142,32 +143,11 @@ func (p *Program) hideLibraryName(obj string) error {
 	return nil
 }
 
-// ctype is the C type of a scalar element type and its size in bytes.
+// ctype is the C type of a scalar element type and its size in bytes
+// (abi.CTypeOf, which the C header uses too).
 func ctype(t ir.Type) (string, int, error) {
-	switch t := t.(type) {
-	case ir.FloatType:
-		switch t.Name {
-		case "f32":
-			return "float", 4, nil
-		case "f64":
-			return "double", 8, nil
-		case "f16", "bf16":
-			// C has no portable 16-bit float: the bits travel as is.
-			return "uint16_t", 2, nil
-		}
-	case ir.IntegerType:
-		switch t.Width {
-		case 1, 8:
-			return "int8_t", 1, nil
-		case 16:
-			return "int16_t", 2, nil
-		case 32:
-			return "int32_t", 4, nil
-		case 64:
-			return "int64_t", 8, nil
-		}
-	}
-	return "", 0, fmt.Errorf("element type %s cannot cross the C ABI of compiled functions", t)
+	c, err := abi.CTypeOf(t)
+	return c.Name, c.Size, err
 }
 
 // Timing is what a run measured.
