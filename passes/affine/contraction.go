@@ -63,9 +63,12 @@ import (
 //     between it and %n then hold the tiles (the window is packed per %h),
 //     loops above it (a batch) hold the whole nest;
 //   - an operand that uses %n in another subscript than the last (a weight
-//     stored N x K read as W[%n, %k], attention's K[%b, %s, %d]) is packed
-//     element by element: the copy transposes it, and the tiles read it
-//     from the panels as any other (only in the blocked form with panels);
+//     stored N x K read as W[%n, %k], attention's K[%b, %s, %d]) is
+//     transposed by the copy into the panels, and the tiles read it from
+//     them as any other (only in the blocked form with panels): by blocks
+//     of VL x VL elements transposed in registers with shuffles when it is
+//     contiguous along the innermost reduction, element by element
+//     otherwise;
 //   - the ops before the reduction that compute its initial value and the
 //     ops after it that compute what is stored (loads, constants,
 //     elementwise ops) are applied to the tile's vectors; reading C in

@@ -484,9 +484,10 @@ func (b *ctBuild) blockedRegion(iF, jF, jV sizeexpr.Expr, ends []sizeexpr.Expr, 
 // pack builds the loops that copy a block of a packed operand into its
 // panels. An operand contiguous along the columns is copied a vector at a
 // time: the full panels, for each k, NV vectors; the last vectors into
-// panel pp. A gathered one (B[%n, %k]) element by element, the reduced
-// loops inside, each column c at panel (c - jc) / NR, lane (c - jc) mod
-// NR.
+// panel pp. A gathered one (B[%n, %k]) by transposed blocks
+// (packTransposed) when it is contiguous along the innermost reduction,
+// otherwise element by element, the reduced loops inside, each column c
+// at panel (c - jc) / NR, lane (c - jc) mod NR.
 func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV, pp sizeexpr.Expr, ends, pEnd, partEnd []sizeexpr.Expr,
 	kLbs, kUbs [][]sizeexpr.Expr, colRem bool, narrowRem []bool) []*ir.Operation {
 	n := b.n
@@ -500,6 +501,9 @@ func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV
 	slot := func(idx, lane sizeexpr.Expr, ks []sizeexpr.Expr) []sizeexpr.Expr {
 		_, s, _ := pk.with(idx, lane).at(ld, ks, 0)
 		return s
+	}
+	if n.kind[ld] == ctGather && b.c.transposable(n, subs) && len(kLbs[len(kLbs)-1]) == 1 {
+		return b.packTransposed(ld, subs, buf, pk, jc, jF, jV, pp, pEnd, partEnd, kLbs, kUbs, colRem, narrowRem)
 	}
 	if n.kind[ld] == ctGather {
 		// The innermost reduction in blocks of a cache line, the columns
@@ -564,6 +568,144 @@ func (b *ctBuild) pack(ld *ir.Operation, buf *ir.Value, pk *panelRef, jc, jF, jV
 			part(start, ends[k], w)
 		}
 		start = ends[k]
+	}
+	return out
+}
+
+// transposable reports whether a gathered operand read at subs can be
+// packed by transposing blocks of VL x VL elements in registers: it is
+// contiguous along the innermost reduction (W[%n, %k]: a vector load
+// reads VL values of k for one column), and VL is a power of two of at
+// most 16 (log2(VL) rounds of VL shuffles; 16 rows and their shuffles
+// fit AVX-512's 32 registers).
+func (c *contraction) transposable(n *cnest, subs []sizeexpr.Expr) bool {
+	vl := n.lanes
+	return vl >= 2 && vl <= 16 && vl&(vl-1) == 0 && c.contiguousIn(subs, n.kIVs[len(n.kIVs)-1])
+}
+
+// packTransposed copies a block of a gathered operand contiguous along
+// the innermost reduction (W[%n, %k]) into its panels VL columns at a
+// time: VL vector loads along k, one per column, make a VL x VL block
+// that transposeBlock turns into VL vectors along the columns, each
+// stored whole into a panel row:
+//
+//	for %p { for %cb = 0 to NR step VL { for the outer reductions {
+//	  for %kv step VL { rows[i] = B[jc + %p*NR + %cb + i, %kv : %kv + VL]
+//	                    P[%p, %kv + t - kc, %cb : %cb + VL] = transposed[t] }
+//	  the last k, fewer than VL: element by element } } }
+//
+// then the same for the full vectors of the partial panel pp, and the
+// columns past them (fewer than VL) element by element. A column block
+// reads its VL rows from one end of the k block to the other, each cache
+// line whole in consecutive blocks (the NR rows of a panel read at one k
+// would share a few cache sets); the panel rows it writes stay in the
+// cache for the next column block. The innermost reduction has one lower
+// bound (lb) in the blocked form: the block's start, or the loop's own.
+func (b *ctBuild) packTransposed(ld *ir.Operation, subs []sizeexpr.Expr, buf *ir.Value, pk *panelRef, jc, jF, jV, pp sizeexpr.Expr,
+	pEnd, partEnd []sizeexpr.Expr, kLbs, kUbs [][]sizeexpr.Expr, colRem bool, narrowRem []bool) []*ir.Operation {
+	n := b.n
+	vl, nr := n.lanes, n.lanes*n.nv
+	add, sub, mul := sizeexpr.Add, sizeexpr.Sub, sizeexpr.Mul
+	es := func(e ...sizeexpr.Expr) []sizeexpr.Expr { return e }
+	_, mem, _, _ := affine.AccessParts(ld)
+	elem := mem.Type.(ir.MemRefType).Elem
+	d := len(kLbs) - 1
+	lb := kLbs[d][0]
+	hint := n.kIVs[d].NameHint
+	slot := func(idx, lane sizeexpr.Expr, ks []sizeexpr.Expr) []sizeexpr.Expr {
+		_, s, _ := pk.with(idx, lane).at(ld, ks, 0)
+		return s
+	}
+	load := func(blk *ir.Block, col sizeexpr.Expr, ks []sizeexpr.Expr, t ir.Type) *ir.Value {
+		return blk.Append(b.access(b.at(subs, sizeexpr.Expr{}, col, ks), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+			if vt, ok := t.(ir.VectorType); ok {
+				return affine.NewVectorLoad(ld.Loc, vt, mem, m, ops)
+			}
+			return affine.NewLoad(ld.Loc, mem, m, ops)
+		})).Results[0]
+	}
+	store := func(blk *ir.Block, v *ir.Value, idx, lane sizeexpr.Expr, ks []sizeexpr.Expr) {
+		blk.Append(b.access(slot(idx, lane, ks), func(m ir.AffineMap, ops []*ir.Value) *ir.Operation {
+			if _, ok := v.Type.(ir.VectorType); ok {
+				return affine.NewVectorStore(b.loc, v, buf, m, ops)
+			}
+			return affine.NewStore(b.loc, v, buf, m, ops)
+		}))
+	}
+	// columns copies the VL columns from col0 into panel idx from lane
+	// off, appending the loops to blk.
+	columns := func(blk *ir.Block, col0, idx, off sizeexpr.Expr) {
+		var ks []sizeexpr.Expr
+		var blks []*ir.Block
+		inner := blk
+		for i := 0; i < d; i++ {
+			l, body, k := b.newLoop(kLbs[i], kUbs[i], 1, nil, n.kIVs[i].NameHint, false)
+			inner.Append(l)
+			blks = append(blks, body)
+			inner = body
+			ks = append(ks, k)
+		}
+		// The full blocks: %kv + VL <= every upper bound.
+		var vUbs []sizeexpr.Expr
+		for _, u := range kUbs[d] {
+			vUbs = append(vUbs, sub(u, sizeexpr.Const(vl-1)))
+		}
+		vlp, vb, kv := b.newLoop(es(lb), vUbs, vl, nil, hint+"v", false)
+		inner.Append(vlp)
+		kks := append(ks[:d:d], kv)
+		rows := make([]*ir.Value, vl)
+		for i := range rows {
+			rows[i] = load(vb, add(col0, sizeexpr.Const(int64(i))), kks, vt(elem, vl))
+		}
+		for t, v := range transposeBlock(vb, ld.Loc, rows) {
+			store(vb, v, idx, off, append(ks[:d:d], add(kv, sizeexpr.Const(int64(t)))))
+		}
+		vb.Append(affine.NewYield(b.loc))
+		// The last values of k, from lb + VL*floor((u - lb) / VL) for
+		// each upper bound u: the smallest of these starts is where the
+		// blocks end, and a later start only copies some elements again
+		// (a copy is idempotent). A start at u itself copies nothing.
+		for _, u := range kUbs[d] {
+			start := add(lb, mul(b.floorDiv(sub(u, lb), vl), vl))
+			lbs := es(lb, start) // start < lb when u < lb
+			if c, ok := sub(u, lb).Const(); ok {
+				if c <= 0 || c%vl == 0 {
+					continue
+				}
+				lbs = es(start)
+			}
+			tl, tb, k := b.newLoop(lbs, kUbs[d], 1, nil, hint, false)
+			cl, cb, c := b.newLoop(es(sizeexpr.Const(0)), es(sizeexpr.Const(vl)), 1, nil, "c", false)
+			kk := append(ks[:d:d], k)
+			store(cb, load(cb, add(col0, c), kk, elem), idx, add(off, c), kk)
+			cb.Append(affine.NewYield(b.loc))
+			tb.Append(cl)
+			tb.Append(affine.NewYield(b.loc))
+			inner.Append(tl)
+		}
+		for i := len(blks) - 1; i >= 0; i-- {
+			blks[i].Append(affine.NewYield(b.loc))
+		}
+	}
+	pl, pb, p := b.newLoop(es(sizeexpr.Const(0)), pEnd, 1, nil, "p", false)
+	cl, cb, c := b.newLoop(es(sizeexpr.Const(0)), es(sizeexpr.Const(nr)), vl, nil, "cb", false)
+	columns(cb, add(jc, add(mul(p, nr), c)), p, c)
+	cb.Append(affine.NewYield(b.loc))
+	pb.Append(cl)
+	pb.Append(affine.NewYield(b.loc))
+	out := []*ir.Operation{pl}
+	// The partial panel: its full vectors [jF, jV) by blocks, the
+	// columns past them element by element.
+	if colRem {
+		ql, qb, q := b.newLoop(es(jF), es(jV, partEnd[0]), vl, nil, "cb", false)
+		columns(qb, q, pp, sub(q, jF))
+		qb.Append(affine.NewYield(b.loc))
+		out = append(out, ql)
+	}
+	if slices.Contains(narrowRem, true) {
+		out = append(out, b.transposeLoops(kLbs, kUbs, es(jV), partEnd, elem, func(blk *ir.Block, c sizeexpr.Expr, ks []sizeexpr.Expr) {
+			store(blk, load(blk, c, ks, elem), pp, sub(c, jF), ks)
+		}))
 	}
 	return out
 }

@@ -736,7 +736,8 @@ func (b *outerBuilder) reduction(blk *ir.Block, r *ir.Operation, split chunkSpli
 
 // transposeBlock returns the columns of the square block whose rows are
 // rows (N vectors of N lanes, N a power of two): lane k of column j is
-// lane j of row k. Round g (1, 2, 4, ...) swaps the off-diagonal g x g
+// lane j of row k. affine-contraction-tile packs transposed operands with
+// it too (packTransposed). Round g (1, 2, 4, ...) swaps the off-diagonal g x g
 // blocks of every 2g x 2g block: rows i and i + g become the even
 // g-lane groups of both, interleaved, and the odd ones.
 func transposeBlock(b *ir.Block, loc ir.Location, rows []*ir.Value) []*ir.Value {

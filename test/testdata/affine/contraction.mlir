@@ -109,11 +109,13 @@ func.func @batched(%A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %C: memref<?x?x
 
 // -----
 // A Linear layer with the weight stored N x K, as PyTorch stores it: W is
-// read as W[%n, %k], so its block is packed element by element (the
-// panels take the columns of n contiguously); the bias and the ReLU after
-// the sum are applied to the tile's accumulators before the store, after
-// the last k block only (the others store their partial sums). The
-// columns past the last 4-wide vector take 2-lane vectors.
+// read as W[%n, %k], so its block is packed by 4 x 4 blocks transposed
+// with shuffles (the panels take the columns of n contiguously), the last
+// values of k and the columns past the partial panel's vectors element by
+// element; the bias and the ReLU after the sum are applied to the tile's
+// accumulators before the store, after the last k block only (the others
+// store their partial sums). The columns past the last 4-wide vector take
+// 2-lane vectors.
 func.func @linear(%X: memref<?x?xf32>, %W: memref<?x?xf32>, %B: memref<?xf32>, %O: memref<?x?xf32>, %M: index, %K: index, %N: index) {
   %cst = arith.constant 0.0 : f32
   affine.for %m = 0 to %M {
@@ -136,8 +138,8 @@ func.func @linear(%X: memref<?x?xf32>, %W: memref<?x?xf32>, %B: memref<?xf32>, %
 
 // -----
 // Attention's scores, batched, K read as K[%z, %s, %d] (transposed: packed
-// element by element, once per batch), scaled after the sum: the batch
-// loop holds the nest and shares its panels.
+// by blocks transposed with shuffles, once per batch), scaled after the
+// sum: the batch loop holds the nest and shares its panels.
 func.func @scores(%Q: memref<?x?x?xf32>, %K: memref<?x?x?xf32>, %S: memref<?x?x?xf32>, %Z: index, %L: index, %D: index, %N: index) {
   %cst = arith.constant 0.0 : f32
   %scale = arith.constant 0.125 : f32
