@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -23,9 +24,10 @@ import (
 // --fp-contract=fast (FMA) they must stay within the rounding error of a
 // dot product. Sizes cover full tiles, remainders in every direction,
 // several k blocks, symbolic and constant sizes; the generic ISA (SSE2,
-// 6 x 8 tiles), this machine's (--mcpu=native: 6 x 64 with AVX-512),
-// small cache blocks (several n and k blocks at these sizes) and threads;
-// and at -O2, without the pass, for the same results.
+// 6 x 8 tiles), AVX2's (x86-64-v3: 8 lanes), this machine's
+// (--mcpu=native: 6 x 64 with AVX-512), small cache blocks (several n
+// and k blocks at these sizes) and threads; and at -O2, without the
+// pass, for the same results.
 
 type contractionCase struct {
 	name, file, src, fn string
@@ -38,6 +40,11 @@ type contractionCase struct {
 	// broadcast operand reads a panel).
 	tiled bool
 	mark  string
+	// transposed says that an operand read with n elsewhere than in its
+	// last subscript is packed by VL x VL blocks transposed with
+	// shuffles (their first round takes lane 0 of one row, then lane 0
+	// of the next: mask <0, VL, 2, ...>), wherever there are panels.
+	transposed bool
 	// reduced names the size symbol of the reduced dimension ("K" when
 	// empty; a constant size when it is a number).
 	reduced string
@@ -88,21 +95,34 @@ var contractionCases = []contractionCase{
 	{name: "shifted operands", fn: "shifted", tiled: true, modes: []string{"O3 small blocks", "O3 native"}, src: "def shifted(float(M, K) A, float(K, N) B) -> (C) {\n  C(m, n) +=! A(m + 1, k) * B(k, n + 2)\n}\n",
 		sizes: []map[string]int64{{"M": 14, "K": 33, "N": 75}, {"M": 8, "K": 2, "N": 9}}},
 	{name: "conv1d", file: "conv1d.tc", fn: "conv1d", tiled: true, reduced: "W", modes: []string{"O3", "O3 native", "O3 native fp-contract"}, sizes: []map[string]int64{{"N": 40, "W": 5}, {"N": 300, "W": 37}}},
-	{name: "fcrelu (transposed weights, bias, ReLU)", file: "fcrelu.tc", fn: "fcrelu", tiled: true, reduced: "M", modes: []string{"O3 native", "O3 small blocks"},
+	{name: "fcrelu (transposed weights, bias, ReLU)", file: "fcrelu.tc", fn: "fcrelu", tiled: true, transposed: true, reduced: "M", modes: []string{"O3 native", "O3 small blocks"},
 		sizes: []map[string]int64{{"B": 7, "M": 30, "N": 20}, {"B": 13, "M": 300, "N": 75}}},
-	{name: "linear (W stored N x K, bias, ReLU)", fn: "linear", tiled: true, ref: linearRef, src: linearTC,
-		modes: []string{"O3", "O3 small blocks", "O3 native", "O3 native fp-contract", "O3 native threads", "O2", "O2 native threads"}, sizes: []map[string]int64{
+	{name: "linear (W stored N x K, bias, ReLU)", fn: "linear", tiled: true, transposed: true, ref: linearRef, src: linearTC,
+		modes: []string{"O3", "O3 small blocks", "O3 v3", "O3 native", "O3 native fp-contract", "O3 native threads", "O2", "O2 native threads"}, sizes: []map[string]int64{
 			{"M": 1, "K": 1, "N": 1}, {"M": 13, "K": 300, "N": 70}, {"M": 6, "K": 5, "N": 64}, {"M": 37, "K": 257, "N": 150}, {"M": 8, "K": 513, "N": 18},
 		}},
-	{name: "linear, the bias as the initial value", fn: "linear", tiled: true, ref: linearBinitRef, modes: []string{"O3", "O3 small blocks", "O3 native threads"},
+	{name: "linear, the bias as the initial value", fn: "linear", tiled: true, transposed: true, ref: linearBinitRef, modes: []string{"O3", "O3 small blocks", "O3 native threads"},
 		src:   "def linear(float(M, K) X, float(N, K) W, float(N) B) -> (O) {\n  T(m, n) = B(n) where m in 0:M\n  T(m, n) += X(m, k) * W(n, k)\n  O(m, n) = max(T(m, n), 0)\n}\n",
 		sizes: []map[string]int64{{"M": 13, "K": 300, "N": 70}, {"M": 7, "K": 3, "N": 33}}},
 	{name: "linear, W stored K x N", fn: "linear", tiled: true, modes: []string{"O3 small blocks", "O3 native"},
 		src:   "def linear(float(M, K) X, float(K, N) W, float(N) B) -> (O) {\n  T(m, n) +=! X(m, k) * W(k, n)\n  O(m, n) = max(T(m, n) + B(n), 0)\n}\n",
 		sizes: []map[string]int64{{"M": 13, "K": 300, "N": 70}}},
-	{name: "attention scores (batched, K transposed)", fn: "scores", tiled: true, reduced: "D", modes: []string{"O3", "O3 small blocks", "O3 native threads", "O2"},
+	{name: "attention scores (batched, K transposed)", fn: "scores", tiled: true, transposed: true, reduced: "D", modes: []string{"O3", "O3 small blocks", "O3 v3", "O3 native", "O3 native threads", "O2"},
 		src:   "def scores(float(B, L, D) Q, float(B, S, D) K) -> (O) {\n  O(b, l, s) +=! Q(b, l, d) * K(b, s, d)\n}\n",
 		sizes: []map[string]int64{{"B": 3, "L": 13, "D": 70, "S": 37}, {"B": 1, "L": 6, "D": 300, "S": 64}}},
+	// The transposing copy by blocks of VL x VL transposed in registers
+	// (2, 4, 8 and 16 lanes), its remainders: the last values of k in a
+	// block (K and the small k-block not multiples of VL), the columns of
+	// the partial panel past its full vectors.
+	{name: "linear f64 (W stored N x K)", fn: "linear", tiled: true, transposed: true, modes: []string{"O3", "O3 small blocks", "O3 v3", "O3 native"},
+		src:   "def linear(double(M, K) X, double(N, K) W, double(N) B) -> (O) {\n  T(m, n) +=! X(m, k) * W(n, k)\n  O(m, n) = max(T(m, n) + B(n), 0)\n}\n",
+		sizes: []map[string]int64{{"M": 7, "K": 37, "N": 21}, {"M": 13, "K": 300, "N": 75}}},
+	{name: "int32, B stored N x K", fn: "mmi", tiled: true, transposed: true, modes: []string{"O3", "O3 v3", "O3 native"},
+		src:   "def mmi(int32(M, K) A, int32(N, K) B) -> (C) {\n  C(m, n) +=! A(m, k) * B(n, k)\n}\n",
+		sizes: []map[string]int64{{"M": 9, "K": 300, "N": 45}, {"M": 3, "K": 17, "N": 100}}},
+	{name: "two reductions, W stored N x C x K", fn: "tdt", tiled: true, transposed: true, reduced: "C*K", modes: []string{"O3", "O3 small blocks", "O3 v3", "O3 native"},
+		src:   "def tdt(float(I, C, K) A, float(N, C, K) W) -> (O) {\n  O(i, n) +=! A(i, c, k) * W(n, c, k)\n}\n",
+		sizes: []map[string]int64{{"I": 7, "C": 3, "K": 37, "N": 40}, {"I": 2, "C": 2, "K": 16, "N": 70}}},
 	{name: "conv2d NCHW", fn: "conv2d", tiled: true, reduced: "C*KH*KW", src: conv2dNCHW, sizes: []map[string]int64{
 		{"N": 2, "C": 5, "H": 11, "W": 30, "M": 7, "KH": 3, "KW": 2}, {"N": 1, "C": 3, "H": 5, "W": 21, "M": 13, "KH": 1, "KW": 4},
 		{"N": 1, "C": 40, "H": 4, "W": 70, "M": 6, "KH": 3, "KW": 3},
@@ -179,6 +199,7 @@ type contractionMode struct {
 var contractionModes = []contractionMode{
 	{name: "O3"},
 	{name: "O3 small blocks", options: map[string]string{"rows": "3", "vectors": "2", "k-block": "7", "n-block": "16"}},
+	{name: "O3 v3", cpu: "x86-64-v3"}, // AVX2: 8 lanes of f32
 	{name: "O3 native", cpu: "native"},
 	{name: "O3 native small blocks", cpu: "native", options: map[string]string{"k-block": "9", "n-block": "64", "pack": "false"}},
 	{name: "O3 native fp-contract", cpu: "native", contract: true},
@@ -275,6 +296,9 @@ func TestContractionEndToEnd(t *testing.T) {
 				if tiled := strings.Contains(llvm, mark); tiled != c.tiled && !mode.o2 {
 					t.Errorf("%s: tiled = %v, want %v", mode.name, tiled, c.tiled)
 				}
+				if c.transposed && !mode.o2 && mode.options["pack"] != "false" && !transposesInRegisters(llvm) {
+					t.Errorf("%s: no shuffle transposing the packed operand in the LLVM IR", mode.name)
+				}
 				prog, err := native.Build(llvm, fn, t.TempDir())
 				if err != nil {
 					t.Fatalf("%s: build: %v", mode.name, err)
@@ -304,6 +328,21 @@ func TestContractionEndToEnd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// transposingShuffle matches a shuffle of two vectors of VL lanes whose
+// mask starts <0, VL, 2, ... (<0, 2> for VL = 2): the first round of
+// transposeBlock (passes/affine/vectorize_outer.go), lane 0 of one row
+// beside lane 0 of the next. Broadcasts have a mask of zeros.
+var transposingShuffle = regexp.MustCompile(`shufflevector <(\d+) x \w+> %[^,]+, <\d+ x \w+> %[^,]+, <\d+ x i32> <i32 0, i32 (\d+)(, i32 2,|>)`)
+
+func transposesInRegisters(llvm string) bool {
+	for _, m := range transposingShuffle.FindAllStringSubmatch(llvm, -1) {
+		if m[1] == m[2] {
+			return true
+		}
+	}
+	return false
 }
 
 // reducedSize is the length of the sums: the product of the sizes (or

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,20 +18,38 @@ import (
 // another subscript (B[%n, %k]: a transposed operand), an initial value
 // read from memory, an epilogue (a bias, a ReLU) between the sum and its
 // store. Every buffer is 4-D, ndDim elements along each dimension.
+//
+// With transposed set, B is always read as B[%n + ..., ..., ..., %rK + c]
+// (%rK the innermost reduction), transposed and contiguous along %rK, free
+// of the loop above %n (its rows share B), and %n and %rK appear nowhere
+// else but in the last subscript of the other accesses: they can then run long enough to fill vectors of 16
+// lanes (the dimensions 0 and 3 of the buffers have ndLong elements).
 
-const ndDim = 16
+const (
+	ndDim   = 16
+	ndShort = 10 // the dimensions 1 and 2 of the transposed programs' buffers
+	ndLong  = 52 // the dimensions 0 and 3 of the transposed programs' buffers
+)
 
 type ndProgram struct {
 	src    string
 	syms   []string // the index arguments after the buffers and %s
 	gather bool     // B is read with %n in another subscript than the last
+	shape  []int64  // of every buffer
+	long   []string // the symbols of %n and %rK's extents (transposed)
 }
 
-func genContractionND(rng *rand.Rand) ndProgram {
-	var p ndProgram
+func genContractionND(rng *rand.Rand, transposed bool) ndProgram {
+	p := ndProgram{shape: []int64{ndDim, ndDim, ndDim, ndDim}}
+	if transposed {
+		p.shape = []int64{ndLong, ndShort, ndShort, ndLong}
+	}
 	var b strings.Builder
 	nOut := 2 + rng.Intn(3)
 	nRed := 1 + rng.Intn(3)
+	if transposed {
+		nOut, nRed = 2+rng.Intn(2), 1+rng.Intn(2)
+	}
 	extent := func(name string, maxC int) string {
 		if rng.Intn(4) == 0 {
 			return fmt.Sprint(1 + rng.Intn(maxC))
@@ -44,11 +63,22 @@ func genContractionND(rng *rand.Rand) ndProgram {
 		outs = append(outs, fmt.Sprintf("%%o%d", i))
 		outExt = append(outExt, extent(fmt.Sprintf("S%d", i), 5))
 	}
-	colExt := extent("N", 9)
+	maxN := 9
+	if transposed {
+		maxN = 40
+		p.long = append(p.long, "N")
+	}
+	colExt := extent("N", maxN)
 	for i := 0; i < nRed; i++ {
 		reds = append(reds, fmt.Sprintf("%%r%d", i))
+		if transposed && i == nRed-1 {
+			redExt = append(redExt, extent(fmt.Sprintf("R%d", i), 40))
+			p.long = append(p.long, fmt.Sprintf("R%d", i))
+			continue
+		}
 		redExt = append(redExt, extent(fmt.Sprintf("R%d", i), 5))
 	}
+	rK := reds[nRed-1]
 	off := func() string {
 		if rng.Intn(3) == 0 {
 			return " + 1"
@@ -75,6 +105,14 @@ func genContractionND(rng *rand.Rand) ndProgram {
 		if withReds {
 			pool = append(pool, reds...)
 		}
+		if transposed && withReds {
+			pool = pool[:len(pool)-1] // %rK: the last subscript only
+		}
+		if transposed && mode == 2 {
+			// B is shared by the rows of the loop above %n (a batch loop
+			// further out may still choose the block of B).
+			pool = slices.DeleteFunc(pool, func(x string) bool { return x == outs[len(outs)-1] })
+		}
 		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 		subs := make([]string, 4)
 		nAt := -1
@@ -82,9 +120,16 @@ func genContractionND(rng *rand.Rand) ndProgram {
 		case 1:
 			nAt = 3
 		case 2:
-			nAt = rng.Intn(3)
+			nAt = 0
+			if !transposed {
+				nAt = rng.Intn(3)
+			}
 		}
 		for d := range subs {
+			if transposed && withReds && d == 3 && mode != 1 {
+				subs[d] = rK + off()
+				continue
+			}
 			subs[d] = sum(&pool)
 			if d == nAt {
 				if strings.ContainsAny(subs[d], "%") {
@@ -132,6 +177,9 @@ func genContractionND(rng *rand.Rand) ndProgram {
 	}
 	load("%A", 0)
 	bMode := 1 + rng.Intn(2)
+	if transposed {
+		bMode = 2
+	}
 	p.gather = bMode == 2
 	load("%B", bMode)
 	if rng.Intn(3) == 0 {
@@ -198,8 +246,12 @@ func runContractionND(mod *ir.Module, p ndProgram, sizes map[string]int64, seed 
 	rng := rand.New(rand.NewSource(int64(seed)))
 	var args []any
 	var c *ibuf
+	size := int64(1)
+	for _, d := range p.shape {
+		size *= d
+	}
 	for i := 0; i < 5; i++ {
-		b := &ibuf{shape: []int64{ndDim, ndDim, ndDim, ndDim}, data: make([]float64, ndDim*ndDim*ndDim*ndDim)}
+		b := &ibuf{shape: p.shape, data: make([]float64, size)}
 		for j := range b.data {
 			b.data[j] = math.Ldexp(float64(rng.Intn(2001)-1000), 12*rng.Intn(4)-6)
 			if i == 4 {
@@ -238,7 +290,7 @@ func TestContractionND(t *testing.T) {
 	gathers := 0
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
-		p := genContractionND(rng)
+		p := genContractionND(rng, false)
 		base := mustParse(t, p.src)
 		orig := printer.Module(base, printer.Options{})
 		var runs []map[string]int64
@@ -258,26 +310,13 @@ func TestContractionND(t *testing.T) {
 			}
 			runs = append(runs, sz)
 		}
+		wants := originalND(t, seed, p, base, runs)
 		for _, cfg := range configs {
-			m := runPipeline(t, p.src, cfg)
-			out := printer.Module(m, printer.Options{})
+			out := checkND(t, seed, p, runs, wants, cfg)
 			if out != orig {
 				changed[cfg]++
 				if cfg == configs[0] && p.gather {
 					gathers++
-				}
-			}
-			for i, sz := range runs {
-				want, err := runContractionND(base, p, sz, seed*10+i)
-				if err != nil {
-					t.Fatalf("seed %d: the original program fails at %v: %v\n%s", seed, sz, err, p.src)
-				}
-				got, err := runContractionND(m, p, sz, seed*10+i)
-				if err != nil {
-					t.Fatalf("seed %d, %s, sizes %v: the transformed program fails: %v\n--- original\n%s--- transformed\n%s", seed, cfg, sz, err, p.src, out)
-				}
-				if d := sameBuf4(got, want); d != "" {
-					t.Fatalf("seed %d, %s, sizes %v: %s\n--- original\n%s--- transformed\n%s", seed, cfg, sz, d, p.src, out)
 				}
 			}
 		}
@@ -291,6 +330,94 @@ func TestContractionND(t *testing.T) {
 	t.Logf("%d programs with a transposed operand changed", gathers)
 	if gathers < n/10 {
 		t.Errorf("only %d programs with a transposed operand changed", gathers)
+	}
+}
+
+// originalND runs the original program at each size of runs (with the
+// buffers of seed*10 + the run's index) and returns C after each.
+func originalND(t *testing.T, seed int, p ndProgram, base *ir.Module, runs []map[string]int64) []*ibuf {
+	t.Helper()
+	var wants []*ibuf
+	for i, sz := range runs {
+		want, err := runContractionND(base, p, sz, seed*10+i)
+		if err != nil {
+			t.Fatalf("seed %d: the original program fails at %v: %v\n%s", seed, sz, err, p.src)
+		}
+		wants = append(wants, want)
+	}
+	return wants
+}
+
+// checkND transforms p with the pipeline cfg, runs it at each size of
+// runs and fails unless C is bitwise what the original program left
+// (wants); it returns the transformed program.
+func checkND(t *testing.T, seed int, p ndProgram, runs []map[string]int64, wants []*ibuf, cfg string) string {
+	t.Helper()
+	m := runPipeline(t, p.src, cfg)
+	out := printer.Module(m, printer.Options{})
+	for i, sz := range runs {
+		got, err := runContractionND(m, p, sz, seed*10+i)
+		if err != nil {
+			t.Fatalf("seed %d, %s, sizes %v: the transformed program fails: %v\n--- original\n%s--- transformed\n%s", seed, cfg, sz, err, p.src, out)
+		}
+		if d := sameBuf4(got, wants[i]); d != "" {
+			t.Fatalf("seed %d, %s, sizes %v: %s\n--- original\n%s--- transformed\n%s", seed, cfg, sz, d, p.src, out)
+		}
+	}
+	return out
+}
+
+// TestContractionNDTransposed checks the packing of transposed operands
+// (B[%n, ..., %rK], contiguous along the innermost reduction) by blocks
+// of VL x VL elements transposed with shuffles, at 2, 4, 8 and 16 lanes:
+// %n and %rK run up to 40, so that the copies have full blocks, the last
+// values of k of a block (k blocks and trip counts that are not multiples
+// of VL), full panels and a partial one (its full vectors by blocks, the
+// columns past them element by element); the transformed program must
+// leave C bitwise as the original does.
+func TestContractionNDTransposed(t *testing.T) {
+	configs := []string{
+		"affine-contraction-tile{vector-bits=64 rows=2 vectors=3 k-block=5 n-block=12}",
+		"affine-contraction-tile{vector-bits=128 rows=2 vectors=2 k-block=6 n-block=16}",
+		"affine-contraction-tile{vector-bits=256 rows=3 vectors=1 k-block=16 n-block=16}",
+		"affine-contraction-tile{vector-bits=256 registers=16 k-block=100}",
+		"affine-contraction-tile{vector-bits=512 rows=2 vectors=2 k-block=20 n-block=32}",
+		"affine-contraction-tile{vector-bits=512 registers=32}",
+		"affine-contraction-tile{vector-bits=256 rows=2 vectors=2 k-block=8},affine-licm,affine-scalar-replace,affine-loop-unroll{factor=2}",
+	}
+	n := 24
+	if testing.Short() {
+		n = 8
+	}
+	shuffled := map[string]int{}
+	for seed := 0; seed < n; seed++ {
+		rng := rand.New(rand.NewSource(int64(1000 + seed)))
+		p := genContractionND(rng, true)
+		base := mustParse(t, p.src)
+		var runs []map[string]int64
+		for r := 0; r < 4; r++ {
+			sz := map[string]int64{}
+			for _, s := range p.syms {
+				if slices.Contains(p.long, s) {
+					sz[s] = []int64{1, 17, 40, 23, 34}[(r+rng.Intn(2))%5]
+					continue
+				}
+				sz[s] = int64(1 + rng.Intn(3))
+			}
+			runs = append(runs, sz)
+		}
+		wants := originalND(t, seed, p, base, runs)
+		for _, cfg := range configs {
+			if out := checkND(t, seed, p, runs, wants, cfg); strings.Contains(out, "vector.shuffle") {
+				shuffled[cfg]++
+			}
+		}
+	}
+	for _, cfg := range configs {
+		t.Logf("%s: %d of %d programs copy B by transposed blocks", cfg, shuffled[cfg], n)
+		if shuffled[cfg] < n/3 {
+			t.Errorf("%s: only %d of %d programs copy B by transposed blocks", cfg, shuffled[cfg], n)
+		}
 	}
 }
 
