@@ -61,6 +61,15 @@ type Region struct {
 	parent *Operation
 }
 
+// NewOpOf creates a detached operation of a registered op named by value
+// (arith.Constant, tir.Shift), so that a misspelt op does not compile.
+func NewOpOf(k OpKind, loc Location, operands []*Value, resultTypes []Type, attrs DictAttr) *Operation {
+	d := k.Def()
+	op := &Operation{Name: d.Name, Def: d, Operands: operands, Attrs: attrs, Loc: loc}
+	op.SetResultTypes(resultTypes)
+	return op
+}
+
 // NewOp creates a detached operation with results of the given types.
 func NewOp(name string, loc Location, operands []*Value, resultTypes []Type, attrs DictAttr) *Operation {
 	op := &Operation{Name: name, Def: LookupOp(name), Operands: operands, Attrs: attrs, Loc: loc}
@@ -117,8 +126,18 @@ func (op *Operation) AdoptRegion(r *Region) {
 	op.Regions = append(op.Regions, r)
 }
 
-// Is reports whether the op has the given name.
-func (op *Operation) Is(name string) bool { return op.Name == name }
+// Is reports whether the op is one of the given registered ops.
+func (op *Operation) Is(kinds ...OpKind) bool {
+	if op == nil || op.Def == nil {
+		return false
+	}
+	for _, k := range kinds {
+		if op.Def == k.Def() {
+			return true
+		}
+	}
+	return false
+}
 
 // HasTrait reports whether the op's definition declares a trait.
 func (op *Operation) HasTrait(t Trait) bool { return op.Def != nil && op.Def.Traits&t != 0 }

@@ -113,6 +113,18 @@ func PrintRegion(p OpPrinter, r *Region, printEntryArgs, printTerminators bool) 
 	p.Region(r, printEntryArgs)
 }
 
+// OpKind names a registered op by value: the *OpDef a dialect registers,
+// or a dialect's richer op value that embeds one (tir.Op). Code outside a
+// dialect asks op.Is(tir.Shift) and builds ir.NewOpOf(arith.AddF, ...)
+// instead of spelling names, so that a misspelt op does not compile.
+type OpKind interface{ Def() *OpDef }
+
+// Def returns d itself: an *OpDef is the simplest OpKind.
+func (d *OpDef) Def() *OpDef { return d }
+
+// OpName returns the op's full name ("tir.shift").
+func (d *OpDef) OpName() string { return d.Name }
+
 var registry = map[string]*OpDef{}
 
 // Register adds op definitions to the global registry. Dialect packages
