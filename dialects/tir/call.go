@@ -219,7 +219,7 @@ func lookupIn(module *ir.Operation, name string) *ir.Operation {
 	return nil
 }
 
-var callDef = &ir.OpDef{
+var Call = &Op{OpDef: ir.OpDef{
 	Name:        "tir.call",
 	Summary:     "call another tir.func (its size symbols are bound by unification)",
 	Syntax:      "%r = tir.call @g(%a, %b) : R",
@@ -310,4 +310,4 @@ var callDef = &ir.OpDef{
 		}
 		return nil
 	},
-}
+}}

@@ -271,7 +271,7 @@ func givenDataExtent(op *ir.Operation) (sizeexpr.Var, error) {
 	return v, nil
 }
 
-var iotaDef = &ir.OpDef{
+var Iota = &Op{OpDef: ir.OpDef{
 	Name:        "tir.iota",
 	Summary:     "start, start + step, ... (before stop) along a new dimension whose extent depends on the values (numpy.arange)",
 	Syntax:      "%r = tir.iota %start, %stop, %step along I : !tir.tensor<i64, I[0:?_r_I]>",
@@ -281,7 +281,7 @@ var iotaDef = &ir.OpDef{
 	Print:  printDataExtentOp,
 	Infer:  inferDataExtentOp(iotaType),
 	Verify: verifyDataExtentOp,
-}
+}}
 
 // iotaType: three 0-d tensors of one integer type; the result has that
 // type on I[0:sym].
@@ -313,7 +313,7 @@ func iotaType(loc ir.Location, operands []*ir.Value, dim string, sym sizeexpr.Ex
 	return TensorType{Elem: elem, Dims: []Dim{{Name: dim, Interval: sizeexpr.Span(sizeexpr.Const(0), sym)}}}, nil
 }
 
-var compressDef = &ir.OpDef{
+var Compress = &Op{OpDef: ir.OpDef{
 	Name:        "tir.compress",
 	Summary:     "the elements of x where the mask holds, in order, along I (a new extent that depends on the mask)",
 	Syntax:      "%r = tir.compress %x, %mask along I : !tir.tensor<f32, I[0:?_r_I], ...>",
@@ -323,7 +323,7 @@ var compressDef = &ir.OpDef{
 	Print:  printDataExtentOp,
 	Infer:  inferDataExtentOp(compressType),
 	Verify: verifyDataExtentOp,
-}
+}}
 
 // compressType: x has I, the mask is an i1 tensor on I alone, on the same
 // interval (provably different ones are an error; undecided ones are

@@ -22,7 +22,7 @@ func requireResultType(op *ir.Operation) (TensorType, error) {
 	return t, nil
 }
 
-var castDef = &ir.OpDef{
+var Cast = &Op{OpDef: ir.OpDef{
 	Name:        "tir.cast",
 	Summary:     "elementwise conversion to another element type",
 	Syntax:      "%r = tir.cast %a : !tir.tensor<f64, ...>",
@@ -44,9 +44,9 @@ var castDef = &ir.OpDef{
 		}
 		return []ir.Type{x.WithElem(want.Elem)}, nil
 	},
-}
+}}
 
-var makeTupleDef = &ir.OpDef{
+var MakeTuple = &Op{OpDef: ir.OpDef{
 	Name:        "tir.make_tuple",
 	Summary:     "elementwise tuple construction (operands broadcast)",
 	Syntax:      "%t = tir.make_tuple %a, %b : T",
@@ -66,15 +66,15 @@ var makeTupleDef = &ir.OpDef{
 			}
 			elems = append(elems, t.Elem)
 		}
-		dims, err := Broadcast(op, op.Operands)
+		dims, err := broadcastDomain(op, op.Operands)
 		if err != nil {
 			return nil, err
 		}
 		return []ir.Type{TensorType{Elem: ir.TupleType{Elems: elems}, Dims: dims}}, nil
 	},
-}
+}}
 
-var tupleGetDef = &ir.OpDef{
+var TupleGet = &Op{OpDef: ir.OpDef{
 	Name:        "tir.tuple_get",
 	Summary:     "elementwise tuple component",
 	Syntax:      "%x = tir.tuple_get %t[1] : T",
@@ -117,7 +117,7 @@ var tupleGetDef = &ir.OpDef{
 		}
 		return []ir.Type{t.WithElem(tt.Elems[i])}, nil
 	},
-}
+}}
 
 // TupleIndex is the component a tuple_get reads.
 func TupleIndex(op *ir.Operation) int {
@@ -125,7 +125,7 @@ func TupleIndex(op *ir.Operation) int {
 	return int(a.Value)
 }
 
-var viewDef = &ir.OpDef{
+var View = &Op{OpDef: ir.OpDef{
 	Name:        "tir.view",
 	Summary:     "affine re-indexing: y(i, k, j) = x(d0 = i + k, d1 = 2*j)",
 	Syntax:      "%y = tir.view %x [d0 = i + k, d1 = 2*j] : !tir.tensor<f32, i[0:5], k[0:3], j[0:4]>",
@@ -243,7 +243,7 @@ var viewDef = &ir.OpDef{
 		}
 		return nil
 	},
-}
+}}
 
 // ImageInterval bounds an affine expression of result dimensions over the
 // result's domain: the half-open interval of values it takes. ok is false
@@ -274,7 +274,7 @@ func ImageInterval(e sizeexpr.Expr, over TensorType) (sizeexpr.Interval, bool) {
 	return sizeexpr.Span(lo, sizeexpr.Add(hi, sizeexpr.Const(1))), true
 }
 
-var gatherDef = &ir.OpDef{
+var Gather = &Op{OpDef: ir.OpDef{
 	Name:        "tir.gather",
 	Summary:     "data-dependent indexing: g(t, r) = x(Vertex = table(t), r), masked outside x's interval",
 	Syntax:      "%g = tir.gather %x [Vertex = %table] : T",
@@ -344,7 +344,7 @@ var gatherDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}
+}}
 
 // DimAttr is the dimension an op works along (gather, pos, concat, scan).
 func DimAttr(op *ir.Operation) string {
@@ -352,7 +352,7 @@ func DimAttr(op *ir.Operation) string {
 	return string(s)
 }
 
-var canDerefDef = &ir.OpDef{
+var CanDeref = &Op{OpDef: ir.OpDef{
 	Name:        "tir.can_deref",
 	Summary:     "i1 tensor, true where the operand is not masked",
 	Syntax:      "%m = tir.can_deref %g : T",
@@ -367,7 +367,7 @@ var canDerefDef = &ir.OpDef{
 		}
 		return []ir.Type{x.WithElem(ir.I1)}, nil
 	},
-}
+}}
 
 func parseDomainOp(attr string) func(p *ir.OpParser, st *ir.OpState) error {
 	return func(p *ir.OpParser, st *ir.OpState) error {
@@ -400,7 +400,7 @@ func printDomainOp(attr string) func(p ir.OpPrinter, op *ir.Operation) {
 	}
 }
 
-var subsetDef = &ir.OpDef{
+var Subset = &Op{OpDef: ir.OpDef{
 	Name:        "tir.subset",
 	Summary:     "restrict the domain (error if not inside)",
 	Syntax:      "%y = tir.subset %x [I[1:4], K[0:N-1]] : T",
@@ -431,9 +431,9 @@ var subsetDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}
+}}
 
-var broadcastDef = &ir.OpDef{
+var Broadcast = &Op{OpDef: ir.OpDef{
 	Name:        "tir.broadcast",
 	Summary:     "add dimensions along which the value does not vary",
 	Syntax:      "%y = tir.broadcast %x [K[0:9]] : T",
@@ -459,9 +459,9 @@ var broadcastDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}
+}}
 
-var posDef = &ir.OpDef{
+var Pos = &Op{OpDef: ir.OpDef{
 	Name:        "tir.pos",
 	Summary:     "the index itself: p(i) = i over the operand's interval of I (i64)",
 	Syntax:      "%p = tir.pos I of %x : T",
@@ -499,9 +499,9 @@ var posDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: ir.I64, Dims: []Dim{d}}}, nil
 	},
-}
+}}
 
-var concatDef = &ir.OpDef{
+var Concat = &Op{OpDef: ir.OpDef{
 	Name:        "tir.concat",
 	Summary:     "join pieces along a dimension (intervals contiguous, in order)",
 	Syntax:      "%y = tir.concat %a, %b along I : T",
@@ -559,7 +559,7 @@ var concatDef = &ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: elem, Dims: out}}, nil
 	},
-}
+}}
 
 // broadcastExcept is Broadcast where one dimension keeps the first
 // operand's interval (the caller replaces it).
@@ -587,7 +587,7 @@ func broadcastExcept(op *ir.Operation, vals []*ir.Value, except string) ([]Dim, 
 	return dims, nil
 }
 
-var assumeShapeDef = &ir.OpDef{
+var AssumeShape = &Op{OpDef: ir.OpDef{
 	Name:        "tir.assume_shape",
 	Summary:     "assert more precise (or other symbolic) extents: static when provable, else one run-time check",
 	Syntax:      "%y = tir.assume_shape %x : T",
@@ -618,7 +618,7 @@ var assumeShapeDef = &ir.OpDef{
 		}
 		return []ir.Type{want}, nil
 	},
-}
+}}
 
 func provablyDifferent(a, b sizeexpr.Expr) bool {
 	c, ok := sizeexpr.Compare(a, b)

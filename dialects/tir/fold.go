@@ -261,11 +261,3 @@ var folds = map[string]func(*ir.Operation, *ir.Rewriter) bool{
 	"tir.add":    foldConstants, "tir.sub": foldConstants, "tir.mul": foldConstants, "tir.div": foldConstants,
 	"tir.min": foldConstants, "tir.max": foldConstants, "tir.neg": foldConstants, "tir.abs": foldConstants,
 }
-
-func attachFolds(defs []*ir.OpDef) {
-	for _, d := range defs {
-		if f, ok := folds[d.Name]; ok {
-			d.Fold = f
-		}
-	}
-}

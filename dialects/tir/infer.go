@@ -72,12 +72,12 @@ func commonElem(op *ir.Operation, vals []*ir.Value) (ir.Type, error) {
 	return elem, nil
 }
 
-// Broadcast computes the domain of an elementwise result (2.2): the union of
+// broadcastDomain computes the domain of an elementwise result (2.2): the union of
 // the dimension names in first-appearance order, each with the intersection
 // of the operands' intervals. A provably empty intersection is an error that
 // names the dimension, with notes at the operands whose intervals do not
 // meet.
-func Broadcast(op *ir.Operation, vals []*ir.Value) ([]Dim, error) {
+func broadcastDomain(op *ir.Operation, vals []*ir.Value) ([]Dim, error) {
 	ts := make([]TensorType, len(vals))
 	for i, v := range vals {
 		t, err := tensorOf(op, v, "operand")
@@ -89,7 +89,7 @@ func Broadcast(op *ir.Operation, vals []*ir.Value) ([]Dim, error) {
 	return broadcastTypes(op, ts, vals)
 }
 
-// broadcastTypes is Broadcast over types; srcs (same length) are the values
+// broadcastTypes is broadcastDomain over types; srcs (same length) are the values
 // the notes of an empty-domain error point at.
 func broadcastTypes(op *ir.Operation, ts []TensorType, srcs []*ir.Value) ([]Dim, error) {
 	var dims []Dim
@@ -162,7 +162,7 @@ func inferElementwise(resultElem ir.Type) func(op *ir.Operation) ([]ir.Type, err
 		if err != nil {
 			return nil, err
 		}
-		dims, err := Broadcast(op, op.Operands)
+		dims, err := broadcastDomain(op, op.Operands)
 		if err != nil {
 			return nil, err
 		}

@@ -6,30 +6,98 @@ import (
 	"tir/dialects/ir"
 )
 
-// The op table of the tir dialect. Each entry is the whole definition of an
-// op: syntax, type rule, verifier. Lowerings live in lower/.
+// The ops of the tir dialect, one Go value each. A value holds the whole
+// definition of its op (syntax, type rule, verifier, folds, and the facets
+// the passes ask of it); code outside the dialect names ops by these values
+// (op.Is(tir.Shift)), so that a misspelt op does not compile. Lowerings and
+// the interpreter's evaluations live in lower/ and interp/, registered by
+// the same values.
 
-var binaryOps = []struct{ name, summary string }{
-	{"add", "elementwise sum"},
-	{"sub", "elementwise difference"},
-	{"mul", "elementwise product"},
-	{"div", "elementwise quotient (integers round toward negative infinity)"},
-	{"rem", "elementwise remainder (integers: sign of the divisor)"},
-	{"min", "elementwise minimum"},
-	{"max", "elementwise maximum"},
-	{"pow", "elementwise power"},
+// Op is one tir op.
+type Op struct {
+	ir.OpDef
 }
 
-var unaryMathOps = []string{"neg", "abs", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "floor", "ceil", "round", "sigmoid"}
+// The elementwise arithmetic ops.
+var (
+	Add = elementwise("add", "elementwise sum", 2, numeric)
+	Sub = elementwise("sub", "elementwise difference", 2, numeric)
+	Mul = elementwise("mul", "elementwise product", 2, numeric)
+	Div = elementwise("div", "elementwise quotient (integers round toward negative infinity)", 2, numeric)
+	Rem = elementwise("rem", "elementwise remainder (integers: sign of the divisor)", 2, numeric)
+	Min = elementwise("min", "elementwise minimum", 2, numeric)
+	Max = elementwise("max", "elementwise maximum", 2, numeric)
+	Pow = elementwise("pow", "elementwise power", 2, numeric)
+
+	Neg     = elementwise("neg", "elementwise neg", 1, numeric)
+	Abs     = elementwise("abs", "elementwise abs", 1, numeric)
+	Exp     = elementwise("exp", "elementwise exp", 1, floating)
+	Log     = elementwise("log", "elementwise log", 1, floating)
+	Sqrt    = elementwise("sqrt", "elementwise sqrt", 1, floating)
+	Rsqrt   = elementwise("rsqrt", "elementwise rsqrt", 1, floating)
+	Sin     = elementwise("sin", "elementwise sin", 1, floating)
+	Cos     = elementwise("cos", "elementwise cos", 1, floating)
+	Tan     = elementwise("tan", "elementwise tan", 1, floating)
+	Tanh    = elementwise("tanh", "elementwise tanh", 1, floating)
+	Floor   = elementwise("floor", "elementwise floor", 1, floating)
+	Ceil    = elementwise("ceil", "elementwise ceil", 1, floating)
+	Round   = elementwise("round", "elementwise round", 1, floating)
+	Sigmoid = elementwise("sigmoid", "elementwise sigmoid", 1, floating)
+
+	And = elementwise("and", "elementwise logical/bitwise and", 2, logical)
+	Or  = elementwise("or", "elementwise logical/bitwise or", 2, logical)
+	Xor = elementwise("xor", "elementwise logical/bitwise xor", 2, logical)
+	Not = elementwise("not", "elementwise logical/bitwise not", 1, logical)
+)
+
+// allOps lists every tir op in the order the docs present them.
+var allOps = []*Op{
+	Add, Sub, Mul, Div, Rem, Min, Max, Pow,
+	Neg, Abs, Exp, Log, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Round, Sigmoid,
+	And, Or, Xor, Not,
+	Func, Return, Constant, Cmp, Select, Shift,
+	Cast, MakeTuple, TupleGet, View, Gather, CanDeref,
+	Subset, Broadcast, Pos, Concat, AssumeShape,
+	Reduce, Yield, Scan, Call, Iota, Compress,
+}
+
+// Ops returns every op of the dialect.
+func Ops() []*Op { return append([]*Op(nil), allOps...) }
+
+var opsByDef = map[*ir.OpDef]*Op{}
+
+// OpOf returns the tir op value of an operation, or nil when it is not a
+// tir op; switch on it to dispatch by op.
+func OpOf(op *ir.Operation) *Op {
+	if op == nil {
+		return nil
+	}
+	return opsByDef[op.Def]
+}
 
 // FloatOnlyUnary lists the unary ops defined on floats only.
-var FloatOnlyUnary = map[string]bool{"exp": true, "log": true, "sqrt": true, "rsqrt": true, "sin": true, "cos": true, "tan": true, "tanh": true, "floor": true, "ceil": true, "round": true, "sigmoid": true}
+var FloatOnlyUnary = map[string]bool{}
 
 // CmpPredicates are the comparison predicates of tir.cmp.
 var CmpPredicates = []string{"lt", "le", "gt", "ge", "eq", "ne"}
 
-func elementwiseDef(name, summary string, n int, elemOK func(ir.Type) bool, what string, resultElem ir.Type) *ir.OpDef {
-	return &ir.OpDef{
+// elemClass is the element types an elementwise op accepts.
+type elemClass struct {
+	ok   func(ir.Type) bool
+	what string
+}
+
+var (
+	numeric  = elemClass{isNumeric, "integer or float"}
+	floating = elemClass{ir.IsFloat, "float"}
+	logical  = elemClass{ir.IsInteger, "i1 or integer"}
+)
+
+func elementwise(name, summary string, n int, elems elemClass) *Op {
+	if n == 1 && elems.what == floating.what {
+		FloatOnlyUnary[name] = true
+	}
+	return &Op{OpDef: ir.OpDef{
 		Name:        "tir." + name,
 		Summary:     summary,
 		Syntax:      fmt.Sprintf("%%r = tir.%s %s : T", name, operandSyntax(n)),
@@ -38,12 +106,12 @@ func elementwiseDef(name, summary string, n int, elemOK func(ir.Type) bool, what
 		Parse: parseOperandsAndType,
 		Print: printOperandsAndType,
 		Infer: func(op *ir.Operation) ([]ir.Type, error) {
-			if err := checkElem(op, elemOK, what); err != nil {
+			if err := checkElem(op, elems.ok, elems.what); err != nil {
 				return nil, err
 			}
-			return inferElementwise(resultElem)(op)
+			return inferElementwise(nil)(op)
 		},
-	}
+	}}
 }
 
 func operandSyntax(n int) string {
@@ -57,39 +125,17 @@ func operandSyntax(n int) string {
 	return s
 }
 
-func opTable() []*ir.OpDef {
-	var defs []*ir.OpDef
-	for _, b := range binaryOps {
-		defs = append(defs, elementwiseDef(b.name, b.summary, 2, isNumeric, "integer or float", nil))
-	}
-	for _, u := range unaryMathOps {
-		ok, what := isNumeric, "integer or float"
-		if FloatOnlyUnary[u] {
-			ok, what = ir.IsFloat, "float"
-		}
-		defs = append(defs, elementwiseDef(u, "elementwise "+u, 1, ok, what, nil))
-	}
-	isLogic := func(t ir.Type) bool { return ir.IsInteger(t) }
-	for _, l := range []string{"and", "or", "xor"} {
-		defs = append(defs, elementwiseDef(l, "elementwise logical/bitwise "+l, 2, isLogic, "i1 or integer", nil))
-	}
-	defs = append(defs, elementwiseDef("not", "elementwise logical/bitwise not", 1, isLogic, "i1 or integer", nil))
-	defs = append(defs,
-		funcDef, returnDef, constantDef, cmpDef, selectDef, shiftDef,
-		castDef, makeTupleDef, tupleGetDef, viewDef, gatherDef, canDerefDef,
-		subsetDef, broadcastDef, posDef, concatDef, assumeShapeDef,
-		reduceDef, yieldDef, scanDef, callDef, iotaDef, compressDef,
-	)
-	return defs
-}
-
 func init() {
-	defs := opTable()
-	attachFolds(defs)
-	ir.Register(defs...)
+	for _, o := range allOps {
+		opsByDef[&o.OpDef] = o
+		if f, ok := folds[o.Name]; ok {
+			o.Fold = f
+		}
+		ir.Register(&o.OpDef)
+	}
 }
 
-var funcDef = &ir.OpDef{
+var Func = &Op{OpDef: ir.OpDef{
 	Name:        "tir.func",
 	Summary:     "a function of tensors; size symbols in argument types are its size parameters",
 	Syntax:      "tir.func @f(%a: T, ...) -> (R, ...) [attributes {...}] { ... }",
@@ -99,9 +145,9 @@ var funcDef = &ir.OpDef{
 	Print:  printFunc,
 	Infer:  inferFunc,
 	Verify: verifyFunc,
-}
+}}
 
-var returnDef = &ir.OpDef{
+var Return = &Op{OpDef: ir.OpDef{
 	Name:        "tir.return",
 	Summary:     "return the function's results (restricted to the declared output domains)",
 	Syntax:      "tir.return %x, %y : R1, R2",
@@ -143,9 +189,9 @@ var returnDef = &ir.OpDef{
 		p.Types(ts)
 	},
 	Verify: verifyReturn,
-}
+}}
 
-var constantDef = &ir.OpDef{
+var Constant = &Op{OpDef: ir.OpDef{
 	Name:        "tir.constant",
 	Summary:     "a 0-d tensor holding a constant (broadcasts to any domain)",
 	Syntax:      "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32>",
@@ -164,9 +210,9 @@ var constantDef = &ir.OpDef{
 		}
 		return []ir.Type{Scalar(elem)}, nil
 	},
-}
+}}
 
-var cmpDef = &ir.OpDef{
+var Cmp = &Op{OpDef: ir.OpDef{
 	Name:        "tir.cmp",
 	Summary:     "elementwise comparison, result element type i1",
 	Syntax:      "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
@@ -195,7 +241,7 @@ var cmpDef = &ir.OpDef{
 		}
 		return inferElementwise(ir.I1)(op)
 	},
-}
+}}
 
 func isCmpPredicate(s string) bool {
 	for _, c := range CmpPredicates {
@@ -206,7 +252,7 @@ func isCmpPredicate(s string) bool {
 	return false
 }
 
-var selectDef = &ir.OpDef{
+var Select = &Op{OpDef: ir.OpDef{
 	Name:        "tir.select",
 	Summary:     "elementwise choice cond ? a : b (all three domains intersect)",
 	Syntax:      "%r = tir.select %cond, %a, %b : T",
@@ -226,15 +272,15 @@ var selectDef = &ir.OpDef{
 		if err != nil {
 			return nil, err
 		}
-		dims, err := Broadcast(op, op.Operands)
+		dims, err := broadcastDomain(op, op.Operands)
 		if err != nil {
 			return nil, err
 		}
 		return []ir.Type{TensorType{Elem: elem, Dims: dims}}, nil
 	},
-}
+}}
 
-var shiftDef = &ir.OpDef{
+var Shift = &Op{OpDef: ir.OpDef{
 	Name:        "tir.shift",
 	Summary:     "Cartesian shift, read at offset: y(I) = x(I + off)",
 	Syntax:      "%y = tir.shift %x [I + 1, J - 2] : T",
@@ -292,7 +338,7 @@ var shiftDef = &ir.OpDef{
 		}
 		return nil
 	},
-}
+}}
 
 func dimNames(t TensorType) string {
 	if len(t.Dims) == 0 {

@@ -278,7 +278,7 @@ func ReducedInterval(op *ir.Operation, d string) sizeexpr.Interval {
 	return *iv
 }
 
-var reduceDef = &ir.OpDef{
+var Reduce = &Op{OpDef: ir.OpDef{
 	Name:        "tir.reduce",
 	Summary:     "reduction over named dimensions (masked points skipped; empty interval gives init)",
 	Syntax:      "%r = tir.reduce add %x over [K] [init %c] : T | tir.reduce over [K] init %c ins(%a, ...) { ^bb0(%acc, %a1, ...): ... tir.yield %s } : T",
@@ -330,7 +330,7 @@ var reduceDef = &ir.OpDef{
 		rt, _ := AsTensor(op.Results[0].Type)
 		return verifyBody(op, rt, ins, ReduceDims(op))
 	},
-}
+}}
 
 // verifyBody checks a reduce/scan region: arguments (state, then each input
 // without the iterated dimensions) and a yield of the state's type.
@@ -376,7 +376,7 @@ func verifyBody(op *ir.Operation, state TensorType, ins []*ir.Value, drop []stri
 	return nil
 }
 
-var yieldDef = &ir.OpDef{
+var Yield = &Op{OpDef: ir.OpDef{
 	Name:        "tir.yield",
 	Summary:     "terminator of reduce and scan bodies",
 	Syntax:      "tir.yield %x : T",
@@ -405,7 +405,7 @@ var yieldDef = &ir.OpDef{
 		}
 		return nil
 	},
-}
+}}
 
 // ScanDirection is "forward" or "backward".
 func ScanDirection(op *ir.Operation) string {
@@ -544,7 +544,7 @@ func scanResultType(op *ir.Operation) (TensorType, error) {
 	return TensorType{Elem: init.Elem, Dims: dims}, nil
 }
 
-var scanDef = &ir.OpDef{
+var Scan = &Op{OpDef: ir.OpDef{
 	Name:        "tir.scan",
 	Summary:     "sequential scan along a dimension with a state (r(k) is the state after step k)",
 	Syntax:      "%r = tir.scan forward along K[lo:hi]? init %s0 ins(%a, ...) { ^bb0(%state, %a1, ...): ... tir.yield %next } : R",
@@ -567,4 +567,4 @@ var scanDef = &ir.OpDef{
 		rt, _ := AsTensor(op.Results[0].Type)
 		return verifyBody(op, without(rt, []string{DimAttr(op)}), op.Operands[1:], []string{DimAttr(op)})
 	},
-}
+}}
