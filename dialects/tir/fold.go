@@ -252,12 +252,11 @@ func wrap(v int64, width int) int64 {
 	return v << shift >> shift
 }
 
-// folds attaches the fold hooks to the op table (one place, so the table
-// stays the whole description of each op).
-var folds = map[string]func(*ir.Operation, *ir.Rewriter) bool{
-	"tir.shift":  foldShift,
-	"tir.subset": foldSubset,
-	"tir.view":   foldView,
-	"tir.add":    foldConstants, "tir.sub": foldConstants, "tir.mul": foldConstants, "tir.div": foldConstants,
-	"tir.min": foldConstants, "tir.max": foldConstants, "tir.neg": foldConstants, "tir.abs": foldConstants,
+// folds are the ops' fold hooks, attached to the values in init: a hook
+// that builds or tests its own op would make the op's initializer refer to
+// itself.
+var folds = map[*Op]func(*ir.Operation, *ir.Rewriter) bool{
+	Shift: foldShift, Subset: foldSubset, View: foldView,
+	Add: foldConstants, Sub: foldConstants, Mul: foldConstants, Div: foldConstants,
+	Min: foldConstants, Max: foldConstants, Neg: foldConstants, Abs: foldConstants,
 }

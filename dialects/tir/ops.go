@@ -128,7 +128,7 @@ func operandSyntax(n int) string {
 func init() {
 	for _, o := range allOps {
 		opsByDef[&o.OpDef] = o
-		if f, ok := folds[o.Name]; ok {
+		if f, ok := folds[o]; ok {
 			o.Fold = f
 		}
 		ir.Register(&o.OpDef)
