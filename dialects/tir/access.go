@@ -13,9 +13,9 @@ import (
 // written; the reference interpreter (for the ops that only move data),
 // convert-tir-to-affine, the needed-domain and unknown-extent analyses,
 // the extent analysis (--emit=extents), the dataflow graph (--emit=dot)
-// and tir-temporaries read it. Of the type rules only tir.shift's takes
-// its domain from it; the others compute theirs in their Infer (issue 22
-// makes the rule one facet of each op, so that both follow from it).
+// and tir-temporaries read it. Each op value names its rule (Op.reads). Of
+// the type rules only tir.shift's takes its domain from it; the others
+// compute theirs in their Infer.
 //
 // A result point is written with the variables of the result's dimensions
 // (DimVar).
@@ -50,109 +50,107 @@ type Access []Read
 // accessRule states the reads of an op from its operand types.
 type accessRule func(op *ir.Operation, operands []TensorType) Access
 
-// movesData lists the ops whose result is nothing but the elements their
-// access rule reads (no arithmetic): the interpreter and the lowering
-// evaluate them from the rule alone.
-var movesData = map[string]bool{
-	"tir.shift": true, "tir.view": true, "tir.gather": true, "tir.concat": true,
-	"tir.subset": true, "tir.broadcast": true, "tir.assume_shape": true,
+// MovesData reports whether op only moves data: its result is nothing but
+// the elements its access rule reads (no arithmetic), so the interpreter
+// and the lowering evaluate it from the rule alone.
+func MovesData(op *ir.Operation) bool {
+	o := OpOf(op)
+	return o != nil && o.movesData
 }
 
-// MovesData reports whether op only moves data (see movesData).
-func MovesData(op *ir.Operation) bool { return movesData[op.Name] }
-
-// DataMovementOps lists the ops that only move data, sorted.
+// DataMovementOps lists the ops that only move data, sorted by name.
 func DataMovementOps() []string {
-	out := make([]string, 0, len(movesData))
-	for n := range movesData {
-		out = append(out, n)
+	var out []string
+	for _, o := range allOps {
+		if o.movesData {
+			out = append(out, o.Name)
+		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// accessRules is the table. Elementwise ops (TraitElementwise) without an
-// entry read every operand at the result point.
-var accessRules = map[string]accessRule{
-	"tir.shift": func(op *ir.Operation, in []TensorType) Access {
-		offs, _ := op.Attr("offsets").(OffsetsAttr)
-		r := identityRead(0, in[0])
-		for d := range r.At {
-			r.At[d] = sizeexpr.Add(DimVar(d), offs.Offset(d))
+// The access rules of the ops whose reads are not simply every operand at
+// the result point (each op value names its rule; elementwise ops have
+// none and read every operand at the result point).
+
+func shiftReads(op *ir.Operation, in []TensorType) Access {
+	offs, _ := op.Attr("offsets").(OffsetsAttr)
+	r := identityRead(0, in[0])
+	for d := range r.At {
+		r.At[d] = sizeexpr.Add(DimVar(d), offs.Offset(d))
+	}
+	return Access{r}
+}
+
+func viewReads(op *ir.Operation, in []TensorType) Access {
+	m, _ := op.Attr("map").(ViewAttr)
+	r := identityRead(0, in[0])
+	for i, d := range m.Dims {
+		r.At[d] = m.Exprs[i]
+	}
+	return Access{r}
+}
+
+func gatherReads(op *ir.Operation, in []TensorType) Access {
+	dim := DimAttr(op)
+	x := identityRead(0, in[0])
+	delete(x.At, dim)
+	x.Gathered, x.Table = dim, 1
+	return Access{x, identityRead(1, in[1])}
+}
+
+func concatReads(op *ir.Operation, in []TensorType) Access {
+	dim := DimAttr(op)
+	var a Access
+	for i, t := range in {
+		r := identityRead(i, t)
+		if d, ok := t.Dim(dim); ok {
+			r.Along, r.Within = dim, d.Interval
 		}
-		return Access{r}
-	},
-	"tir.view": func(op *ir.Operation, in []TensorType) Access {
-		m, _ := op.Attr("map").(ViewAttr)
-		r := identityRead(0, in[0])
-		for i, d := range m.Dims {
-			r.At[d] = m.Exprs[i]
-		}
-		return Access{r}
-	},
-	"tir.gather": func(op *ir.Operation, in []TensorType) Access {
-		dim := DimAttr(op)
-		x := identityRead(0, in[0])
-		delete(x.At, dim)
-		x.Gathered, x.Table = dim, 1
-		return Access{x, identityRead(1, in[1])}
-	},
-	"tir.concat": func(op *ir.Operation, in []TensorType) Access {
-		dim := DimAttr(op)
-		var a Access
-		for i, t := range in {
-			r := identityRead(i, t)
-			if d, ok := t.Dim(dim); ok {
-				r.Along, r.Within = dim, d.Interval
-			}
-			a = append(a, r)
-		}
-		return a
-	},
-	"tir.subset":       readsAtResultPoint,
-	"tir.broadcast":    readsAtResultPoint,
-	"tir.assume_shape": readsAtResultPoint,
-	"tir.can_deref":    readsAtResultPoint,
-	// pos reads no element, only its operand's interval.
-	"tir.pos":      func(*ir.Operation, []TensorType) Access { return nil },
-	"tir.constant": func(*ir.Operation, []TensorType) Access { return nil },
-	// A reduction reads its inputs over the reduced dimensions; its init,
-	// and a scan's operands, at the result point (a scan's state carries
-	// the rest).
-	"tir.reduce": func(op *ir.Operation, in []TensorType) Access {
-		ins, init := ReduceOperands(op)
-		reduced := ReduceDims(op)
-		var a Access
-		for i, v := range op.Operands {
-			r := identityRead(i, in[i])
-			if v != init && contains(ins, v) {
-				for _, d := range reduced {
-					if _, ok := r.At[d]; ok {
-						r.Over = append(r.Over, d)
-					}
+		a = append(a, r)
+	}
+	return a
+}
+
+// noReads: pos reads no element, only its operand's interval; a constant
+// has no operand.
+func noReads(*ir.Operation, []TensorType) Access { return nil }
+
+// reduceReads: a reduction reads its inputs over the reduced dimensions,
+// its init at the result point (a scan reads its operands at the result
+// point too: its state carries the rest).
+func reduceReads(op *ir.Operation, in []TensorType) Access {
+	ins, init := ReduceOperands(op)
+	reduced := ReduceDims(op)
+	var a Access
+	for i, v := range op.Operands {
+		r := identityRead(i, in[i])
+		if v != init && contains(ins, v) {
+			for _, d := range reduced {
+				if _, ok := r.At[d]; ok {
+					r.Over = append(r.Over, d)
 				}
 			}
-			a = append(a, r)
 		}
-		return a
-	},
-	"tir.scan": readsAtResultPoint,
-	// iota reads its 0-d start and step at every point.
-	"tir.iota": readsAtResultPoint,
-	// compress may read any point of the interval it compacts, of the
-	// values and of the mask (which says which): it ranges over it.
-	"tir.compress": func(op *ir.Operation, in []TensorType) Access {
-		dim := DimAttr(op)
-		var a Access
-		for i, t := range in {
-			r := identityRead(i, t)
-			if _, ok := r.At[dim]; ok {
-				r.Over = []string{dim}
-			}
-			a = append(a, r)
+		a = append(a, r)
+	}
+	return a
+}
+
+// compressReads: compress may read any point of the interval it compacts,
+// of the values and of the mask (which says which): it ranges over it.
+func compressReads(op *ir.Operation, in []TensorType) Access {
+	dim := DimAttr(op)
+	var a Access
+	for i, t := range in {
+		r := identityRead(i, t)
+		if _, ok := r.At[dim]; ok {
+			r.Over = []string{dim}
 		}
-		return a
-	},
+		a = append(a, r)
+	}
+	return a
 }
 
 // readsAtResultPoint: every operand is read at the result point.
@@ -198,8 +196,11 @@ func Gathered(uses ir.UseLists, v *ir.Value) bool {
 // AccessOf returns the reads of op; ok is false for ops without an access
 // rule (functions, calls, terminators) or whose operands are not typed yet.
 func AccessOf(op *ir.Operation) (Access, bool) {
-	rule, ok := accessRules[op.Name]
-	if !ok {
+	var rule accessRule
+	if o := OpOf(op); o != nil {
+		rule = o.reads
+	}
+	if rule == nil {
 		if !op.HasTrait(ir.TraitElementwise) {
 			return nil, false
 		}
@@ -330,30 +331,48 @@ func mayBeMasked(v *ir.Value, seen map[*ir.Value]bool) bool {
 	if op == nil {
 		return false
 	}
-	m := false
-	switch op.Name {
-	case "tir.can_deref", "tir.pos", "tir.constant":
-	case "tir.gather":
-		m = true
-	case "tir.reduce":
-		// Masked operands are skipped; an accumulator that starts masked
-		// stays masked.
-		if _, init := ReduceOperands(op); init != nil {
-			m = mayBeMasked(init, seen)
-		}
-	case "tir.scan":
-		// A step whose inputs are masked leaves the state as it was, so
-		// only a masked init masks the result (its whole column).
-		if len(op.Operands) > 0 {
-			m = mayBeMasked(op.Operands[0], seen)
-		}
-	default:
-		for _, o := range op.Operands {
-			if mayBeMasked(o, seen) {
-				m = true
-			}
-		}
+	operandMasked := func(o *ir.Value) bool { return mayBeMasked(o, seen) }
+	var m bool
+	if o := OpOf(op); o != nil && o.masked != nil {
+		m = o.masked(op, operandMasked)
+	} else {
+		m = anyOperandMasked(op, operandMasked)
 	}
 	seen[v] = m
 	return m
+}
+
+// maskRule says whether an op's result may be masked, given whether each
+// operand may be.
+type maskRule func(op *ir.Operation, operandMasked func(*ir.Value) bool) bool
+
+// anyOperandMasked is the rule of elementwise and data-movement ops: a
+// masked point travels with every read.
+func anyOperandMasked(op *ir.Operation, operandMasked func(*ir.Value) bool) bool {
+	m := false
+	for _, o := range op.Operands {
+		if operandMasked(o) {
+			m = true
+		}
+	}
+	return m
+}
+
+// neverMasked: can_deref, pos and constants define every point.
+func neverMasked(*ir.Operation, func(*ir.Value) bool) bool { return false }
+
+// gatherMasks: a table entry may name no neighbour.
+func gatherMasks(*ir.Operation, func(*ir.Value) bool) bool { return true }
+
+// reduceMasks: masked operands are skipped; an accumulator that starts
+// masked stays masked.
+func reduceMasks(op *ir.Operation, operandMasked func(*ir.Value) bool) bool {
+	_, init := ReduceOperands(op)
+	return init != nil && operandMasked(init)
+}
+
+// scanMasks: a step whose inputs are masked leaves the state as it was, so
+// only a masked init masks the result (its whole column).
+func scanMasks(op *ir.Operation, operandMasked func(*ir.Value) bool) bool {
+	return len(op.Operands) > 0 && operandMasked(op.Operands[0])
 }

@@ -310,4 +310,6 @@ var Call = &Op{OpDef: ir.OpDef{
 		}
 		return nil
 	},
-}}
+},
+	syntaxAttrs: []string{"callee"},
+}

@@ -281,7 +281,10 @@ var Iota = &Op{OpDef: ir.OpDef{
 	Print:  printDataExtentOp,
 	Infer:  inferDataExtentOp(iotaType),
 	Verify: verifyDataExtentOp,
-}}
+},
+	syntaxAttrs: []string{"dim"},
+	reads:       readsAtResultPoint,
+}
 
 // iotaType: three 0-d tensors of one integer type; the result has that
 // type on I[0:sym].
@@ -323,7 +326,10 @@ var Compress = &Op{OpDef: ir.OpDef{
 	Print:  printDataExtentOp,
 	Infer:  inferDataExtentOp(compressType),
 	Verify: verifyDataExtentOp,
-}}
+},
+	syntaxAttrs: []string{"dim"},
+	reads:       compressReads,
+}
 
 // compressType: x has I, the mask is an i1 tensor on I alone, on the same
 // interval (provably different ones are an error; undecided ones are

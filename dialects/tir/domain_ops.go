@@ -117,7 +117,9 @@ var TupleGet = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{t.WithElem(tt.Elems[i])}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"index"},
+}
 
 // TupleIndex is the component a tuple_get reads.
 func TupleIndex(op *ir.Operation) int {
@@ -243,7 +245,11 @@ var View = &Op{OpDef: ir.OpDef{
 		}
 		return nil
 	},
-}}
+},
+	syntaxAttrs: []string{"map"},
+	reads:       viewReads,
+	movesData:   true,
+}
 
 // ImageInterval bounds an affine expression of result dimensions over the
 // result's domain: the half-open interval of values it takes. ok is false
@@ -344,7 +350,12 @@ var Gather = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"dim"},
+	reads:       gatherReads,
+	movesData:   true,
+	masked:      gatherMasks,
+}
 
 // DimAttr is the dimension an op works along (gather, pos, concat, scan).
 func DimAttr(op *ir.Operation) string {
@@ -367,7 +378,10 @@ var CanDeref = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{x.WithElem(ir.I1)}, nil
 	},
-}}
+},
+	reads:  readsAtResultPoint,
+	masked: neverMasked,
+}
 
 func parseDomainOp(attr string) func(p *ir.OpParser, st *ir.OpState) error {
 	return func(p *ir.OpParser, st *ir.OpState) error {
@@ -431,7 +445,11 @@ var Subset = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"bounds"},
+	reads:       readsAtResultPoint,
+	movesData:   true,
+}
 
 var Broadcast = &Op{OpDef: ir.OpDef{
 	Name:        "tir.broadcast",
@@ -459,7 +477,11 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"dims"},
+	reads:       readsAtResultPoint,
+	movesData:   true,
+}
 
 var Pos = &Op{OpDef: ir.OpDef{
 	Name:        "tir.pos",
@@ -499,7 +521,11 @@ var Pos = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: ir.I64, Dims: []Dim{d}}}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"dim"},
+	reads:       noReads,
+	masked:      neverMasked,
+}
 
 var Concat = &Op{OpDef: ir.OpDef{
 	Name:        "tir.concat",
@@ -559,7 +585,11 @@ var Concat = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{TensorType{Elem: elem, Dims: out}}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"dim"},
+	reads:       concatReads,
+	movesData:   true,
+}
 
 // broadcastExcept is Broadcast where one dimension keeps the first
 // operand's interval (the caller replaces it).
@@ -618,7 +648,10 @@ var AssumeShape = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{want}, nil
 	},
-}}
+},
+	reads:     readsAtResultPoint,
+	movesData: true,
+}
 
 func provablyDifferent(a, b sizeexpr.Expr) bool {
 	c, ok := sizeexpr.Compare(a, b)

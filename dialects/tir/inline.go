@@ -30,9 +30,8 @@ func InlineCall(call, callee *ir.Operation, rw *ir.Rewriter) error {
 		if len(offs.Dims) == 0 {
 			return v
 		}
-		r := accessRules["tir.shift"]
 		op := ir.NewOp("tir.shift", call.Loc, []*ir.Value{v}, nil, ir.DictAttr{}.With("offsets", offs))
-		op.SetResultTypes([]ir.Type{TensorType{Elem: t.Elem, Dims: domainOfRead(r(op, []TensorType{t})[0], t)}})
+		op.SetResultTypes([]ir.Type{TensorType{Elem: t.Elem, Dims: domainOfRead(shiftReads(op, []TensorType{t})[0], t)}})
 		rw.InsertBefore(call, op)
 		return op.Results[0]
 	}

@@ -13,9 +13,23 @@ import (
 // the interpreter's evaluations live in lower/ and interp/, registered by
 // the same values.
 
-// Op is one tir op.
+// Op is one tir op: its ir.OpDef (name, summary, custom syntax, type rule,
+// verifier, folds) and the facets the dialect's analyses ask of it.
 type Op struct {
 	ir.OpDef
+	// syntaxAttrs are the attributes the custom form spells itself; the
+	// printer writes any other in an attribute dictionary.
+	syntaxAttrs []string
+	// reads is the access rule: which point of each operand a result point
+	// reads. Nil: elementwise ops read every operand at the result point,
+	// other ops (functions, calls, terminators) have no rule.
+	reads accessRule
+	// movesData marks ops whose result is nothing but the elements reads
+	// names (no arithmetic).
+	movesData bool
+	// masked says whether the result may be masked; nil: where any operand
+	// may be.
+	masked maskRule
 }
 
 // The elementwise arithmetic ops.
@@ -210,7 +224,11 @@ var Constant = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{Scalar(elem)}, nil
 	},
-}}
+},
+	syntaxAttrs: []string{"value"},
+	reads:       noReads,
+	masked:      neverMasked,
+}
 
 var Cmp = &Op{OpDef: ir.OpDef{
 	Name:        "tir.cmp",
@@ -241,7 +259,9 @@ var Cmp = &Op{OpDef: ir.OpDef{
 		}
 		return inferElementwise(ir.I1)(op)
 	},
-}}
+},
+	syntaxAttrs: []string{"predicate"},
+}
 
 func isCmpPredicate(s string) bool {
 	for _, c := range CmpPredicates {
@@ -325,7 +345,7 @@ var Shift = &Op{OpDef: ir.OpDef{
 				return nil, ir.Errorf(op.Loc, "unknown dimension %s in shift: the operand has %s", d, dimNames(x))
 			}
 		}
-		return []ir.Type{TensorType{Elem: x.Elem, Dims: domainOfRead(accessRules[op.Name](op, []TensorType{x})[0], x)}}, nil
+		return []ir.Type{TensorType{Elem: x.Elem, Dims: domainOfRead(shiftReads(op, []TensorType{x})[0], x)}}, nil
 	},
 	// A shift built by a pass holds the integers the parser would refuse
 	// in its text (the offsets are sizes, sizeexpr.IndexLimit).
@@ -338,7 +358,11 @@ var Shift = &Op{OpDef: ir.OpDef{
 		}
 		return nil
 	},
-}}
+},
+	syntaxAttrs: []string{"offsets"},
+	reads:       shiftReads,
+	movesData:   true,
+}
 
 func dimNames(t TensorType) string {
 	if len(t.Dims) == 0 {

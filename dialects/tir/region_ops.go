@@ -330,7 +330,11 @@ var Reduce = &Op{OpDef: ir.OpDef{
 		rt, _ := AsTensor(op.Results[0].Type)
 		return verifyBody(op, rt, ins, ReduceDims(op))
 	},
-}}
+},
+	syntaxAttrs: []string{"dims", "kind"},
+	reads:       reduceReads,
+	masked:      reduceMasks,
+}
 
 // verifyBody checks a reduce/scan region: arguments (state, then each input
 // without the iterated dimensions) and a yield of the state's type.
@@ -567,4 +571,8 @@ var Scan = &Op{OpDef: ir.OpDef{
 		rt, _ := AsTensor(op.Results[0].Type)
 		return verifyBody(op, without(rt, []string{DimAttr(op)}), op.Operands[1:], []string{DimAttr(op)})
 	},
-}}
+},
+	syntaxAttrs: []string{"dim", "direction", "interval"},
+	reads:       readsAtResultPoint,
+	masked:      scanMasks,
+}

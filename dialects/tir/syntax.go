@@ -53,7 +53,7 @@ func printOperandsAndType(p ir.OpPrinter, op *ir.Operation) {
 // printResultType writes ` attributes {...} : T`: attributes the custom
 // syntax does not spell (those a pass or the user added) come first.
 func printResultType(p ir.OpPrinter, op *ir.Operation) {
-	p.AttrDict(op.Attrs, syntaxAttrs[op.Name]...)
+	p.AttrDict(op.Attrs, syntaxAttrsOf(op)...)
 	if len(op.Results) > 0 {
 		p.Write(" : ")
 		var ts []ir.Type
@@ -62,15 +62,6 @@ func printResultType(p ir.OpPrinter, op *ir.Operation) {
 		}
 		p.Types(ts)
 	}
-}
-
-// syntaxAttrs are the attributes each op's custom form spells itself.
-var syntaxAttrs = map[string][]string{
-	"tir.cmp": {"predicate"}, "tir.shift": {"offsets"}, "tir.tuple_get": {"index"},
-	"tir.view": {"map"}, "tir.gather": {"dim"}, "tir.subset": {"bounds"}, "tir.broadcast": {"dims"},
-	"tir.pos": {"dim"}, "tir.concat": {"dim"}, "tir.reduce": {"dims", "kind"},
-	"tir.scan": {"dim", "direction", "interval"}, "tir.call": {"callee"}, "tir.constant": {"value"},
-	"tir.iota": {"dim"}, "tir.compress": {"dim"},
 }
 
 // dimOrder makes a dimension print before any size symbol in canonical
@@ -173,4 +164,12 @@ func init() {
 		}
 		return parseDimOffsets(p.Host, entries)
 	})
+}
+
+// syntaxAttrsOf returns the attributes op's custom form spells itself.
+func syntaxAttrsOf(op *ir.Operation) []string {
+	if o := OpOf(op); o != nil {
+		return o.syntaxAttrs
+	}
+	return nil
 }
