@@ -312,4 +312,6 @@ var Call = &Op{OpDef: ir.OpDef{
 	},
 },
 	syntaxAttrs: []string{"callee"},
+	checks:      callOpChecks,
+	trail:       callTrail,
 }

@@ -197,161 +197,189 @@ func inside(inner, outer sizeexpr.Interval) ([]sizeexpr.Expr, bool) {
 	return append(a, b...), aok && bok
 }
 
+// checkList collects an function's run-time checks; warn, when set, hears
+// about conditions that cannot be expressed (non-affine).
+type checkList struct {
+	out  []RuntimeCheck
+	warn func(*ir.Diagnostic)
+}
+
+func (l *checkList) add(loc ir.Location, conds []sizeexpr.Expr, ok bool, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !ok && l.warn != nil {
+		l.warn(ir.Warningf(loc, "%s cannot be checked at run time (the condition is not affine)", msg))
+	}
+	if len(conds) > 0 {
+		l.out = append(l.out, RuntimeCheck{Loc: loc, NonNeg: conds, Msg: msg})
+	}
+}
+
+// addMsg is add for a message with run-time values.
+func (l *checkList) addMsg(loc ir.Location, conds []sizeexpr.Expr, ok bool, m *message) {
+	c := m.check(loc, conds)
+	if !ok && l.warn != nil {
+		l.warn(ir.Warningf(loc, "%s cannot be checked at run time (the condition is not affine)", c.Msg))
+	}
+	if len(conds) > 0 {
+		l.out = append(l.out, c)
+	}
+}
+
+// checkRule adds the run-time checks one op of fn needs (an op value's
+// facet; nil: none).
+type checkRule func(l *checkList, fn, op *ir.Operation)
+
 // RuntimeChecks lists the checks of a tir.func, in program order. Warnings
 // for conditions that cannot be expressed (non-affine) go to warn.
 func RuntimeChecks(fn *ir.Operation, warn func(*ir.Diagnostic)) []RuntimeCheck {
-	var out []RuntimeCheck
-	add := func(loc ir.Location, conds []sizeexpr.Expr, ok bool, format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		if !ok && warn != nil {
-			warn(ir.Warningf(loc, "%s cannot be checked at run time (the condition is not affine)", msg))
-		}
-		if len(conds) > 0 {
-			out = append(out, RuntimeCheck{Loc: loc, NonNeg: conds, Msg: msg})
-		}
-	}
-	// addMsg is add for a message with run-time values.
-	addMsg := func(loc ir.Location, conds []sizeexpr.Expr, ok bool, m *message) {
-		c := m.check(loc, conds)
-		if !ok && warn != nil {
-			warn(ir.Warningf(loc, "%s cannot be checked at run time (the condition is not affine)", c.Msg))
-		}
-		if len(conds) > 0 {
-			out = append(out, c)
-		}
-	}
+	l := &checkList{warn: warn}
 	fn.Walk(func(op *ir.Operation) bool {
-		switch op.Name {
-		case "tir.return":
-			ft, ok := FuncType(fn)
-			if !ok {
-				return true
-			}
-			for i, v := range op.Operands {
-				got, _ := AsTensor(v.Type)
-				want, ok := AsTensor(ft.Results[i])
-				if !ok || i >= len(ft.Results) {
-					continue
-				}
-				for _, wd := range want.Dims {
-					if gd, ok := got.Dim(wd.Name); ok {
-						if in, decided := gd.Contains(wd.Interval); !in && !decided {
-							c, cok := inside(wd.Interval, gd.Interval)
-							add(op.Loc, c, cok, "output domain of @%s: result #%d dimension %s is declared %s but computed only on %s",
-								ir.SymbolName(fn), i, wd.Name, wd.Interval, gd.Interval)
-						}
-					}
-				}
-			}
-		case "tir.view":
-			x, _ := AsTensor(op.Operands[0].Type)
-			y, _ := AsTensor(op.Results[0].Type)
-			m, _ := op.Attr("map").(ViewAttr)
-			for i, d := range m.Dims {
-				xd, _ := x.Dim(d)
-				img, ok := ImageInterval(m.Exprs[i], y)
-				if !ok {
-					add(op.Loc, nil, false, "view precondition %s = %s inside %s", d, m.Exprs[i], xd.Interval)
-					continue
-				}
-				if in, decided := xd.Contains(img); !in && !decided {
-					// view precondition failed: argument 'a' dimension X:
-					// X = 2*i + 1 takes [1:2*M] = [1:22], outside its [0:N] = [0:20]
-					c, cok := inside(img, xd.Interval)
-					var msg message
-					msg.text("view precondition failed: %s dimension %s: %s = %s takes ", valueName(fn, op.Operands[0]), d, d, m.Exprs[i])
-					msg.interval(img)
-					msg.text(", outside its ")
-					msg.interval(xd.Interval)
-					addMsg(op.Loc, c, cok, &msg)
-				}
-			}
-		case "tir.subset":
-			x, _ := AsTensor(op.Operands[0].Type)
-			bounds, _ := op.Attr("bounds").(DomainAttr)
-			for _, b := range bounds {
-				xd, _ := x.Dim(b.Name)
-				if in, decided := xd.Contains(b.Interval); !in && !decided {
-					c, cok := inside(b.Interval, xd.Interval)
-					add(op.Loc, c, cok, "subset %s is not inside the operand's %s", b, xd)
-				}
-			}
-		case "tir.assume_shape":
-			x, _ := AsTensor(op.Operands[0].Type)
-			y, _ := AsTensor(op.Results[0].Type)
-			// An assume_shape that tir-inline put at a call boundary
-			// reports the call, as the call itself does before inlining.
-			prefix := "assume_shape"
-			if callee, ok := op.Attr(CallBoundaryAttr).(ir.StringAttr); ok {
-				prefix = "call to @" + string(callee)
-			}
-			for _, d := range y.Dims {
-				xd, _ := x.Dim(d.Name)
-				if c, ok, any := shapeCheck(prefix, valueName(fn, op.Operands[0]), d.Name, xd.Interval, d.Interval); any {
-					addMsg(op.Loc, c.NonNeg, ok, c.msg)
-				}
-			}
-		case "tir.call":
-			for _, c := range callChecks(fn, op) {
-				addMsg(op.Loc, c.NonNeg, c.ok, c.msg)
-			}
-		case "tir.compress":
-			// The mask and the values must be on one interval.
-			dim := DimAttr(op)
-			x, _ := AsTensor(op.Operands[0].Type)
-			m, _ := AsTensor(op.Operands[1].Type)
-			xd, xok := x.Dim(dim)
-			md, mok := m.Dim(dim)
-			if xok && mok && !(sizeexpr.ProveEQ(xd.Lo, md.Lo) && sizeexpr.ProveEQ(xd.Hi, md.Hi)) {
-				var conds []sizeexpr.Expr
-				for _, p := range [][2]sizeexpr.Expr{{xd.Lo, md.Lo}, {xd.Hi, md.Hi}} {
-					if !sizeexpr.ProveEQ(p[0], p[1]) {
-						conds = append(conds, sizeexpr.Sub(p[0], p[1]), sizeexpr.Sub(p[1], p[0]))
-					}
-				}
-				var msg message
-				msg.text("tir.compress along %s: the mask is on ", dim)
-				msg.interval(md.Interval)
-				msg.text(" but %s on ", valueName(fn, op.Operands[0]))
-				msg.interval(xd.Interval)
-				addMsg(op.Loc, conds, true, &msg)
-			}
-		case "tir.reduce":
-			ins, _ := ReduceOperands(op)
-			for _, d := range ReduceDims(op) {
-				full := ReducedInterval(op, d)
-				// An unknown extent that met a known bound before the
-				// reduction (x * w with x on I[?]) shows as min or max in
-				// the interval: it must equal the bound, never be narrowed
-				// silently (spec 2.6).
-				for _, b := range []struct {
-					e  sizeexpr.Expr
-					op sizeexpr.Op
-				}{{full.Hi, sizeexpr.OpMin}, {full.Lo, sizeexpr.OpMax}} {
-					args, ok := topArgs(b.e, b.op)
-					if !ok || !anyUnknownExtent(args) {
-						continue
-					}
-					var conds []sizeexpr.Expr
-					for _, a := range args[1:] {
-						conds = append(conds, sizeexpr.Sub(a, args[0]), sizeexpr.Sub(args[0], a))
-					}
-					add(op.Loc, conds, true, "reduction over %s: %s must be equal (an unknown extent is never narrowed)", d, unknownBounds(fn, args))
-				}
-				for i, v := range ins {
-					t, _ := AsTensor(v.Type)
-					x, ok := t.Dim(d)
-					if !ok || !hasUnknownExtent(x.Interval) || x.Interval.Equal(full) {
-						continue
-					}
-					a, aok := inside(x.Interval, full)
-					add(op.Loc, a, aok, "reduction over %s: operand #%d has %s, but the reduction runs over %s", d, i, x.Interval, full)
-				}
-			}
+		if o := OpOf(op); o != nil && o.checks != nil {
+			o.checks(l, fn, op)
 		}
 		return true
 	})
-	return withoutDataValues(fn, mergeChecks(inferredChecks(fn, warn), out))
+	return withoutDataValues(fn, mergeChecks(inferredChecks(fn, warn), l.out))
+}
+
+func returnChecks(l *checkList, fn, op *ir.Operation) {
+	ft, ok := FuncType(fn)
+	if !ok {
+		return
+	}
+	for i, v := range op.Operands {
+		got, _ := AsTensor(v.Type)
+		want, ok := AsTensor(ft.Results[i])
+		if !ok || i >= len(ft.Results) {
+			continue
+		}
+		for _, wd := range want.Dims {
+			if gd, ok := got.Dim(wd.Name); ok {
+				if in, decided := gd.Contains(wd.Interval); !in && !decided {
+					c, cok := inside(wd.Interval, gd.Interval)
+					l.add(op.Loc, c, cok, "output domain of @%s: result #%d dimension %s is declared %s but computed only on %s",
+						ir.SymbolName(fn), i, wd.Name, wd.Interval, gd.Interval)
+				}
+			}
+		}
+	}
+}
+
+func viewChecks(l *checkList, fn, op *ir.Operation) {
+	x, _ := AsTensor(op.Operands[0].Type)
+	y, _ := AsTensor(op.Results[0].Type)
+	m, _ := op.Attr("map").(ViewAttr)
+	for i, d := range m.Dims {
+		xd, _ := x.Dim(d)
+		img, ok := ImageInterval(m.Exprs[i], y)
+		if !ok {
+			l.add(op.Loc, nil, false, "view precondition %s = %s inside %s", d, m.Exprs[i], xd.Interval)
+			continue
+		}
+		if in, decided := xd.Contains(img); !in && !decided {
+			// view precondition failed: argument 'a' dimension X:
+			// X = 2*i + 1 takes [1:2*M] = [1:22], outside its [0:N] = [0:20]
+			c, cok := inside(img, xd.Interval)
+			var msg message
+			msg.text("view precondition failed: %s dimension %s: %s = %s takes ", valueName(fn, op.Operands[0]), d, d, m.Exprs[i])
+			msg.interval(img)
+			msg.text(", outside its ")
+			msg.interval(xd.Interval)
+			l.addMsg(op.Loc, c, cok, &msg)
+		}
+	}
+}
+
+func subsetChecks(l *checkList, fn, op *ir.Operation) {
+	x, _ := AsTensor(op.Operands[0].Type)
+	bounds, _ := op.Attr("bounds").(DomainAttr)
+	for _, b := range bounds {
+		xd, _ := x.Dim(b.Name)
+		if in, decided := xd.Contains(b.Interval); !in && !decided {
+			c, cok := inside(b.Interval, xd.Interval)
+			l.add(op.Loc, c, cok, "subset %s is not inside the operand's %s", b, xd)
+		}
+	}
+}
+
+func assumeShapeChecks(l *checkList, fn, op *ir.Operation) {
+	x, _ := AsTensor(op.Operands[0].Type)
+	y, _ := AsTensor(op.Results[0].Type)
+	// An assume_shape that tir-inline put at a call boundary
+	// reports the call, as the call itself does before inlining.
+	prefix := "assume_shape"
+	if callee, ok := op.Attr(CallBoundaryAttr).(ir.StringAttr); ok {
+		prefix = "call to @" + string(callee)
+	}
+	for _, d := range y.Dims {
+		xd, _ := x.Dim(d.Name)
+		if c, ok, any := shapeCheck(prefix, valueName(fn, op.Operands[0]), d.Name, xd.Interval, d.Interval); any {
+			l.addMsg(op.Loc, c.NonNeg, ok, c.msg)
+		}
+	}
+}
+
+func callOpChecks(l *checkList, fn, op *ir.Operation) {
+	for _, c := range callChecks(fn, op) {
+		l.addMsg(op.Loc, c.NonNeg, c.ok, c.msg)
+	}
+}
+
+func compressChecks(l *checkList, fn, op *ir.Operation) {
+	// The mask and the values must be on one interval.
+	dim := DimAttr(op)
+	x, _ := AsTensor(op.Operands[0].Type)
+	m, _ := AsTensor(op.Operands[1].Type)
+	xd, xok := x.Dim(dim)
+	md, mok := m.Dim(dim)
+	if xok && mok && !(sizeexpr.ProveEQ(xd.Lo, md.Lo) && sizeexpr.ProveEQ(xd.Hi, md.Hi)) {
+		var conds []sizeexpr.Expr
+		for _, p := range [][2]sizeexpr.Expr{{xd.Lo, md.Lo}, {xd.Hi, md.Hi}} {
+			if !sizeexpr.ProveEQ(p[0], p[1]) {
+				conds = append(conds, sizeexpr.Sub(p[0], p[1]), sizeexpr.Sub(p[1], p[0]))
+			}
+		}
+		var msg message
+		msg.text("tir.compress along %s: the mask is on ", dim)
+		msg.interval(md.Interval)
+		msg.text(" but %s on ", valueName(fn, op.Operands[0]))
+		msg.interval(xd.Interval)
+		l.addMsg(op.Loc, conds, true, &msg)
+	}
+}
+
+func reduceChecks(l *checkList, fn, op *ir.Operation) {
+	ins, _ := ReduceOperands(op)
+	for _, d := range ReduceDims(op) {
+		full := ReducedInterval(op, d)
+		// An unknown extent that met a known bound before the
+		// reduction (x * w with x on I[?]) shows as min or max in
+		// the interval: it must equal the bound, never be narrowed
+		// silently (spec 2.6).
+		for _, b := range []struct {
+			e  sizeexpr.Expr
+			op sizeexpr.Op
+		}{{full.Hi, sizeexpr.OpMin}, {full.Lo, sizeexpr.OpMax}} {
+			args, ok := topArgs(b.e, b.op)
+			if !ok || !anyUnknownExtent(args) {
+				continue
+			}
+			var conds []sizeexpr.Expr
+			for _, a := range args[1:] {
+				conds = append(conds, sizeexpr.Sub(a, args[0]), sizeexpr.Sub(args[0], a))
+			}
+			l.add(op.Loc, conds, true, "reduction over %s: %s must be equal (an unknown extent is never narrowed)", d, unknownBounds(fn, args))
+		}
+		for i, v := range ins {
+			t, _ := AsTensor(v.Type)
+			x, ok := t.Dim(d)
+			if !ok || !hasUnknownExtent(x.Interval) || x.Interval.Equal(full) {
+				continue
+			}
+			a, aok := inside(x.Interval, full)
+			l.add(op.Loc, a, aok, "reduction over %s: operand #%d has %s, but the reduction runs over %s", d, i, x.Interval, full)
+		}
+	}
 }
 
 func hasUnknownExtent(iv sizeexpr.Interval) bool {

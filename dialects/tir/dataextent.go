@@ -284,6 +284,7 @@ var Iota = &Op{OpDef: ir.OpDef{
 },
 	syntaxAttrs: []string{"dim"},
 	reads:       readsAtResultPoint,
+	trail:       dataExtentTrail,
 }
 
 // iotaType: three 0-d tensors of one integer type; the result has that
@@ -329,6 +330,8 @@ var Compress = &Op{OpDef: ir.OpDef{
 },
 	syntaxAttrs: []string{"dim"},
 	reads:       compressReads,
+	checks:      compressChecks,
+	trail:       dataExtentTrail,
 }
 
 // compressType: x has I, the mask is an i1 tensor on I alone, on the same

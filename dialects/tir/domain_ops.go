@@ -249,6 +249,8 @@ var View = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"map"},
 	reads:       viewReads,
 	movesData:   true,
+	checks:      viewChecks,
+	trail:       viewTrail,
 }
 
 // ImageInterval bounds an affine expression of result dimensions over the
@@ -449,6 +451,8 @@ var Subset = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"bounds"},
 	reads:       readsAtResultPoint,
 	movesData:   true,
+	checks:      subsetChecks,
+	trail:       subsetTrail,
 }
 
 var Broadcast = &Op{OpDef: ir.OpDef{
@@ -481,6 +485,7 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"dims"},
 	reads:       readsAtResultPoint,
 	movesData:   true,
+	trail:       broadcastTrail,
 }
 
 var Pos = &Op{OpDef: ir.OpDef{
@@ -525,6 +530,7 @@ var Pos = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"dim"},
 	reads:       noReads,
 	masked:      neverMasked,
+	trail:       posTrail,
 }
 
 var Concat = &Op{OpDef: ir.OpDef{
@@ -589,6 +595,7 @@ var Concat = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"dim"},
 	reads:       concatReads,
 	movesData:   true,
+	trail:       concatTrail,
 }
 
 // broadcastExcept is Broadcast where one dimension keeps the first
@@ -651,6 +658,8 @@ var AssumeShape = &Op{OpDef: ir.OpDef{
 },
 	reads:     readsAtResultPoint,
 	movesData: true,
+	checks:    assumeShapeChecks,
+	trail:     assumeShapeTrail,
 }
 
 func provablyDifferent(a, b sizeexpr.Expr) bool {

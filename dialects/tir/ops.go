@@ -30,6 +30,11 @@ type Op struct {
 	// masked says whether the result may be masked; nil: where any operand
 	// may be.
 	masked maskRule
+	// checks adds the run-time checks the op needs (RuntimeChecks).
+	checks checkRule
+	// trail explains how the op fixes or moves an interval, for the
+	// origin trails of domain conflicts; nil: as elementwise ops do.
+	trail trailRule
 }
 
 // The elementwise arithmetic ops.
@@ -203,7 +208,9 @@ var Return = &Op{OpDef: ir.OpDef{
 		p.Types(ts)
 	},
 	Verify: verifyReturn,
-}}
+},
+	checks: returnChecks,
+}
 
 var Constant = &Op{OpDef: ir.OpDef{
 	Name:        "tir.constant",
@@ -228,6 +235,7 @@ var Constant = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"value"},
 	reads:       noReads,
 	masked:      neverMasked,
+	trail:       constantTrail,
 }
 
 var Cmp = &Op{OpDef: ir.OpDef{
@@ -362,6 +370,7 @@ var Shift = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"offsets"},
 	reads:       shiftReads,
 	movesData:   true,
+	trail:       shiftTrail,
 }
 
 func dimNames(t TensorType) string {

@@ -95,100 +95,17 @@ func trailStep(v *ir.Value, dim string, iv sizeexpr.Interval) (TrailStep, []*ir.
 		return TrailStep{Loc: DefLoc(v), What: "fixed by the body argument of " + owner}, nil
 	}
 	step := TrailStep{Loc: op.Loc}
-	withDim := func(vs []*ir.Value) []*ir.Value {
-		var out []*ir.Value
-		for _, o := range vs {
-			if t, ok := AsTensor(o.Type); ok && t.Find(dim) >= 0 {
-				out = append(out, o)
-			}
+	if o := OpOf(op); o != nil && o.trail != nil {
+		if what, next, done := o.trail(op, v, dim); done {
+			step.What = what
+			return step, next
 		}
-		return out
-	}
-	switch op.Name {
-	case "tir.shift":
-		offs, _ := op.Attr("offsets").(OffsetsAttr)
-		x, _ := AsTensor(op.Operands[0].Type)
-		xd, _ := x.Dim(dim)
-		if off := offs.Offset(dim); !off.IsConst() || mustConst(off) != 0 {
-			step.What = fmt.Sprintf("moved by tir.shift %s from %s", offs.Text(), xd.Interval)
-		}
-		return step, one(op.Operands[0])
-	case "tir.view":
-		step.What = "fixed by the result type of tir.view " + viewText(op)
-		return step, nil
-	case "tir.subset":
-		bounds, _ := op.Attr("bounds").(DomainAttr)
-		for _, b := range bounds {
-			if b.Name == dim {
-				x, _ := AsTensor(op.Operands[0].Type)
-				xd, _ := x.Dim(dim)
-				step.What = fmt.Sprintf("narrowed by tir.subset %s from %s", bounds.Text(), xd.Interval)
-				return step, nil
-			}
-		}
-		return step, one(op.Operands[0])
-	case "tir.broadcast":
-		if x, _ := AsTensor(op.Operands[0].Type); x.Find(dim) < 0 {
-			step.What = "added by tir.broadcast"
-			return step, nil
-		}
-		return step, one(op.Operands[0])
-	case "tir.assume_shape":
-		if c, ok := op.Attr(CallBoundaryAttr).(ir.StringAttr); ok {
-			step.What = fmt.Sprintf("as @%s's parameter type requires", string(c))
-		} else {
-			step.What = "asserted by tir.assume_shape"
-		}
-		return step, nil
-	case "tir.call":
-		callee := lookupIn(moduleOf(op), Callee(op))
-		step.What = fmt.Sprintf("given by @%s's result type", Callee(op))
-		if callee != nil {
-			if ft, ok := FuncType(callee); ok && v.ResultIndex() < len(ft.Results) {
-				if rt, ok := AsTensor(ft.Results[v.ResultIndex()]); ok {
-					if rd, ok := rt.Dim(dim); ok {
-						step.What = fmt.Sprintf("given by @%s's result type %s", Callee(op), rd)
-					}
-				}
-			}
-		}
-		if args := withDim(op.Operands); len(args) > 0 {
-			return step, one(args[0])
-		}
-		return step, nil
-	case "tir.concat":
-		if DimAttr(op) == dim {
-			step.What = "joined by tir.concat"
-			return step, nil
-		}
-	case "tir.pos":
-		return step, one(op.Operands[0])
-	case "tir.iota", "tir.compress":
-		if DimAttr(op) == dim {
-			step.What = fmt.Sprintf("computed from data by %s", op.Name)
-			return step, nil
-		}
-	case "tir.scan":
-		if DimAttr(op) == dim {
-			if x := withDim(op.Operands[1:]); len(x) == 0 {
-				step.What = "fixed by the interval of tir.scan"
-				return step, nil
-			}
-		}
-	case "tir.constant":
-		return step, nil
 	}
 	// Elementwise ops, reductions, gathers, scans and concats along other
 	// dimensions: the interval is the intersection of the operands'.
 	// Follow the operand that has it whole; an op where none has is a
 	// step that narrows.
-	ins := withDim(op.Operands)
-	if op.Name == "tir.reduce" {
-		if containsName(ReduceDims(op), dim) {
-			step.What = "fixed by tir.reduce"
-			return step, nil
-		}
-	}
+	ins := withDim(op.Operands, dim)
 	if len(ins) == 0 {
 		step.What = "given by " + op.Name
 		return step, nil
@@ -228,6 +145,111 @@ func trailStep(v *ir.Value, dim string, iv sizeexpr.Interval) (TrailStep, []*ir.
 }
 
 func one(v *ir.Value) []*ir.Value { return []*ir.Value{v} }
+
+// withDim keeps the values that have dimension dim.
+func withDim(vs []*ir.Value, dim string) []*ir.Value {
+	var out []*ir.Value
+	for _, o := range vs {
+		if t, ok := AsTensor(o.Type); ok && t.Find(dim) >= 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// trailRule explains the interval along dim of v, a result of op, when op
+// fixes or moves it (an op value's facet): what the step did in words
+// (empty: not a step) and the values to follow further. done is false
+// when the op passes the interval on as elementwise ops do: the operands'
+// intersection, which Trail works out.
+type trailRule func(op *ir.Operation, v *ir.Value, dim string) (what string, next []*ir.Value, done bool)
+
+func shiftTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	offs, _ := op.Attr("offsets").(OffsetsAttr)
+	x, _ := AsTensor(op.Operands[0].Type)
+	xd, _ := x.Dim(dim)
+	what := ""
+	if off := offs.Offset(dim); !off.IsConst() || mustConst(off) != 0 {
+		what = fmt.Sprintf("moved by tir.shift %s from %s", offs.Text(), xd.Interval)
+	}
+	return what, one(op.Operands[0]), true
+}
+
+func viewTrail(op *ir.Operation, _ *ir.Value, _ string) (string, []*ir.Value, bool) {
+	return "fixed by the result type of tir.view " + viewText(op), nil, true
+}
+
+func subsetTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	bounds, _ := op.Attr("bounds").(DomainAttr)
+	for _, b := range bounds {
+		if b.Name == dim {
+			x, _ := AsTensor(op.Operands[0].Type)
+			xd, _ := x.Dim(dim)
+			return fmt.Sprintf("narrowed by tir.subset %s from %s", bounds.Text(), xd.Interval), nil, true
+		}
+	}
+	return "", one(op.Operands[0]), true
+}
+
+func broadcastTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	if x, _ := AsTensor(op.Operands[0].Type); x.Find(dim) < 0 {
+		return "added by tir.broadcast", nil, true
+	}
+	return "", one(op.Operands[0]), true
+}
+
+func assumeShapeTrail(op *ir.Operation, _ *ir.Value, _ string) (string, []*ir.Value, bool) {
+	if c, ok := op.Attr(CallBoundaryAttr).(ir.StringAttr); ok {
+		return fmt.Sprintf("as @%s's parameter type requires", string(c)), nil, true
+	}
+	return "asserted by tir.assume_shape", nil, true
+}
+
+func callTrail(op *ir.Operation, v *ir.Value, dim string) (string, []*ir.Value, bool) {
+	callee := lookupIn(moduleOf(op), Callee(op))
+	what := fmt.Sprintf("given by @%s's result type", Callee(op))
+	if callee != nil {
+		if ft, ok := FuncType(callee); ok && v.ResultIndex() < len(ft.Results) {
+			if rt, ok := AsTensor(ft.Results[v.ResultIndex()]); ok {
+				if rd, ok := rt.Dim(dim); ok {
+					what = fmt.Sprintf("given by @%s's result type %s", Callee(op), rd)
+				}
+			}
+		}
+	}
+	if args := withDim(op.Operands, dim); len(args) > 0 {
+		return what, one(args[0]), true
+	}
+	return what, nil, true
+}
+
+func concatTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	return "joined by tir.concat", nil, DimAttr(op) == dim
+}
+
+func posTrail(op *ir.Operation, _ *ir.Value, _ string) (string, []*ir.Value, bool) {
+	return "", one(op.Operands[0]), true
+}
+
+// dataExtentTrail: iota and compress compute their interval from data.
+func dataExtentTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	return fmt.Sprintf("computed from data by %s", op.Name), nil, DimAttr(op) == dim
+}
+
+func scanTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	if DimAttr(op) == dim && len(withDim(op.Operands[1:], dim)) == 0 {
+		return "fixed by the interval of tir.scan", nil, true
+	}
+	return "", nil, false
+}
+
+func constantTrail(*ir.Operation, *ir.Value, string) (string, []*ir.Value, bool) {
+	return "", nil, true
+}
+
+func reduceTrail(op *ir.Operation, _ *ir.Value, dim string) (string, []*ir.Value, bool) {
+	return "fixed by tir.reduce", nil, containsName(ReduceDims(op), dim)
+}
 
 func containsName(xs []string, s string) bool {
 	for _, x := range xs {

@@ -334,6 +334,8 @@ var Reduce = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"dims", "kind"},
 	reads:       reduceReads,
 	masked:      reduceMasks,
+	checks:      reduceChecks,
+	trail:       reduceTrail,
 }
 
 // verifyBody checks a reduce/scan region: arguments (state, then each input
@@ -575,4 +577,5 @@ var Scan = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"dim", "direction", "interval"},
 	reads:       readsAtResultPoint,
 	masked:      scanMasks,
+	trail:       scanTrail,
 }
