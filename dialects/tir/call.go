@@ -314,4 +314,5 @@ var Call = &Op{OpDef: ir.OpDef{
 	syntaxAttrs: []string{"callee"},
 	checks:      callOpChecks,
 	trail:       callTrail,
+	Detail:      callDetail,
 }

@@ -119,6 +119,7 @@ var TupleGet = &Op{OpDef: ir.OpDef{
 	},
 },
 	syntaxAttrs: []string{"index"},
+	Detail:      tupleGetDetail,
 }
 
 // TupleIndex is the component a tuple_get reads.
@@ -251,6 +252,7 @@ var View = &Op{OpDef: ir.OpDef{
 	movesData:   true,
 	checks:      viewChecks,
 	trail:       viewTrail,
+	Detail:      viewDetail,
 }
 
 // ImageInterval bounds an affine expression of result dimensions over the
@@ -357,6 +359,8 @@ var Gather = &Op{OpDef: ir.OpDef{
 	reads:       gatherReads,
 	movesData:   true,
 	masked:      gatherMasks,
+	Detail:      gatherDetail,
+	Cost:        CostGather,
 }
 
 // DimAttr is the dimension an op works along (gather, pos, concat, scan).
@@ -453,6 +457,7 @@ var Subset = &Op{OpDef: ir.OpDef{
 	movesData:   true,
 	checks:      subsetChecks,
 	trail:       subsetTrail,
+	Detail:      subsetDetail,
 }
 
 var Broadcast = &Op{OpDef: ir.OpDef{
@@ -486,6 +491,7 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 	reads:       readsAtResultPoint,
 	movesData:   true,
 	trail:       broadcastTrail,
+	Detail:      broadcastDetail,
 }
 
 var Pos = &Op{OpDef: ir.OpDef{
@@ -531,6 +537,7 @@ var Pos = &Op{OpDef: ir.OpDef{
 	reads:       noReads,
 	masked:      neverMasked,
 	trail:       posTrail,
+	Detail:      posDetail,
 }
 
 var Concat = &Op{OpDef: ir.OpDef{
@@ -596,6 +603,7 @@ var Concat = &Op{OpDef: ir.OpDef{
 	reads:       concatReads,
 	movesData:   true,
 	trail:       concatTrail,
+	Detail:      concatDetail,
 }
 
 // broadcastExcept is Broadcast where one dimension keeps the first

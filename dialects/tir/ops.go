@@ -35,38 +35,71 @@ type Op struct {
 	// trail explains how the op fixes or moves an interval, for the
 	// origin trails of domain conflicts; nil: as elementwise ops do.
 	trail trailRule
+	// Cost is what computing one point costs beyond its operands, for
+	// tir-temporaries' choice between fusing and materializing.
+	Cost CostClass
+	// Detail is the part of the custom syntax that is neither operands nor
+	// types (what tells two shifts or two reductions apart), for labels
+	// such as --emit=dot's; name names an operand. Nil: nothing.
+	Detail func(op *ir.Operation, name func(*ir.Value) string) string
+}
+
+// CostClass classifies the work of one point of an op.
+type CostClass int
+
+const (
+	// CostArithmetic: a few instructions, cheaper than reading a
+	// temporary back (arithmetic, comparisons, casts, data movement).
+	CostArithmetic CostClass = iota
+	// CostTranscendental: transcendentals and divisions, several times
+	// an add.
+	CostTranscendental
+	// CostGather: a load at an address read from data.
+	CostGather
+	// CostLoop: a loop per point (reductions: their trip count times
+	// their body).
+	CostLoop
+)
+
+// CostOf returns the cost class of op (CostArithmetic for ops of other
+// dialects).
+func CostOf(op *ir.Operation) CostClass {
+	if o := OpOf(op); o != nil {
+		return o.Cost
+	}
+	return CostArithmetic
 }
 
 // The elementwise arithmetic ops.
 var (
-	Add = elementwise("add", "elementwise sum", 2, numeric)
-	Sub = elementwise("sub", "elementwise difference", 2, numeric)
-	Mul = elementwise("mul", "elementwise product", 2, numeric)
-	Div = elementwise("div", "elementwise quotient (integers round toward negative infinity)", 2, numeric)
-	Rem = elementwise("rem", "elementwise remainder (integers: sign of the divisor)", 2, numeric)
-	Min = elementwise("min", "elementwise minimum", 2, numeric)
-	Max = elementwise("max", "elementwise maximum", 2, numeric)
-	Pow = elementwise("pow", "elementwise power", 2, numeric)
+	Add = elementwise("add", "elementwise sum", 2, numeric, CostArithmetic)
+	Sub = elementwise("sub", "elementwise difference", 2, numeric, CostArithmetic)
+	Mul = elementwise("mul", "elementwise product", 2, numeric, CostArithmetic)
+	Div = elementwise("div", "elementwise quotient (integers round toward negative infinity)", 2, numeric, CostTranscendental)
+	Rem = elementwise("rem", "elementwise remainder (integers: sign of the divisor)", 2, numeric, CostArithmetic)
+	Min = elementwise("min", "elementwise minimum", 2, numeric, CostArithmetic)
+	Max = elementwise("max", "elementwise maximum", 2, numeric, CostArithmetic)
+	Pow = elementwise("pow", "elementwise power", 2, numeric, CostTranscendental)
 
-	Neg     = elementwise("neg", "elementwise neg", 1, numeric)
-	Abs     = elementwise("abs", "elementwise abs", 1, numeric)
-	Exp     = elementwise("exp", "elementwise exp", 1, floating)
-	Log     = elementwise("log", "elementwise log", 1, floating)
-	Sqrt    = elementwise("sqrt", "elementwise sqrt", 1, floating)
-	Rsqrt   = elementwise("rsqrt", "elementwise rsqrt", 1, floating)
-	Sin     = elementwise("sin", "elementwise sin", 1, floating)
-	Cos     = elementwise("cos", "elementwise cos", 1, floating)
-	Tan     = elementwise("tan", "elementwise tan", 1, floating)
-	Tanh    = elementwise("tanh", "elementwise tanh", 1, floating)
-	Floor   = elementwise("floor", "elementwise floor", 1, floating)
-	Ceil    = elementwise("ceil", "elementwise ceil", 1, floating)
-	Round   = elementwise("round", "elementwise round", 1, floating)
-	Sigmoid = elementwise("sigmoid", "elementwise sigmoid", 1, floating)
+	Neg     = elementwise("neg", "elementwise neg", 1, numeric, CostArithmetic)
+	Abs     = elementwise("abs", "elementwise abs", 1, numeric, CostArithmetic)
+	Exp     = elementwise("exp", "elementwise exp", 1, floating, CostTranscendental)
+	Log     = elementwise("log", "elementwise log", 1, floating, CostTranscendental)
+	Sqrt    = elementwise("sqrt", "elementwise sqrt", 1, floating, CostTranscendental)
+	Rsqrt   = elementwise("rsqrt", "elementwise rsqrt", 1, floating, CostTranscendental)
+	Sin     = elementwise("sin", "elementwise sin", 1, floating, CostTranscendental)
+	Cos     = elementwise("cos", "elementwise cos", 1, floating, CostTranscendental)
+	Tan     = elementwise("tan", "elementwise tan", 1, floating, CostTranscendental)
+	Tanh    = elementwise("tanh", "elementwise tanh", 1, floating, CostTranscendental)
+	Floor   = elementwise("floor", "elementwise floor", 1, floating, CostArithmetic)
+	Ceil    = elementwise("ceil", "elementwise ceil", 1, floating, CostArithmetic)
+	Round   = elementwise("round", "elementwise round", 1, floating, CostArithmetic)
+	Sigmoid = elementwise("sigmoid", "elementwise sigmoid", 1, floating, CostTranscendental)
 
-	And = elementwise("and", "elementwise logical/bitwise and", 2, logical)
-	Or  = elementwise("or", "elementwise logical/bitwise or", 2, logical)
-	Xor = elementwise("xor", "elementwise logical/bitwise xor", 2, logical)
-	Not = elementwise("not", "elementwise logical/bitwise not", 1, logical)
+	And = elementwise("and", "elementwise logical/bitwise and", 2, logical, CostArithmetic)
+	Or  = elementwise("or", "elementwise logical/bitwise or", 2, logical, CostArithmetic)
+	Xor = elementwise("xor", "elementwise logical/bitwise xor", 2, logical, CostArithmetic)
+	Not = elementwise("not", "elementwise logical/bitwise not", 1, logical, CostArithmetic)
 )
 
 // allOps lists every tir op in the order the docs present them.
@@ -112,7 +145,7 @@ var (
 	logical  = elemClass{ir.IsInteger, "i1 or integer"}
 )
 
-func elementwise(name, summary string, n int, elems elemClass) *Op {
+func elementwise(name, summary string, n int, elems elemClass, cost CostClass) *Op {
 	if n == 1 && elems.what == floating.what {
 		FloatOnlyUnary[name] = true
 	}
@@ -130,7 +163,7 @@ func elementwise(name, summary string, n int, elems elemClass) *Op {
 			}
 			return inferElementwise(nil)(op)
 		},
-	}}
+	}, Cost: cost}
 }
 
 func operandSyntax(n int) string {
@@ -236,6 +269,7 @@ var Constant = &Op{OpDef: ir.OpDef{
 	reads:       noReads,
 	masked:      neverMasked,
 	trail:       constantTrail,
+	Detail:      constantDetail,
 }
 
 var Cmp = &Op{OpDef: ir.OpDef{
@@ -269,6 +303,7 @@ var Cmp = &Op{OpDef: ir.OpDef{
 	},
 },
 	syntaxAttrs: []string{"predicate"},
+	Detail:      cmpDetail,
 }
 
 func isCmpPredicate(s string) bool {
@@ -371,6 +406,7 @@ var Shift = &Op{OpDef: ir.OpDef{
 	reads:       shiftReads,
 	movesData:   true,
 	trail:       shiftTrail,
+	Detail:      shiftDetail,
 }
 
 func dimNames(t TensorType) string {

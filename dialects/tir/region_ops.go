@@ -336,6 +336,8 @@ var Reduce = &Op{OpDef: ir.OpDef{
 	masked:      reduceMasks,
 	checks:      reduceChecks,
 	trail:       reduceTrail,
+	Detail:      reduceDetail,
+	Cost:        CostLoop,
 }
 
 // verifyBody checks a reduce/scan region: arguments (state, then each input
@@ -578,4 +580,5 @@ var Scan = &Op{OpDef: ir.OpDef{
 	reads:       readsAtResultPoint,
 	masked:      scanMasks,
 	trail:       scanTrail,
+	Detail:      scanDetail,
 }
