@@ -61,10 +61,10 @@ func presetSteps(level int, gpu bool) []Step {
 		if level == 0 {
 			return []Step{pass("tir-inline"), lower, pass("gpu-kernel-outlining"), llvm}
 		}
-		steps := []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on("tir.func", pass("tir-temporaries")), lower}
+		steps := []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on(AnchorTIRFunc, pass("tir-temporaries")), lower}
 		outline := pass("gpu-kernel-outlining")
 		if level >= 2 {
-			steps = append(steps, on("func.func", pass("affine-licm"), pass("affine-scalar-replace")))
+			steps = append(steps, on(AnchorFunc, pass("affine-licm"), pass("affine-scalar-replace")))
 			outline = pass("gpu-kernel-outlining", "coarsen=4")
 		}
 		return append(steps, outline, pass("canonicalize"), pass("cse"), llvm)
@@ -73,7 +73,7 @@ func presetSteps(level int, gpu bool) []Step {
 	case 0:
 		return []Step{pass("tir-inline"), pass("convert-tir-to-affine"), llvm}
 	case 1:
-		return []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on("tir.func", pass("tir-temporaries")),
+		return []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on(AnchorTIRFunc, pass("tir-temporaries")),
 			pass("convert-tir-to-affine"), pass("cse"), llvm}
 	}
 	var loops []Step
@@ -88,9 +88,9 @@ func presetSteps(level int, gpu bool) []Step {
 		pass("affine-vectorize", "width=8", "target="+TargetPlaceholder),
 		pass("affine-loop-unroll", unroll, "unroll-full-threshold=8"),
 		pass("cse"), pass("sink-masked-updates"))
-	return []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on("tir.func", pass("tir-temporaries", recomputeAbove)),
+	return []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on(AnchorTIRFunc, pass("tir-temporaries", recomputeAbove)),
 		pass("convert-tir-to-affine", "scan-lanes=4", "scan-rows=true"), pass("cse"),
-		on("func.func", loops...), llvm}
+		on(AnchorFunc, loops...), llvm}
 }
 
 // OptLevels is the number of -O levels (-O0 to -O3).

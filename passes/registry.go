@@ -21,8 +21,10 @@ import (
 	"tir/dialects/ir"
 )
 
-// Anchors: the op names a pass can be anchored on. Any op name is allowed;
-// these are the ones TIR uses.
+// Anchors: the op names a pass can be anchored on, as the pipeline text
+// spells them. Any op name is allowed; these are the ones TIR uses. This
+// package knows no dialect, so they are names here; tests in the pass
+// packages check them against the op values (tir.Func.Name).
 const (
 	// AnchorAny marks an op-agnostic pass (canonicalize, cse): it runs on
 	// whatever op its pipeline is anchored on.

@@ -65,7 +65,7 @@ func (fs *footprints) of(v *ir.Value) footprint {
 	}
 	total := evalWeight(op, v, fs.costs)
 	out[fusedPoint{v, ""}] = total
-	if op.Name == "tir.reduce" {
+	if op.Is(tir.Reduce) {
 		return out // its cost already counts the points it reads
 	}
 	acc, ok := tir.AccessOf(op)
@@ -129,13 +129,13 @@ func (fs *footprints) fusedWeight(uses ir.UseLists, v *ir.Value) int {
 // body, any other op 1.
 func evalWeight(op *ir.Operation, v *ir.Value, costs map[*ir.Value]int) int {
 	switch {
-	case op.Name == "tir.reduce":
+	case op.Is(tir.Reduce):
 		return max(cost(v, costs), 1)
-	case op.Name == "tir.gather":
+	case op.Is(tir.Gather):
 		return 4
 	case tir.MovesData(op):
 		return 0
-	case transcendental[op.Name]:
+	case transcendental[tir.OpOf(op)]:
 		return 8
 	}
 	return 1

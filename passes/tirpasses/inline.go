@@ -30,7 +30,7 @@ func inlineAll(m *ir.Module) error {
 	for round := 0; ; round++ {
 		var calls []*ir.Operation
 		m.Op.Walk(func(o *ir.Operation) bool {
-			if o.Name == "tir.call" {
+			if o.Is(tir.Call) {
 				calls = append(calls, o)
 			}
 			return true
@@ -47,7 +47,7 @@ func inlineAll(m *ir.Module) error {
 				return ir.Errorf(c.Loc, "call to unknown function @%s", tir.Callee(c))
 			}
 			rw := &ir.Rewriter{Root: c.ParentOp()}
-			for rw.Root.ParentOp() != nil && rw.Root.Name != "tir.func" {
+			for rw.Root.ParentOp() != nil && !rw.Root.Is(tir.Func) {
 				rw.Root = rw.Root.ParentOp()
 			}
 			if err := tir.InlineCall(c, callee, rw); err != nil {

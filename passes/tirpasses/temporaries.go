@@ -49,16 +49,18 @@ func init() {
 	})
 }
 
-var transcendental = map[string]bool{
-	"tir.exp": true, "tir.log": true, "tir.sin": true, "tir.cos": true, "tir.tan": true, "tir.tanh": true,
-	"tir.pow": true, "tir.sigmoid": true, "tir.sqrt": true, "tir.rsqrt": true, "tir.div": true,
+// transcendental lists the ops that cost several times an add per point
+// (a cost class of the op, kept here until the op values carry it).
+var transcendental = map[*tir.Op]bool{
+	tir.Exp: true, tir.Log: true, tir.Sin: true, tir.Cos: true, tir.Tan: true, tir.Tanh: true,
+	tir.Pow: true, tir.Sigmoid: true, tir.Sqrt: true, tir.Rsqrt: true, tir.Div: true,
 }
 
 // loaded reports whether a value defined by op (nil: an argument) is read
 // from memory where it is used, not computed there: arguments, constants,
 // and values stored anyway (scans, compressions, temporaries).
 func loaded(op *ir.Operation) bool {
-	return op == nil || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Attr(tir.MaterializeAttr) != nil
+	return op == nil || op.Is(tir.Constant, tir.Scan, tir.Compress) || op.Attr(tir.MaterializeAttr) != nil
 }
 
 // cost estimates the work of computing one point of v by fusion.
@@ -76,9 +78,9 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 		c += cost(o, memo)
 	}
 	switch {
-	case transcendental[op.Name]:
+	case transcendental[tir.OpOf(op)]:
 		c += 8
-	case op.Name == "tir.reduce":
+	case op.Is(tir.Reduce):
 		// The reduction loop runs over its interval; unknown trip counts
 		// count as 8.
 		trips := 1
@@ -97,7 +99,7 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 			}
 		}
 		c = trips * (c + body)
-	case op.Name == "tir.gather":
+	case op.Is(tir.Gather):
 		c += 4
 	}
 	memo[v] = c
@@ -198,7 +200,7 @@ func (m marker) mark(fn *ir.Operation) {
 	uses := ir.UsesIn(fn)
 	entry := fn.Regions[0].Entry()
 	for _, op := range entry.Ops {
-		if len(op.Results) != 1 || op.Name == "tir.constant" || op.Name == "tir.scan" || op.Name == "tir.compress" || op.Name == "tir.return" {
+		if len(op.Results) != 1 || op.Is(tir.Constant, tir.Scan, tir.Compress, tir.Return) {
 			continue
 		}
 		v := op.Results[0]
@@ -309,10 +311,10 @@ func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
 		return true
 	}
 	seen[v] = true
-	if transcendental[op.Name] {
+	if transcendental[tir.OpOf(op)] {
 		return false
 	}
-	if op.Name == "tir.reduce" {
+	if op.Is(tir.Reduce) {
 		for _, d := range tir.ReduceDims(op) {
 			if n, ok := tir.ReducedInterval(op, d).Extent().Const(); !ok || n > 8 {
 				return false
@@ -322,7 +324,7 @@ func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
 	for _, r := range op.Regions {
 		for _, b := range r.Blocks {
 			for _, o := range b.Ops {
-				if transcendental[o.Name] || len(o.Regions) > 0 {
+				if transcendental[tir.OpOf(o)] || len(o.Regions) > 0 {
 					return false
 				}
 			}
