@@ -12,6 +12,7 @@ import (
 
 	"tir/dialects/ir"
 	"tir/dialects/printer"
+	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/lower"
 	"tir/passes"
@@ -152,7 +153,7 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 		return nil, diags
 	}
 	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" {
+		if op.Is(tir.Func) {
 			b.fn = op
 		}
 	}
@@ -355,13 +356,13 @@ func (b *build) renamed(prefix string) (string, string, error) {
 	}
 	found := false
 	for _, op := range m.Body().Ops {
-		if op.Name != "tir.func" {
+		if !op.Is(tir.Func) {
 			continue
 		}
 		found = found || ir.SymbolName(op) == b.name
 		op.SetAttr("sym_name", ir.StringAttr(prefix+ir.SymbolName(op)))
 		op.Walk(func(o *ir.Operation) bool {
-			if callee, ok := o.Attr("callee").(ir.SymbolRefAttr); ok && o.Name == "tir.call" {
+			if callee, ok := o.Attr("callee").(ir.SymbolRefAttr); ok && o.Is(tir.Call) {
 				o.SetAttr("callee", ir.SymbolRefAttr(prefix+string(callee)))
 			}
 			return true

@@ -91,7 +91,7 @@ func NewCase(p *Program) (c *Case, err error) {
 	}
 	c = &Case{P: p}
 	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" {
+		if op.Is(tir.Func) {
 			c.Fn = op
 		}
 	}

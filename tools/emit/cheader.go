@@ -123,7 +123,7 @@ func newCSig(fn *ir.Operation) (*cSig, error) {
 	}
 	for _, suffix := range []string{"_error", "_result_shape", "_result_shape_data"} {
 		for _, other := range fn.ParentBlock().Ops {
-			if other.Name == "tir.func" && ir.SymbolName(other) == sig.name+suffix {
+			if other.Is(tir.Func) && ir.SymbolName(other) == sig.name+suffix {
 				return nil, ir.Errorf(other.Loc, "@%s clashes with the %s function the ABI defines for @%s", sig.name+suffix, suffix, sig.name)
 			}
 		}
@@ -297,7 +297,7 @@ func (s *cSig) write(b *strings.Builder) {
 		msgs = append(msgs, c.Msg)
 	}
 	for _, x := range tir.DataExtents(s.fn) {
-		if x.Op.Name == "tir.iota" {
+		if x.Op.Is(tir.Iota) {
 			zero, large := tir.IotaMessages(s.fn, x.Op)
 			msgs = append(msgs, zero, large)
 		}

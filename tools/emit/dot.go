@@ -111,7 +111,7 @@ func (g *dotGraph) function(sig *signature) {
 	}
 	entry := sig.fn.Regions[0].Entry()
 	g.block(entry)
-	if ret := entry.Terminator(); ret != nil && ret.Name == "tir.return" {
+	if ret := entry.Terminator(); ret.Is(tir.Return) {
 		for i, v := range ret.Operands {
 			rid := g.prefix + "r" + strconv.Itoa(i)
 			label := "result #" + strconv.Itoa(i)
@@ -129,7 +129,7 @@ func (g *dotGraph) function(sig *signature) {
 // block writes the nodes of a block's ops and the edges into them.
 func (g *dotGraph) block(blk *ir.Block) {
 	for _, op := range blk.Ops {
-		if op.Name == "tir.return" || op.Name == "tir.yield" {
+		if op.Is(tir.Return, tir.Yield) {
 			continue
 		}
 		for _, r := range op.Results {
@@ -191,7 +191,7 @@ func (g *dotGraph) region(op *ir.Operation, k int, r *ir.Region, self string) {
 	g.scopes = append(g.scopes, map[string]bool{})
 	for i, a := range blk.Args {
 		role := "state"
-		if op.Name == "tir.reduce" && i == 0 {
+		if op.Is(tir.Reduce) && i == 0 {
 			role = "accumulator"
 		} else if i > 0 {
 			role = "element of operand #" + strconv.Itoa(i)
@@ -202,7 +202,7 @@ func (g *dotGraph) region(op *ir.Operation, k int, r *ir.Region, self string) {
 	g.scopes = g.scopes[:len(g.scopes)-1]
 	g.indent = outer
 	g.line("}")
-	if y := blk.Terminator(); y != nil && y.Name == "tir.yield" {
+	if y := blk.Terminator(); y.Is(tir.Yield) {
 		for _, v := range y.Operands {
 			g.line("%s -> %s [style=dashed, label=\"yield\"];", g.id(v), self)
 		}
@@ -210,49 +210,50 @@ func (g *dotGraph) region(op *ir.Operation, k int, r *ir.Region, self string) {
 }
 
 // detail is the part of an op's custom syntax that is neither operands nor
-// result type: what distinguishes two shifts or two reductions.
+// result type: what distinguishes two shifts or two reductions (a per-op
+// table, kept here until the op values carry their dot label).
 func (g *dotGraph) detail(op *ir.Operation) string {
-	switch op.Name {
-	case "tir.constant":
+	switch tir.OpOf(op) {
+	case tir.Constant:
 		// The printer's text, between the op name and the type.
 		s := printer.Op(op, printer.Options{})
-		if _, rest, ok := strings.Cut(s, "tir.constant "); ok {
+		if _, rest, ok := strings.Cut(s, tir.Constant.Name+" "); ok {
 			if i := strings.LastIndex(rest, " : "); i >= 0 {
 				return rest[:i]
 			}
 		}
-	case "tir.shift":
+	case tir.Shift:
 		a, _ := op.Attr("offsets").(tir.OffsetsAttr)
 		return a.Text()
-	case "tir.view":
+	case tir.View:
 		a, _ := op.Attr("map").(tir.ViewAttr)
 		return a.Text()
-	case "tir.gather":
+	case tir.Gather:
 		return "[" + tir.DimAttr(op) + " = " + g.name(op.Operands[1]) + "]"
-	case "tir.subset":
+	case tir.Subset:
 		a, _ := op.Attr("bounds").(tir.DomainAttr)
 		return a.Text()
-	case "tir.broadcast":
+	case tir.Broadcast:
 		a, _ := op.Attr("dims").(tir.DomainAttr)
 		return a.Text()
-	case "tir.pos":
+	case tir.Pos:
 		return tir.DimAttr(op)
-	case "tir.concat":
+	case tir.Concat:
 		return "along " + tir.DimAttr(op)
-	case "tir.cmp":
+	case tir.Cmp:
 		p, _ := op.Attr("predicate").(ir.StringAttr)
 		return string(p)
-	case "tir.tuple_get":
+	case tir.TupleGet:
 		return "[" + strconv.Itoa(tir.TupleIndex(op)) + "]"
-	case "tir.reduce":
+	case tir.Reduce:
 		s := tir.ReduceKind(op)
 		if s != "" {
 			s += " "
 		}
 		return s + "over [" + strings.Join(tir.ReduceDims(op), ", ") + "]"
-	case "tir.scan":
+	case tir.Scan:
 		return tir.ScanDirection(op) + " along " + tir.DimAttr(op)
-	case "tir.call":
+	case tir.Call:
 		return "@" + tir.Callee(op)
 	}
 	return ""

@@ -30,7 +30,7 @@ var ErrNoTirFuncs = errors.New("the module has no tir.func")
 func tirFuncs(m *ir.Module) ([]*ir.Operation, error) {
 	var fns []*ir.Operation
 	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" {
+		if op.Is(tir.Func) {
 			fns = append(fns, op)
 		}
 	}

@@ -69,7 +69,7 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 	}
 	entry := fn.Regions[0].Entry()
 	ret := entry.Terminator()
-	if ret == nil || ret.Name != "tir.return" || len(ret.Operands) != len(sig.outs) {
+	if !ret.Is(tir.Return) || len(ret.Operands) != len(sig.outs) {
 		return nil, ir.Errorf(fn.Loc, "@%s must end with a tir.return of its %d results", sig.name, len(sig.outs))
 	}
 	a := tir.NewNeeds()

@@ -311,7 +311,7 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 	var funcs []string
 	var only *ir.Operation
 	for _, op := range m.Body().Ops {
-		if op.Name == "tir.func" {
+		if op.Is(tir.Func) {
 			funcs = append(funcs, ir.SymbolName(op))
 			only = op
 		}
@@ -325,7 +325,7 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 	}
 	entry = strings.TrimPrefix(entry, "@")
 	fn := m.Lookup(entry)
-	if fn == nil || fn.Name != "tir.func" {
+	if !fn.Is(tir.Func) {
 		return nil, "", usagef("%s has no tir.func @%s (functions: %s)", file, entry, strings.Join(funcs, ", "))
 	}
 	return fn, src, nil
