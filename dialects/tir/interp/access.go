@@ -98,7 +98,7 @@ func (ev *evaluator) readInto(op *ir.Operation, r tir.Read, in []*Tensor, out *T
 		return err
 	}
 	if bad != nil {
-		if op.Name == "tir.view" {
+		if op.Is(tir.View) {
 			return fmt.Errorf("view precondition fails: %s", bad.describe(x.Dims, piece))
 		}
 		return fmt.Errorf("value on %s is read outside its domain: %s", dimsString(x.Dims), bad.describe(x.Dims, piece))

@@ -7,7 +7,7 @@ import (
 	"tir/dialects/tir"
 )
 
-func init() { register("tir.call", evalCall) }
+func init() { register(tir.Call, evalCall) }
 
 // evalCall runs the callee (attribute "callee", a symbol of the module) on
 // the operands. The callee's size symbols are bound from the operands'
@@ -20,7 +20,7 @@ func evalCall(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 		return nil, fmt.Errorf("needs a 'callee' symbol attribute")
 	}
 	callee := lookupFunc(ev.fn, string(ref))
-	if callee == nil || callee.Name != "tir.func" {
+	if callee == nil || !callee.Is(tir.Func) {
 		return nil, fmt.Errorf("no tir.func @%s in the module", ref)
 	}
 	// The callee runs in its own coordinates: a dimension whose origin the

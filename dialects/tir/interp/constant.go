@@ -4,9 +4,10 @@ import (
 	"fmt"
 
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
-func init() { register("tir.constant", evalConstant) }
+func init() { register(tir.Constant, evalConstant) }
 
 // evalConstant makes the 0-d tensor of a tir.constant. The value is rounded
 // (floats) or wrapped (integers) to the element type, so `0.1 : f32` is the

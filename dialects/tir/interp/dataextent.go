@@ -12,8 +12,8 @@ import (
 // later type that uses it has a domain.
 
 func init() {
-	register("tir.iota", evalIota)
-	register("tir.compress", evalCompress)
+	register(tir.Iota, evalIota)
+	register(tir.Compress, evalCompress)
 }
 
 // bindDataExtent records the value of the extent op defines.

@@ -18,8 +18,9 @@
 //   - function results are restricted to the declared output domains, and
 //     their masked points hold 0 (the mask stays, to be counted).
 //
-// Evaluation is a table from op name to one small function (eval.go,
-// register); each file registers the ops it implements:
+// Evaluation is a table from op value (tir.Add) to one small function
+// (eval.go, register); each file registers the ops it implements, and a
+// test names any op of tir.Ops() the interpreter cannot run:
 //
 //	constant.go     tir.constant (scalars and nested tuples)
 //	elementwise.go  add sub mul div rem min max pow, and or xor not, the

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
 // assume_shape (a run-time check) and pos (which reads no element).
 
 func init() {
-	register("tir.assume_shape", evalAssumeShape)
-	register("tir.pos", evalPos)
+	register(tir.AssumeShape, evalAssumeShape)
+	register(tir.Pos, evalPos)
 }
 
 // evalAssumeShape is the run-time check of tir.assume_shape: the operand's

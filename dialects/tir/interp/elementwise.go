@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"strings"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
@@ -12,30 +13,30 @@ import (
 // masked where any operand is, and masked points are not computed (so a
 // masked divisor of 0 is no error).
 
-func init() {
-	for name := range floatBinary {
-		register("tir."+name, arith(name, 2))
-	}
-	for name := range intBinary {
-		if _, done := floatBinary[name]; !done {
-			register("tir."+name, arith(name, 2))
-		}
-	}
-	for name := range floatUnary {
-		register("tir."+name, arith(name, 1))
-	}
-	for name := range intUnary {
-		if _, done := floatUnary[name]; !done {
-			register("tir."+name, arith(name, 1))
-		}
-	}
-	register("tir.cmp", evalCmp)
-	register("tir.select", evalSelect)
-	register("tir.cast", evalCast)
-	register("tir.make_tuple", evalMakeTuple)
-	register("tir.tuple_get", evalTupleGet)
-	register("tir.can_deref", evalCanDeref)
+// arithOps are the arithmetic and logic ops, each evaluated by arith from
+// the scalar functions of its mnemonic (scalar.go).
+var arithOps = []*tir.Op{
+	tir.Add, tir.Sub, tir.Mul, tir.Div, tir.Rem, tir.Min, tir.Max, tir.Pow,
+	tir.Neg, tir.Abs, tir.Exp, tir.Log, tir.Sqrt, tir.Rsqrt, tir.Sin, tir.Cos,
+	tir.Tan, tir.Tanh, tir.Floor, tir.Ceil, tir.Round, tir.Sigmoid,
+	tir.And, tir.Or, tir.Xor, tir.Not,
 }
+
+func init() {
+	for _, o := range arithOps {
+		register(o, arith(mnemonic(o), o.NumOperands))
+	}
+	register(tir.Cmp, evalCmp)
+	register(tir.Select, evalSelect)
+	register(tir.Cast, evalCast)
+	register(tir.MakeTuple, evalMakeTuple)
+	register(tir.TupleGet, evalTupleGet)
+	register(tir.CanDeref, evalCanDeref)
+}
+
+// mnemonic is an op's name without its dialect ("add" for tir.add), the
+// key of its scalar functions.
+func mnemonic(o *tir.Op) string { return o.Name[strings.IndexByte(o.Name, '.')+1:] }
 
 // alignAll reads every operand on the box dims and combines their masks.
 func alignAll(in []*Tensor, dims []Dim) ([]*Tensor, []bool, error) {
@@ -159,7 +160,7 @@ func operandElem(op *ir.Operation, in []*Tensor) ir.Type {
 
 func isFloatConstant(v *ir.Value) bool {
 	d := v.DefiningOp()
-	if d == nil || d.Name != "tir.constant" {
+	if d == nil || !d.Is(tir.Constant) {
 		return false
 	}
 	t, ok := tir.AsTensor(v.Type)

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"sort"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
@@ -15,26 +14,32 @@ import (
 // operands: the interpreter checks what inference concluded.
 type evalFunc func(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error)
 
-var table = map[string]evalFunc{}
+var table = map[*tir.Op]evalFunc{}
 
-func register(name string, f evalFunc) {
-	if _, dup := table[name]; dup {
-		panic("interp: op registered twice: " + name)
+func register(o *tir.Op, f evalFunc) {
+	if _, dup := table[o]; dup {
+		panic("interp: op registered twice: " + o.Name)
 	}
-	table[name] = f
+	table[o] = f
 }
 
-// Implemented lists the ops the interpreter can run, sorted: those of the
-// table and those it evaluates from their access rule alone.
-func Implemented() []string {
-	out := tir.DataMovementOps()
-	for name := range table {
-		if !contains(out, name) {
-			out = append(out, name)
+// Implemented lists the ops the interpreter evaluates, in the dialect's
+// order: those of the table and those it evaluates from their access rule
+// alone (tir.func and the terminators are run by Run and block).
+func Implemented() []*tir.Op {
+	var out []*tir.Op
+	for _, o := range tir.Ops() {
+		if _, ok := table[o]; ok || movesData(o) {
+			out = append(out, o)
 		}
 	}
-	sort.Strings(out)
 	return out
+}
+
+// movesData reports whether o only moves data (tir.MovesData), so that
+// access.go evaluates it from its access rule.
+func movesData(o *tir.Op) bool {
+	return tir.MovesData(ir.NewOpOf(o, ir.Location{}, nil, nil, nil))
 }
 
 // maxCallDepth bounds tir.call recursion so a recursive program fails with
@@ -59,7 +64,7 @@ func (ev *evaluator) result(op *ir.Operation, i int) (ir.Type, []Dim, error) {
 }
 
 // terminators end a block; their operands are the block's results.
-var terminators = map[string]bool{"tir.return": true, "tir.yield": true}
+var terminators = map[*tir.Op]bool{tir.Return: true, tir.Yield: true}
 
 // block runs the ops of b with its arguments bound to args and returns the
 // operands of its terminator.
@@ -82,7 +87,7 @@ func (ev *evaluator) block(b *ir.Block, args []*Tensor) ([]*Tensor, error) {
 			}
 			in[i] = t
 		}
-		if terminators[op.Name] {
+		if terminators[tir.OpOf(op)] {
 			return in, nil
 		}
 		if err := ev.op(op, in); err != nil {
@@ -95,7 +100,7 @@ func (ev *evaluator) block(b *ir.Block, args []*Tensor) ([]*Tensor, error) {
 // op evaluates one op and records its results, checking that each has the
 // element type and domain of its result type.
 func (ev *evaluator) op(op *ir.Operation, in []*Tensor) error {
-	f, ok := table[op.Name]
+	f, ok := table[tir.OpOf(op)]
 	if !ok && tir.MovesData(op) {
 		f, ok = evalAccess, true
 	}
@@ -153,13 +158,4 @@ func lookupFunc(fn *ir.Operation, name string) *ir.Operation {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

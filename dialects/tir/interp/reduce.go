@@ -5,9 +5,10 @@ import (
 	"math"
 
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
-func init() { register("tir.reduce", evalReduce) }
+func init() { register(tir.Reduce, evalReduce) }
 
 // evalReduce runs a reduction over the dimensions of attribute "dims"
 // (strings). The simple form has a "kind" (add mul min max and or) and

@@ -184,7 +184,7 @@ func runChecks(checks []tir.RuntimeCheck, lookup func(sizeexpr.Var) (int64, bool
 }
 
 func signature(fn *ir.Operation) (ir.FunctionType, error) {
-	if fn == nil || fn.Name != "tir.func" {
+	if fn == nil || !fn.Is(tir.Func) {
 		return ir.FunctionType{}, fmt.Errorf("not a tir.func")
 	}
 	ft, ok := tir.FuncType(fn)

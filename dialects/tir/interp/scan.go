@@ -4,9 +4,10 @@ import (
 	"fmt"
 
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
-func init() { register("tir.scan", evalScan) }
+func init() { register(tir.Scan, evalScan) }
 
 // evalScan runs the body once per point of the scanned dimension (attribute
 // "dim"), from the lower bound up ("forward") or from the upper bound down
