@@ -54,8 +54,8 @@ func (fl *funcLowering) dataPhase(fill func(op *ir.Operation) bool) error {
 		}
 		var n *ir.Value
 		var err error
-		switch x.Op.Name {
-		case "tir.iota":
+		switch tir.OpOf(x.Op) {
+		case tir.Iota:
 			n, err = fl.iotaExtent(x.Op)
 		default:
 			n, err = fl.compressCount(x.Op)
@@ -65,7 +65,7 @@ func (fl *funcLowering) dataPhase(fill func(op *ir.Operation) bool) error {
 		}
 		n.NameHint = strings.TrimPrefix(x.Sym.Name, "?_")
 		fl.syms[x.Sym.Name] = n
-		if x.Op.Name == "tir.compress" && (fill == nil || fill(x.Op)) {
+		if x.Op.Is(tir.Compress) && (fill == nil || fill(x.Op)) {
 			if err := fl.compressFill(x.Op); err != nil {
 				return err
 			}
@@ -87,7 +87,7 @@ func (fl *funcLowering) checkDataCone(body *ir.Block, op *ir.Operation) error {
 			return nil
 		}
 		seen[o] = true
-		if o.Name == "tir.scan" {
+		if o.Is(tir.Scan) {
 			return ir.Errorf(op.Loc, "convert-tir-to-affine: '%s' reads a value computed by tir.scan, which is not supported yet (extents computed from data come first)", op.Name).
 				AddNote(o.Loc, "the scan is here")
 		}
@@ -445,7 +445,7 @@ func readByDataExtents(src *ir.Operation) map[*ir.Operation]bool {
 // filled), in program order.
 func (fl *funcLowering) fillRest(filled map[*ir.Operation]bool) error {
 	for _, x := range tir.DataExtents(fl.src) {
-		if x.Op.Name != "tir.compress" || filled[x.Op] {
+		if !x.Op.Is(tir.Compress) || filled[x.Op] {
 			continue
 		}
 		if err := fl.compressFill(x.Op); err != nil {

@@ -161,7 +161,7 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 				return scalar{}, ir.Errorf(tir.DefLoc(v), "%v", err)
 			}
 			s.mask = m
-		} else if op := v.DefiningOp(); op != nil && op.Name == "tir.scan" && tir.MayBeMaskedMemo(op.Operands[0], ev.fl.maskMemo) {
+		} else if op := v.DefiningOp(); op != nil && op.Is(tir.Scan) && tir.MayBeMaskedMemo(op.Operands[0], ev.fl.maskMemo) {
 			// A scan is masked where its init is, along the whole scanned
 			// dimension (scanStep skips masked steps): the init's mask at
 			// the point is the scan's, with no buffer of its own.
@@ -177,7 +177,7 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 	if op == nil {
 		return scalar{}, ir.Errorf(tir.DefLoc(v), "cannot lower this block argument here")
 	}
-	lower, ok := opLowerings[op.Name]
+	lower, ok := opLowerings[tir.OpOf(op)]
 	if !ok {
 		switch {
 		case tir.MovesData(op):

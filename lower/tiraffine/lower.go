@@ -46,7 +46,7 @@ func Convert(m *ir.Module) error { return ConvertWith(m, DefaultOptions) }
 func ConvertWith(m *ir.Module, opts Options) error {
 	body := m.Body()
 	for _, op := range append([]*ir.Operation(nil), body.Ops...) {
-		if op.Name != "tir.func" {
+		if !op.Is(tir.Func) {
 			continue
 		}
 		fn, err := lowerFunc(op, opts)
@@ -179,7 +179,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		fl.syms[s.Name] = entry.Args[len(ft.Inputs)+len(ft.Results)+i]
 	}
 	ret := entryBlock.Terminator()
-	if ret == nil || ret.Name != "tir.return" {
+	if ret == nil || !ret.Is(tir.Return) {
 		return nil, ir.Errorf(src.Loc, "tir.func must end with tir.return")
 	}
 	if err := fl.bindUnknown(ft, entry.Args); err != nil {

@@ -9,25 +9,29 @@ import (
 )
 
 // opLowering evaluates one tir op at a point. The table is the whole
-// description of how each op lowers; elementwise ops without an entry go
-// through lowerElementwise.
+// description of how each op lowers, by op value; the ops without an
+// entry are lowered generically (eval.go's at): the ops that only move
+// data through lowerAccess, the other elementwise ops through
+// lowerElementwise (scalar.go). tir.func and its terminators, and the scans
+// (computed into buffers first, scan.go), are not evaluated at a point. A
+// test names any op of tir.Ops() that none of these covers.
 type opLowering func(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error)
 
-var opLowerings map[string]opLowering
+var opLowerings map[*tir.Op]opLowering
 
 func init() {
-	opLowerings = map[string]opLowering{
-		"tir.constant":   lowerConstant,
-		"tir.select":     lowerSelect,
-		"tir.cast":       lowerCast,
-		"tir.make_tuple": lowerMakeTuple,
-		"tir.tuple_get":  lowerTupleGet,
-		"tir.pos":        lowerPos,
-		"tir.can_deref":  lowerCanDeref,
-		"tir.reduce":     lowerReduce,
-		"tir.iota":       lowerIota,
-		"tir.compress":   lowerCompressed,
-		"tir.call": func(_ *evaluator, op *ir.Operation, _ tir.TensorType, _ point) (scalar, error) {
+	opLowerings = map[*tir.Op]opLowering{
+		tir.Constant:  lowerConstant,
+		tir.Select:    lowerSelect,
+		tir.Cast:      lowerCast,
+		tir.MakeTuple: lowerMakeTuple,
+		tir.TupleGet:  lowerTupleGet,
+		tir.Pos:       lowerPos,
+		tir.CanDeref:  lowerCanDeref,
+		tir.Reduce:    lowerReduce,
+		tir.Iota:      lowerIota,
+		tir.Compress:  lowerCompressed,
+		tir.Call: func(_ *evaluator, op *ir.Operation, _ tir.TensorType, _ point) (scalar, error) {
 			return scalar{}, ir.Errorf(op.Loc, "tir.call must be inlined before lowering (run tir-inline)")
 		},
 	}
@@ -69,19 +73,19 @@ func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt poin
 			return scalar{}, err
 		}
 		// A float constant of another type converts at compile time.
-		if ot, _ := tir.AsTensor(o.Type); !ir.TypeEqual(ot.Elem, t.Elem) && op.Name != "tir.cmp" {
-			if d := o.DefiningOp(); d != nil && d.Name == "tir.constant" && ir.IsFloat(ot.Elem) {
+		if ot, _ := tir.AsTensor(o.Type); !ir.TypeEqual(ot.Elem, t.Elem) && !op.Is(tir.Cmp) {
+			if d := o.DefiningOp(); d != nil && d.Is(tir.Constant) && ir.IsFloat(ot.Elem) {
 				a = ev.fl.constant(d.Attr("value"), t.Elem)
 			}
 		}
 		args = append(args, a)
 		masks = append(masks, m)
 	}
-	if op.Name == "tir.cmp" {
+	if op.Is(tir.Cmp) {
 		// Compare in the operands' common type.
 		if ir.IsFloat(args[0].Type) && ir.IsFloat(args[1].Type) && !ir.TypeEqual(args[0].Type, args[1].Type) {
 			for i, o := range operands {
-				if d := o.DefiningOp(); d != nil && d.Name == "tir.constant" {
+				if d := o.DefiningOp(); d != nil && d.Is(tir.Constant) {
 					args[i] = ev.fl.constant(d.Attr("value"), args[1-i].Type)
 				}
 			}

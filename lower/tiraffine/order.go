@@ -95,7 +95,7 @@ func (fl *funcLowering) operandOrder(op *ir.Operation) []*ir.Value {
 		}
 	}
 	a, b := op.Operands[0], op.Operands[1]
-	isConst := func(v *ir.Value) bool { d := v.DefiningOp(); return d != nil && d.Name == "tir.constant" }
+	isConst := func(v *ir.Value) bool { d := v.DefiningOp(); return d != nil && d.Is(tir.Constant) }
 	if ca, cb := isConst(a), isConst(b); ca != cb {
 		if ca {
 			return []*ir.Value{b, a}

@@ -151,7 +151,7 @@ func (ev *evaluator) fuseSiblingReductions(vs []*ir.Value, pt point) error {
 		op := v.DefiningOp()
 		switch {
 		case op == nil:
-		case op.Name == "tir.reduce":
+		case op.Is(tir.Reduce):
 			key := ""
 			for _, d := range tir.ReduceDims(op) {
 				key += d + tir.ReducedInterval(op, d).String() + " "

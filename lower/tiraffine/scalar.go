@@ -14,22 +14,22 @@ import (
 // compute in f32 with one rounding (an arith op on f16 is one rounding;
 // composite ops extend to f32 and truncate once).
 
-var floatBinary = map[string]string{
-	"tir.add": "arith.addf", "tir.sub": "arith.subf", "tir.mul": "arith.mulf", "tir.div": "arith.divf",
-	"tir.min": "arith.minf", "tir.max": "arith.maxf", "tir.pow": "math.powf",
+var floatBinary = map[*tir.Op]string{
+	tir.Add: "arith.addf", tir.Sub: "arith.subf", tir.Mul: "arith.mulf", tir.Div: "arith.divf",
+	tir.Min: "arith.minf", tir.Max: "arith.maxf", tir.Pow: "math.powf",
 }
 
-var intBinary = map[string]string{
-	"tir.add": "arith.addi", "tir.sub": "arith.subi", "tir.mul": "arith.muli",
-	"tir.min": "arith.minsi", "tir.max": "arith.maxsi",
-	"tir.and": "arith.andi", "tir.or": "arith.ori", "tir.xor": "arith.xori",
+var intBinary = map[*tir.Op]string{
+	tir.Add: "arith.addi", tir.Sub: "arith.subi", tir.Mul: "arith.muli",
+	tir.Min: "arith.minsi", tir.Max: "arith.maxsi",
+	tir.And: "arith.andi", tir.Or: "arith.ori", tir.Xor: "arith.xori",
 }
 
-var floatUnary = map[string]string{
-	"tir.neg": "arith.negf", "tir.abs": "math.absf", "tir.exp": "math.exp", "tir.log": "math.log",
-	"tir.sqrt": "math.sqrt", "tir.rsqrt": "math.rsqrt", "tir.sin": "math.sin", "tir.cos": "math.cos",
-	"tir.tan": "math.tan", "tir.tanh": "math.tanh", "tir.floor": "math.floor", "tir.ceil": "math.ceil",
-	"tir.round": "math.round",
+var floatUnary = map[*tir.Op]string{
+	tir.Neg: "arith.negf", tir.Abs: "math.absf", tir.Exp: "math.exp", tir.Log: "math.log",
+	tir.Sqrt: "math.sqrt", tir.Rsqrt: "math.rsqrt", tir.Sin: "math.sin", tir.Cos: "math.cos",
+	tir.Tan: "math.tan", tir.Tanh: "math.tanh", tir.Floor: "math.floor", tir.Ceil: "math.ceil",
+	tir.Round: "math.round",
 }
 
 // MLIR 16's enum values of the cmpf / cmpi predicates.
@@ -41,22 +41,22 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 	if len(args) > 0 {
 		isFloat = ir.IsFloat(args[len(args)-1].Type)
 	}
-	switch op.Name {
-	case "tir.cmp":
+	switch tir.OpOf(op) {
+	case tir.Cmp:
 		pred := string(op.Attr("predicate").(ir.StringAttr))
 		if ir.IsFloat(args[0].Type) {
 			return b.value("arith.cmpf", args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
 		}
 		return b.value("arith.cmpi", args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpiPredicate[pred], Type: ir.I64})), nil
-	case "tir.select":
+	case tir.Select:
 		return b.value("arith.select", args, elem, nil), nil
-	case "tir.not":
+	case tir.Not:
 		ones := b.constant(ir.IntegerAttr{Value: -1, Type: elem}, elem)
 		if it, ok := elem.(ir.IntegerType); ok && it.Width == 1 {
 			ones = b.constant(ir.IntegerAttr{Value: 1, Type: elem}, elem)
 		}
 		return b.value("arith.xori", []*ir.Value{args[0], ones}, elem, nil), nil
-	case "tir.sigmoid":
+	case tir.Sigmoid:
 		// 1 / (1 + exp(-x))
 		return inF32(b, args, elem, func(args []*ir.Value, t ir.Type) *ir.Value {
 			one := b.constant(ir.FloatAttr{Value: 1, Type: t}, t)
@@ -67,30 +67,30 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 		}), nil
 	}
 	if isFloat {
-		if op.Name == "tir.rem" {
+		if op.Is(tir.Rem) {
 			return inF32(b, args, elem, func(args []*ir.Value, t ir.Type) *ir.Value {
 				return floatRem(b, args[0], args[1], t)
 			}), nil
 		}
-		if name, ok := floatBinary[op.Name]; ok {
+		if name, ok := floatBinary[tir.OpOf(op)]; ok {
 			return b.value(name, args, elem, nil), nil
 		}
-		if name, ok := floatUnary[op.Name]; ok {
+		if name, ok := floatUnary[tir.OpOf(op)]; ok {
 			return b.value(name, args, elem, nil), nil
 		}
 	} else {
-		if name, ok := intBinary[op.Name]; ok {
+		if name, ok := intBinary[tir.OpOf(op)]; ok {
 			return b.value(name, args, elem, nil), nil
 		}
-		switch op.Name {
-		case "tir.div", "tir.rem":
-			return intDivRem(b, op.Name == "tir.div", args[0], args[1], elem), nil
-		case "tir.neg":
+		switch tir.OpOf(op) {
+		case tir.Div, tir.Rem:
+			return intDivRem(b, op.Is(tir.Div), args[0], args[1], elem), nil
+		case tir.Neg:
 			zero := b.constant(ir.IntegerAttr{Value: 0, Type: elem}, elem)
 			return b.value("arith.subi", []*ir.Value{zero, args[0]}, elem, nil), nil
-		case "tir.abs":
+		case tir.Abs:
 			return b.value("math.absi", args, elem, nil), nil
-		case "tir.pow":
+		case tir.Pow:
 			return intPow(b, args[0], args[1], elem), nil
 		}
 	}

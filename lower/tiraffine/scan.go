@@ -76,7 +76,7 @@ func columnReaders(uses ir.UseLists, body *ir.Block, op *ir.Operation) (readers 
 				// Read inside a region (a reduction's or a scan's body).
 				return false
 			}
-			if u.Name == "tir.scan" {
+			if u.Is(tir.Scan) {
 				if outerKey(u) != key || u.Operands[0] == v {
 					return false
 				}
@@ -147,7 +147,7 @@ func ownColumn(u *ir.Operation, v *ir.Value, dim string) bool {
 func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
 	var scans []*ir.Operation
 	for _, op := range body.Ops {
-		if op.Name == "tir.scan" {
+		if op.Is(tir.Scan) {
 			scans = append(scans, op)
 		}
 	}
@@ -341,7 +341,7 @@ func (s *stepOffsets) of(v *ir.Value) (map[*ir.Operation]map[string]bool, bool) 
 	case d == nil || !s.reaches(v):
 	case s.from[d]:
 		out[d] = map[string]bool{"0": true}
-	case d.Name == "tir.scan" || d.ParentBlock() != s.body || len(d.Regions) > 0:
+	case d.Is(tir.Scan) || d.ParentBlock() != s.body || len(d.Regions) > 0:
 		s.bad[v] = true
 		return nil, false
 	default:
@@ -481,7 +481,7 @@ func scansRead(op *ir.Operation) []*ir.Operation {
 		if d == nil {
 			return
 		}
-		if d.Name == "tir.scan" {
+		if d.Is(tir.Scan) {
 			out = append(out, d)
 			return
 		}
