@@ -37,6 +37,12 @@ func init() {
 	}
 }
 
+// constantValue is the attribute of the tir.constant that defines v (a 0-d
+// float constant of another type, converted where it is used).
+func constantValue(v *ir.Value) ir.Attribute {
+	return tir.ConstantOp{Operation: v.DefiningOp()}.Value()
+}
+
 func constantLeaves(a ir.Attribute, t ir.Type) []ir.Attribute {
 	if arr, ok := a.(ir.ArrayAttr); ok {
 		tt, _ := t.(ir.TupleType)
@@ -54,7 +60,7 @@ func constantLeaves(a ir.Attribute, t ir.Type) []ir.Attribute {
 }
 
 func lowerConstant(ev *evaluator, op *ir.Operation, t tir.TensorType, _ point) (scalar, error) {
-	vals := constantLeaves(op.Attr("value"), t.Elem)
+	vals := constantLeaves(tir.ConstantOp{Operation: op}.Value(), t.Elem)
 	types := leaves(t.Elem)
 	var s scalar
 	for i, a := range vals {
@@ -75,7 +81,7 @@ func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt poin
 		// A float constant of another type converts at compile time.
 		if ot, _ := tir.AsTensor(o.Type); !ir.TypeEqual(ot.Elem, t.Elem) && !op.Is(tir.Cmp) {
 			if d := o.DefiningOp(); d != nil && d.Is(tir.Constant) && ir.IsFloat(ot.Elem) {
-				a = ev.fl.constant(d.Attr("value"), t.Elem)
+				a = ev.fl.constant(tir.ConstantOp{Operation: d}.Value(), t.Elem)
 			}
 		}
 		args = append(args, a)
@@ -86,7 +92,7 @@ func lowerElementwise(ev *evaluator, op *ir.Operation, t tir.TensorType, pt poin
 		if ir.IsFloat(args[0].Type) && ir.IsFloat(args[1].Type) && !ir.TypeEqual(args[0].Type, args[1].Type) {
 			for i, o := range operands {
 				if d := o.DefiningOp(); d != nil && d.Is(tir.Constant) {
-					args[i] = ev.fl.constant(d.Attr("value"), args[1-i].Type)
+					args[i] = ev.fl.constant(tir.ConstantOp{Operation: d}.Value(), args[1-i].Type)
 				}
 			}
 		}
@@ -125,10 +131,10 @@ func lowerSelect(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (s
 	for i := range a.parts {
 		x, y := a.parts[i], b.parts[i]
 		if !ir.TypeEqual(x.Type, types[i]) {
-			x = ev.fl.constant(op.Operands[1].DefiningOp().Attr("value"), types[i])
+			x = ev.fl.constant(constantValue(op.Operands[1]), types[i])
 		}
 		if !ir.TypeEqual(y.Type, types[i]) {
-			y = ev.fl.constant(op.Operands[2].DefiningOp().Attr("value"), types[i])
+			y = ev.fl.constant(constantValue(op.Operands[2]), types[i])
 		}
 		s.parts = append(s.parts, ev.b.value("arith.select", []*ir.Value{c, x, y}, types[i], nil))
 	}

@@ -79,7 +79,7 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 		mask = s.mask
 		for i, p := range s.parts {
 			if !ir.TypeEqual(p.Type, types[i]) {
-				p = ev.fl.constant(init.DefiningOp().Attr("value"), types[i])
+				p = ev.fl.constant(constantValue(init), types[i])
 			}
 			inits = append(inits, p)
 		}

@@ -43,7 +43,7 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 	}
 	switch tir.OpOf(op) {
 	case tir.Cmp:
-		pred := string(op.Attr("predicate").(ir.StringAttr))
+		pred := tir.CmpOp{Operation: op}.Predicate()
 		if ir.IsFloat(args[0].Type) {
 			return b.value("arith.cmpf", args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
 		}

@@ -809,7 +809,7 @@ func (ev *evaluator) scanAlong(run []*ir.Operation, lanes []point, kd tir.Dim, s
 			}
 			for i, p := range init.parts {
 				if !ir.TypeEqual(p.Type, ts[i]) {
-					init.parts[i] = fl.constant(op.Operands[0].DefiningOp().Attr("value"), ts[i])
+					init.parts[i] = fl.constant(constantValue(op.Operands[0]), ts[i])
 				}
 			}
 			inits = append(inits, init.parts...)

@@ -125,7 +125,7 @@ func (ev *evaluator) rowSteps(run []*ir.Operation, pt point, jd, kd tir.Dim, ste
 			}
 			for j, p := range init.parts {
 				if !ir.TypeEqual(p.Type, types[j]) {
-					p = fl.constant(op.Operands[0].DefiningOp().Attr("value"), types[j])
+					p = fl.constant(constantValue(op.Operands[0]), types[j])
 				}
 				state[j] = p
 			}

@@ -15,8 +15,8 @@ func init() { register(tir.Call, evalCall) }
 // bounds; its results, on its declared output domains, are then read on
 // the call's result domains.
 func evalCall(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
-	ref, ok := op.Attr("callee").(ir.SymbolRefAttr)
-	if !ok {
+	ref := ir.SymbolRefAttr(tir.CallOp{Operation: op}.Callee())
+	if ref == "" {
 		return nil, fmt.Errorf("needs a 'callee' symbol attribute")
 	}
 	callee := lookupFunc(ev.fn, string(ref))

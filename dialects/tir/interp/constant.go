@@ -17,7 +17,7 @@ func evalConstant(ev *evaluator, op *ir.Operation, _ []*Tensor) ([]*Tensor, erro
 	if err != nil {
 		return nil, err
 	}
-	t, err := attrTensor(elem, op.Attr("value"))
+	t, err := attrTensor(elem, tir.ConstantOp{Operation: op}.Value())
 	if err != nil {
 		return nil, err
 	}

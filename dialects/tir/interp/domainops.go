@@ -35,11 +35,11 @@ func evalAssumeShape(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, 
 
 // dimAttr is the dimension an op works along (attribute "dim").
 func dimAttr(op *ir.Operation) (string, error) {
-	s, ok := op.Attr("dim").(ir.StringAttr)
-	if !ok || s == "" {
+	s := tir.DimAttr(op)
+	if s == "" {
 		return "", fmt.Errorf("needs a 'dim' attribute naming a dimension")
 	}
-	return string(s), nil
+	return s, nil
 }
 
 // evalPos: p(i) = i along the dimension "dim" of the result.

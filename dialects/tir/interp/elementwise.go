@@ -168,7 +168,7 @@ func isFloatConstant(v *ir.Value) bool {
 }
 
 func evalCmp(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
-	pred, _ := op.Attr("predicate").(ir.StringAttr)
+	pred := tir.CmpOp{Operation: op}.Predicate()
 	elem, dims, err := ev.result(op, 0)
 	if err != nil {
 		return nil, err
@@ -188,10 +188,10 @@ func evalCmp(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
 		var b bool
 		switch k {
 		case kindFloat:
-			b, err = cmpFloat(string(pred), RoundTo(opElem, a[0].F64[i]), RoundTo(opElem, a[1].F64[i]))
+			b, err = cmpFloat(pred, RoundTo(opElem, a[0].F64[i]), RoundTo(opElem, a[1].F64[i]))
 		case kindInt:
 			w := width(opElem)
-			b, err = cmpInt(string(pred), signed(a[0].I64[i], w), signed(a[1].I64[i], w))
+			b, err = cmpInt(pred, signed(a[0].I64[i], w), signed(a[1].I64[i], w))
 		default:
 			return nil, fmt.Errorf("cannot compare %s values", opElem)
 		}

@@ -27,7 +27,7 @@ func evalReduce(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error
 	if err != nil {
 		return nil, err
 	}
-	kind, _ := op.Attr("kind").(ir.StringAttr)
+	kind := tir.ReduceOp{Operation: op}.Kind()
 	var ins []*Tensor
 	var init *Tensor
 	if len(op.Regions) > 0 {
@@ -48,14 +48,14 @@ func evalReduce(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error
 	if err != nil {
 		return nil, err
 	}
-	acc, err := initial(elem, dims, init, string(kind))
+	acc, err := initial(elem, dims, init, kind)
 	if err != nil {
 		return nil, err
 	}
 	if len(op.Regions) > 0 {
 		return reduceRegion(ev, op, acc, ins, red)
 	}
-	return reduceSimple(string(kind), acc, ins[0], red)
+	return reduceSimple(kind, acc, ins[0], red)
 }
 
 func stringList(a ir.Attribute) ([]string, error) {

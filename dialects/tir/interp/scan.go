@@ -22,7 +22,7 @@ func evalScan(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 	if err != nil {
 		return nil, err
 	}
-	dir, _ := op.Attr("direction").(ir.StringAttr)
+	dir := tir.ScanOp{Operation: op}.Direction()
 	if dir != "forward" && dir != "backward" {
 		return nil, fmt.Errorf("needs a 'direction' attribute, forward or backward")
 	}
