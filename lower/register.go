@@ -1,8 +1,9 @@
 // Package lower registers the conversion passes (convert-tir-to-affine,
 // lower-affine, gpu-kernel-outlining, convert-to-llvm) in the one pass
 // table tc-opt reads, and links in the packages that register the other
-// passes (the affine loop passes, the tir passes, expand-math): tools
-// import it, for that side effect, to get the whole table.
+// passes (the affine loop passes, the tir passes, tir-derivatives,
+// expand-math): tools import it, for that side effect, to get the whole
+// table.
 package lower
 
 import (
@@ -14,8 +15,9 @@ import (
 	"tir/lower/tiraffine"
 	"tir/lower/tollvm"
 	"tir/passes"
-	_ "tir/passes/affine"    // affine loop passes
-	_ "tir/passes/tirpasses" // tir-inline, tir-temporaries
+	_ "tir/passes/affine"      // affine loop passes
+	_ "tir/passes/derivatives" // tir-derivatives
+	_ "tir/passes/tirpasses"   // tir-inline, tir-temporaries
 
 	_ "tir/passes/mathexpand" // expand-math (GPU math without libdevice)
 )

@@ -61,6 +61,7 @@ type config struct {
 	pipelineSet       bool
 	passFlags         []passFlag
 	optLevel          int // -1: none
+	derivatives       bool
 	target            string
 	threads           bool
 	mcpu              string
@@ -166,6 +167,7 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.BoolFlag{Name: "O1", Usage: "the default pipeline at level 1"},
 		&cli.BoolFlag{Name: "O2", Usage: "the default pipeline at level 2"},
 		&cli.BoolFlag{Name: "O3", Usage: "the default pipeline at level 3"},
+		&cli.BoolFlag{Name: "derivatives", Usage: "add @f_jvp and @f_vjp next to every function before the rest of the pipeline (tir-derivatives with its defaults; docs/derivatives.md)"},
 		&cli.StringFlag{Name: "target", Usage: "target of the -O pipelines: " + strings.Join(passes.Targets, "|") + " (default " + passes.DefaultTarget + ")"},
 		&cli.StringFlag{Name: "mcpu", Usage: "with -O0..-O3 on a CPU target: the processor to generate code for, native or an LLVM name (x86-64-v3, znver3, skylake-avx512, neoverse-n1, ...), written into the LLVM IR so that plain llc -O3 uses its instructions (convert-to-llvm{cpu=...})"},
 		&cli.StringFlag{Name: "fp-contract", Value: "off", Usage: "with -O0..-O3: off keeps every float multiply and add rounded separately (results bitwise those of the interpreter); fast lets llc fuse them into FMA instructions (convert-to-llvm{contract=true}; results may differ in the last bits)"},
@@ -224,6 +226,7 @@ func readFlags(c *cli.Context, cfg *config, flagArgs []string) error {
 	cfg.pipelineSet = c.IsSet("pass-pipeline")
 	cfg.target = c.String("target")
 	cfg.threads = c.Bool("threads")
+	cfg.derivatives = c.Bool("derivatives")
 	cfg.mcpu = c.String("mcpu")
 	cfg.fpContract = c.String("fp-contract")
 	cfg.fpReassociate = c.Bool("fp-reassociate")
@@ -403,6 +406,11 @@ func run(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 	pipeline, err := buildPipeline(cfg)
 	if err != nil {
 		return fail(err)
+	}
+	if cfg.derivatives {
+		if pipeline, err = withDerivatives(pipeline); err != nil {
+			return fail(err)
+		}
 	}
 	if err := checkPassNames("mlir-print-ir-before", cfg.printBefore); err != nil {
 		return fail(err)

@@ -1,0 +1,295 @@
+package derivatives
+
+import (
+	"fmt"
+
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// inputsOf are the values an op reads: its operands, then the values its
+// regions use from outside them.
+func inputsOf(op *ir.Operation) []*ir.Value {
+	ins := append([]*ir.Value(nil), op.Operands...)
+	if len(op.Regions) == 0 {
+		return ins
+	}
+	inside := map[*ir.Value]bool{}
+	op.Walk(func(o *ir.Operation) bool {
+		for _, r := range o.Regions {
+			for _, b := range r.Blocks {
+				for _, a := range b.Args {
+					inside[a] = true
+				}
+			}
+		}
+		for _, r := range o.Results {
+			inside[r] = true
+		}
+		return true
+	})
+	op.Walk(func(o *ir.Operation) bool {
+		if o != op {
+			for _, v := range o.Operands {
+				if !inside[v] {
+					ins = append(ins, v)
+				}
+			}
+		}
+		return true
+	})
+	return ins
+}
+
+// capturesAny reports whether op's regions read a value of the set from
+// outside (a derivative the rule of its operands would not see).
+func capturesAny(op *ir.Operation, set func(*ir.Value) bool) bool {
+	for _, v := range inputsOf(op)[len(op.Operands):] {
+		if set(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// jvp builds @f_jvp: @f's computation, then the tangent of every value
+// that depends on a differentiable argument, in program order.
+func jvp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
+	ft, _ := tir.FuncType(fn)
+	d, outs, err := copyFunc(m, fn, ir.SymbolName(fn)+"_jvp")
+	if err != nil {
+		return nil, err
+	}
+	entry := d.Regions[0].Entry()
+	tangent := map[*ir.Value]*ir.Value{}
+	inputs := append([]ir.Type(nil), ft.Inputs...)
+	for i, a := range append([]*ir.Value(nil), entry.Args...) {
+		if isDiff(a.Type) {
+			tangent[a] = entry.AddArg(a.Type, argName(a, fmt.Sprintf("d%d", i)))
+			inputs = append(inputs, a.Type)
+		}
+	}
+	b := newBuilder(entry)
+	for _, op := range append([]*ir.Operation(nil), entry.Ops...) {
+		if err := tangentOf(b, op, tangent); err != nil {
+			return nil, err
+		}
+	}
+	b.loc = fn.Loc
+	rets := append([]*ir.Value(nil), outs...)
+	results := append([]ir.Type(nil), ft.Results...)
+	for j, v := range outs {
+		if !isDiff(ft.Results[j]) {
+			continue
+		}
+		rt, _ := tir.AsTensor(ft.Results[j])
+		t := tangent[v]
+		if t == nil {
+			t = b.Const(rt.Elem, 0)
+		}
+		if t, err = b.Fit(t, rt); err != nil {
+			return nil, err
+		}
+		rets = append(rets, t)
+		results = append(results, ft.Results[j])
+	}
+	entry.Append(ir.NewOpOf(tir.Return, fn.Loc, rets, nil, nil))
+	setSignature(d, inputs, results)
+	removeDead(d)
+	return d, nil
+}
+
+// tangentOf records the tangents of op's results.
+func tangentOf(b *builder, op *ir.Operation, tangent map[*ir.Value]*ir.Value) error {
+	diffResult := false
+	for _, r := range op.Results {
+		diffResult = diffResult || isDiff(r.Type)
+	}
+	if !diffResult {
+		return nil
+	}
+	dx := make([]*ir.Value, len(op.Operands))
+	varied := false
+	for i, x := range op.Operands {
+		if t := tangent[x]; t != nil && isDiff(x.Type) {
+			dx[i], varied = t, true
+		}
+	}
+	captured := capturesAny(op, func(v *ir.Value) bool { return tangent[v] != nil })
+	if !varied && !captured {
+		return nil
+	}
+	r, err := ruleOf(op)
+	if err != nil {
+		return err
+	}
+	if captured && len(op.Regions) > 0 {
+		return tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
+	}
+	if r.Tangent == nil {
+		return nil
+	}
+	b.loc = op.Loc
+	dy, err := r.Tangent(b, tir.DerivativeOp{Op: op, X: op.Operands, Y: op.Results}, dx)
+	if err != nil {
+		return err
+	}
+	for i, t := range dy {
+		if t == nil || i >= len(op.Results) || !isDiff(op.Results[i].Type) {
+			continue
+		}
+		rt, _ := tir.AsTensor(op.Results[i].Type)
+		if t, err = b.Fit(t, rt); err != nil {
+			return err
+		}
+		if t.NameHint == "" {
+			t.NameHint = argName(op.Results[i], "")
+		}
+		tangent[op.Results[i]] = t
+	}
+	return nil
+}
+
+// vjp builds @f_vjp: @f's computation, then the cotangents in reverse
+// program order: each op's cotangent is the sum of what its readers
+// contributed, each contribution fitted to the op's whole domain (zero
+// where that reader does not read), and its rule contributes to its
+// operands in turn.
+func vjp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
+	ft, _ := tir.FuncType(fn)
+	d, outs, err := copyFunc(m, fn, ir.SymbolName(fn)+"_vjp")
+	if err != nil {
+		return nil, err
+	}
+	entry := d.Regions[0].Entry()
+	args := append([]*ir.Value(nil), entry.Args...)
+	ops := append([]*ir.Operation(nil), entry.Ops...)
+
+	// Which values depend on a differentiable argument.
+	varied := map[*ir.Value]bool{}
+	for _, a := range args {
+		varied[a] = isDiff(a.Type)
+	}
+	for _, op := range ops {
+		v := false
+		for _, x := range inputsOf(op) {
+			v = v || varied[x]
+		}
+		for _, r := range op.Results {
+			varied[r] = v && isDiff(r.Type)
+		}
+	}
+
+	b := newBuilder(entry)
+	b.loc = fn.Loc
+	contribs := map[*ir.Value][]*ir.Value{}
+	contribute := func(v, c *ir.Value) error {
+		vt, _ := tir.AsTensor(v.Type)
+		c, err := b.Fit(c, vt)
+		if err != nil {
+			return err
+		}
+		contribs[v] = append(contribs[v], c)
+		return nil
+	}
+	total := func(v *ir.Value) (*ir.Value, error) {
+		cs := contribs[v]
+		if len(cs) == 0 {
+			return nil, nil
+		}
+		s := cs[0]
+		for _, c := range cs[1:] {
+			var err error
+			if s, err = b.add(s, c); err != nil {
+				return nil, err
+			}
+		}
+		if s.NameHint == "" {
+			s.NameHint = argName(v, "")
+		}
+		return s, nil
+	}
+	inputs := append([]ir.Type(nil), ft.Inputs...)
+	for j, v := range outs {
+		if !isDiff(ft.Results[j]) {
+			continue
+		}
+		dr := entry.AddArg(ft.Results[j], argName(v, fmt.Sprintf("dr%d", j)))
+		inputs = append(inputs, ft.Results[j])
+		if varied[v] {
+			if err := contribute(v, dr); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i]
+		dy := make([]*ir.Value, len(op.Results))
+		any := false
+		for k, r := range op.Results {
+			if dy[k], err = total(r); err != nil {
+				return nil, err
+			}
+			any = any || dy[k] != nil
+		}
+		if !any {
+			continue
+		}
+		need := make([]bool, len(op.Operands))
+		needAny := false
+		for j, x := range op.Operands {
+			need[j] = varied[x] && isDiff(x.Type)
+			needAny = needAny || need[j]
+		}
+		captured := capturesAny(op, func(v *ir.Value) bool { return varied[v] })
+		if !needAny && !captured {
+			continue
+		}
+		r, err := ruleOf(op)
+		if err != nil {
+			return nil, err
+		}
+		if captured && len(op.Regions) > 0 {
+			return nil, tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
+		}
+		if r.Adjoint == nil {
+			continue
+		}
+		b.loc = op.Loc
+		cs, err := r.Adjoint(b, tir.DerivativeOp{Op: op, X: op.Operands, Y: op.Results}, dy, need)
+		if err != nil {
+			return nil, err
+		}
+		for j, c := range cs {
+			if c != nil && j < len(need) && need[j] {
+				if err := contribute(op.Operands[j], c); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	b.loc = fn.Loc
+	var rets []*ir.Value
+	var results []ir.Type
+	for _, a := range args {
+		if !isDiff(a.Type) {
+			continue
+		}
+		at, _ := tir.AsTensor(a.Type)
+		c, err := total(a)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			if c, err = b.Fit(b.Const(at.Elem, 0), at); err != nil {
+				return nil, err
+			}
+		}
+		rets = append(rets, c)
+		results = append(results, a.Type)
+	}
+	entry.Append(ir.NewOpOf(tir.Return, fn.Loc, rets, nil, nil))
+	setSignature(d, inputs, results)
+	removeDead(d)
+	return d, nil
+}

@@ -1,0 +1,624 @@
+package test
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"tir/dialects/ir"
+	"tir/dialects/parser"
+	"tir/dialects/printer"
+	"tir/dialects/tir"
+	"tir/dialects/tir/interp"
+	"tir/passes/derivatives"
+	"tir/tools/native"
+)
+
+// The checks of the tangent-linear and adjoint functions tir-derivatives
+// adds (docs/derivatives.md), all through the reference interpreter:
+//
+//   - the dot-product test <J v, w> = <v, J^T w> with random x, v, w,
+//     relative difference at most 1e-12 in f64;
+//   - the Taylor test: |f(x + h v) - f(x) - h J v| shrinks as h^2 (slope
+//     2 +- 0.1 over 6 halvings of h), or stays at rounding level for a
+//     linear function;
+//
+// on f64 versions of the shared examples and on testdata/derivatives,
+// which has a program for every rule; then derivatives computed
+// independently here, and the compiled functions at -O0 and -O2 against
+// the interpreter.
+
+// derivCase is a program to check: a file, the size symbols, the
+// dot-product tolerance and whether the Taylor test applies (not through
+// f32 roundings).
+type derivCase struct {
+	file   string
+	syms   map[string]int64
+	tol    float64
+	taylor bool
+}
+
+// derivExamples are the shared examples, checked in f64.
+var derivExamples = []derivCase{
+	{file: "laplacian.tir"},
+	{file: "laplacian_symbolic.tir", syms: map[string]int64{"N": 9, "M": 7}},
+	{file: "hdiff.tir"},
+	{file: "temporaries.tir"},
+	{file: "nabla.tir", syms: map[string]int64{"NV": 23, "NE": 31}},
+	{file: "tridiag.tir"},
+	{file: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 4}},
+	{file: "conv1d.tc", syms: map[string]int64{"N": 12, "W": 3}},
+	{file: "fcrelu.tc", syms: map[string]int64{"B": 3, "M": 5, "N": 4}},
+}
+
+// toF64 makes an example compute in f64.
+func toF64(path, src string) string {
+	if strings.HasSuffix(path, ".tc") {
+		return strings.ReplaceAll(src, "float(", "double(")
+	}
+	return strings.ReplaceAll(src, "f32", "f64")
+}
+
+// differentiate loads a program, adds the derivative functions and
+// returns the module re-read from its printed text (what tc-opt
+// --derivatives prints is what runs). A program with an op the pass does
+// not handle yet is skipped, naming it.
+func differentiate(t *testing.T, path, src string) *ir.Module {
+	t.Helper()
+	m, diags := native.Load(path, src)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if err := derivatives.Run(m, derivatives.Options{JVP: true, VJP: true}); err != nil {
+		if strings.Contains(err.Error(), "cannot differentiate") {
+			t.Skipf("not differentiable yet: %v", err)
+		}
+		t.Fatal(err)
+	}
+	if err := ir.Verify(m.Op, nil); err != nil {
+		t.Fatalf("the derivative functions do not verify: %v\n%s", err, printer.Module(m, printer.Options{}))
+	}
+	text := printer.Module(m, printer.Options{})
+	again, diags := parser.Parse(path+".derivatives.tir", text)
+	if len(diags) > 0 {
+		t.Fatalf("the printed derivative functions do not parse: %v\n%s", diags, text)
+	}
+	return again
+}
+
+// randomLike is a tensor of t's element type and dimensions with values
+// in [-1, 1).
+func randomLike(t *interp.Tensor, rng *rand.Rand) *interp.Tensor {
+	out, _ := interp.NewTensor(t.Elem, t.Dims)
+	for i := range out.F64 {
+		out.F64[i] = interp.RoundTo(t.Elem, rng.Float64()*2-1)
+	}
+	return out
+}
+
+func dot(a, b *interp.Tensor) float64 {
+	s := 0.0
+	for i := range a.F64 {
+		s += a.F64[i] * b.F64[i]
+	}
+	return s
+}
+
+func isFloatTensor(ty ir.Type) bool {
+	tt, ok := tir.AsTensor(ty)
+	return ok && ir.IsFloat(tt.Elem)
+}
+
+// derivResult is what the checks of one function measured.
+type derivResult struct {
+	dotRel float64   // |<Jv, w> - <v, J^T w>| / max(|.|)
+	slopes []float64 // log2 of successive Taylor residual ratios
+	linear bool      // the residual stayed at rounding level
+	resid  float64   // the largest Taylor residual, relative to |f(x)|
+	h0     float64   // the first step of the Taylor test
+}
+
+func (r derivResult) String() string {
+	s := fmt.Sprintf("dot-product rel. diff %.1e", r.dotRel)
+	if r.linear {
+		return s + fmt.Sprintf(", linear (Taylor residual %.1e of |f|)", r.resid)
+	}
+	if r.slopes == nil {
+		return s
+	}
+	parts := make([]string, len(r.slopes))
+	for i, x := range r.slopes {
+		parts[i] = fmt.Sprintf("%.3f", x)
+	}
+	return s + fmt.Sprintf(", Taylor slopes from h = %.0e: ", r.h0) + strings.Join(parts, " ")
+}
+
+// checkFunction runs the dot-product and Taylor tests on @name of a module
+// that holds @name_jvp and @name_vjp.
+func checkFunction(t *testing.T, m *ir.Module, name string, c derivCase, seed int64) derivResult {
+	t.Helper()
+	f, fj, fv := m.Lookup(name), m.Lookup(name+"_jvp"), m.Lookup(name+"_vjp")
+	if f == nil || fj == nil || fv == nil {
+		t.Fatalf("@%s, @%s_jvp or @%s_vjp is missing", name, name, name)
+	}
+	ft, _ := tir.FuncType(f)
+	rng := rand.New(rand.NewSource(seed * 7919))
+	args := randomIntRange(t, f, c.syms, seed, 0, 4)
+	var diffArgs []int
+	var v []*interp.Tensor
+	for i, in := range ft.Inputs {
+		if isFloatTensor(in) {
+			diffArgs = append(diffArgs, i)
+			v = append(v, randomLike(args[i], rng))
+		}
+	}
+	y0, err := interp.Run(f, args, c.syms)
+	if err != nil {
+		t.Fatalf("@%s: %v", name, err)
+	}
+	var diffRes []int
+	var w []*interp.Tensor
+	for j, r := range ft.Results {
+		if isFloatTensor(r) {
+			diffRes = append(diffRes, j)
+			w = append(w, randomLike(y0[j], rng))
+		}
+	}
+	jv, err := interp.Run(fj, append(append([]*interp.Tensor(nil), args...), v...), c.syms)
+	if err != nil {
+		t.Fatalf("@%s_jvp: %v", name, err)
+	}
+	if len(jv) != len(y0)+len(diffRes) {
+		t.Fatalf("@%s_jvp returns %d values, want %d", name, len(jv), len(y0)+len(diffRes))
+	}
+	for j := range y0 {
+		if d, _ := native.Compare(jv[j:j+1], y0[j:j+1]); d.Mismatch > 0 {
+			t.Fatalf("@%s_jvp's primal result #%d differs from @%s's", name, j, name)
+		}
+	}
+	tangents := jv[len(y0):]
+	ct, err := interp.Run(fv, append(append([]*interp.Tensor(nil), args...), w...), c.syms)
+	if err != nil {
+		t.Fatalf("@%s_vjp: %v", name, err)
+	}
+	if len(ct) != len(diffArgs) {
+		t.Fatalf("@%s_vjp returns %d values, want %d", name, len(ct), len(diffArgs))
+	}
+	a, b := 0.0, 0.0
+	for k := range w {
+		a += dot(tangents[k], w[k])
+	}
+	for k := range v {
+		b += dot(v[k], ct[k])
+	}
+	res := derivResult{dotRel: math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300)}
+	if !c.taylor {
+		return res
+	}
+	norm := 0.0
+	for _, j := range diffRes {
+		norm += dot(y0[j], y0[j])
+	}
+	norm = math.Sqrt(norm)
+	// residuals at h0, h0/2, ... h0/64.
+	residuals := func(h float64) []float64 {
+		var resid []float64
+		for k := 0; k < 7; k++ {
+			xh := append([]*interp.Tensor(nil), args...)
+			for n, i := range diffArgs {
+				p := randomLike(args[i], rng)
+				for e := range p.F64 {
+					p.F64[e] = args[i].F64[e] + h*v[n].F64[e]
+				}
+				xh[i] = p
+			}
+			yh, err := interp.Run(f, xh, c.syms)
+			if err != nil {
+				t.Fatalf("@%s at x + h v: %v", name, err)
+			}
+			r := 0.0
+			for n, j := range diffRes {
+				for e := range yh[j].F64 {
+					d := yh[j].F64[e] - y0[j].F64[e] - h*tangents[n].F64[e]
+					r += d * d
+				}
+			}
+			resid = append(resid, math.Sqrt(r))
+			h /= 2
+		}
+		return resid
+	}
+	// A function with comparisons (a flux limiter, a max) is smooth only
+	// between its kinks: a step h that crosses one spoils the slope, so
+	// a smaller h0 is tried before giving up.
+	for _, h0 := range []float64{1e-2, 1e-3, 1e-4, 1e-5} {
+		resid := residuals(h0)
+		res.h0, res.resid, res.slopes = h0, 0, nil
+		for _, r := range resid {
+			res.resid = math.Max(res.resid, r/math.Max(norm, 1e-300))
+		}
+		if res.resid < 1e-11 {
+			res.linear = true
+			return res
+		}
+		ok := true
+		for k := 1; k < len(resid); k++ {
+			s := math.Log2(resid[k-1] / resid[k])
+			res.slopes = append(res.slopes, s)
+			ok = ok && math.Abs(s-2) <= 0.1
+		}
+		if ok {
+			break
+		}
+	}
+	return res
+}
+
+// derivFunctions lists the functions of a module that have both
+// derivative functions, in module order.
+func derivFunctions(m *ir.Module) []string {
+	var out []string
+	for _, op := range m.Body().Ops {
+		n := ir.SymbolName(op)
+		if op.Is(tir.Func) && m.Lookup(n+"_jvp") != nil && m.Lookup(n+"_vjp") != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkProgram runs the tests on every differentiated function of a
+// program with three seeds and fails beyond the tolerances.
+func checkProgram(t *testing.T, path, src string, c derivCase) {
+	t.Helper()
+	m := differentiate(t, path, src)
+	names := derivFunctions(m)
+	if len(names) == 0 {
+		t.Fatal("no function was differentiated")
+	}
+	tol := c.tol
+	if tol == 0 {
+		tol = 1e-12
+	}
+	for _, name := range names {
+		worst := derivResult{}
+		for seed := int64(1); seed <= 3; seed++ {
+			r := checkFunction(t, m, name, c, seed)
+			if r.dotRel > tol {
+				t.Errorf("@%s seed %d: dot-product test: relative difference %.3g > %.0e", name, seed, r.dotRel, tol)
+			}
+			for _, s := range r.slopes {
+				if math.Abs(s-2) > 0.1 {
+					t.Errorf("@%s seed %d: Taylor test: slopes %v, want 2 +- 0.1", name, seed, r.slopes)
+					break
+				}
+			}
+			if seed == 1 || r.dotRel > worst.dotRel {
+				worst.dotRel = r.dotRel
+			}
+			if seed == 1 {
+				worst.slopes, worst.linear, worst.resid, worst.h0 = r.slopes, r.linear, r.resid, r.h0
+			}
+		}
+		t.Logf("@%s: %v (worst dot-product difference over 3 seeds; slopes of seed 1)", name, worst)
+	}
+}
+
+func TestDerivativesExamples(t *testing.T) {
+	for _, c := range derivExamples {
+		c := c
+		t.Run(c.file, func(t *testing.T) {
+			path := examplePath(t, c.file)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.taylor = true
+			checkProgram(t, path, toF64(path, string(src)), c)
+		})
+	}
+}
+
+// TestDerivativesRules checks testdata/derivatives, a program per rule.
+// `// SYMS: N=9` binds size symbols, `// TOL: 1e-5` loosens the
+// dot-product test (f32 on the way), `// TAYLOR: off` leaves out the
+// Taylor test.
+func TestDerivativesRules(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "derivatives", "*.tir"))
+	if len(files) == 0 {
+		t.Fatal("no programs in testdata/derivatives")
+	}
+	for _, f := range files {
+		f := f
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			e := readE2ECase(t, f)
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkProgram(t, f, string(src), derivCase{file: f, syms: e.syms, tol: e.tol, taylor: !strings.Contains(string(src), "// TAYLOR: off")})
+		})
+	}
+}
+
+// gradient runs @name_vjp of a one-function program on the given inputs
+// and cotangents (f64 values, declared domains).
+func gradient(t *testing.T, src, file string, syms map[string]int64, inputs [][]float64, cotangents [][]float64) [][]float64 {
+	t.Helper()
+	name := strings.TrimSuffix(file, ".tc")
+	if name == file {
+		file += ".tir"
+	}
+	m := differentiate(t, file, src)
+	fv := m.Lookup(name + "_vjp")
+	ft, _ := tir.FuncType(fv)
+	var args []*interp.Tensor
+	for i, in := range ft.Inputs {
+		tt, _ := tir.AsTensor(in)
+		dims, err := interp.EvalDims(tt, syms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := interp.NewTensor(tt.Elem, dims)
+		vals := append(append([][]float64(nil), inputs...), cotangents...)[i]
+		if len(vals) != a.Len() {
+			t.Fatalf("argument #%d has %d points, got %d values", i, a.Len(), len(vals))
+		}
+		copy(a.F64, vals)
+		args = append(args, a)
+	}
+	out, err := interp.Run(fv, args, syms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res [][]float64
+	for _, o := range out {
+		res = append(res, o.F64)
+	}
+	return res
+}
+
+func near(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol*math.Max(1, math.Abs(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDerivativesIndependent compares gradients with ones computed here
+// by hand, and fixes the choices at the points where a function is not
+// differentiable.
+func TestDerivativesIndependent(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	randv := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.Float64()*2 - 1
+		}
+		return v
+	}
+	t.Run("sum of squares", func(t *testing.T) {
+		const src = `tir.func @ss(%x: !tir.tensor<f64, I[0:7]>) -> !tir.tensor<f64> {
+  %y = tir.mul %x, %x
+  %s = tir.reduce add %y over [I]
+  tir.return %s : !tir.tensor<f64>
+}`
+		x := randv(7)
+		g := gradient(t, src, "ss", nil, [][]float64{x}, [][]float64{{1}})
+		want := make([]float64, 7)
+		for i := range x {
+			want[i] = 2 * x[i]
+		}
+		if !near(g[0], want, 1e-15) {
+			t.Errorf("d/dx sum(x*x) = %v, want 2x = %v", g[0], want)
+		}
+	})
+	t.Run("laplacian is self-adjoint", func(t *testing.T) {
+		// The 1-D Laplacian from I[0:N] to I[1:N-1] is the symmetric
+		// matrix tridiag(1, -2, 1) once its result is padded with zeros:
+		// its adjoint applies the same stencil to the padded cotangent.
+		const src = `tir.func @lap(%u: !tir.tensor<f64, I[0:N]>) -> !tir.tensor<f64, I[1:N-1]> {
+  %e = tir.shift %u [I + 1]
+  %w = tir.shift %u [I - 1]
+  %two = tir.constant 2.0 : f64
+  %c = tir.mul %two, %u
+  %s = tir.add %e, %w
+  %r = tir.sub %s, %c
+  tir.return %r : !tir.tensor<f64, I[1:N-1]>
+}`
+		const n = 10
+		u, w := randv(n), randv(n-2)
+		g := gradient(t, src, "lap", map[string]int64{"N": n}, [][]float64{u}, [][]float64{w})
+		pad := func(i int) float64 {
+			if i < 1 || i > n-2 {
+				return 0
+			}
+			return w[i-1]
+		}
+		want := make([]float64, n)
+		for i := range want {
+			want[i] = pad(i-1) + pad(i+1) - 2*pad(i)
+		}
+		if !near(g[0], want, 1e-15) {
+			t.Errorf("adjoint of the laplacian: %v, want %v", g[0], want)
+		}
+	})
+	t.Run("matmul", func(t *testing.T) {
+		// dA = dC B^T, dB = A^T dC, through the TC import's views.
+		src, err := os.ReadFile(examplePath(t, "matmul.tc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const M, K, N = 3, 4, 5
+		a, b, dc := randv(M*K), randv(K*N), randv(M*N)
+		g := gradient(t, toF64("matmul.tc", string(src)), "matmul.tc", map[string]int64{"M": M, "K": K, "N": N}, [][]float64{a, b}, [][]float64{dc})
+		da, db := make([]float64, M*K), make([]float64, K*N)
+		for m := 0; m < M; m++ {
+			for k := 0; k < K; k++ {
+				for n := 0; n < N; n++ {
+					da[m*K+k] += dc[m*N+n] * b[k*N+n]
+					db[k*N+n] += a[m*K+k] * dc[m*N+n]
+				}
+			}
+		}
+		if !near(g[0], da, 1e-14) || !near(g[1], db, 1e-14) {
+			t.Errorf("matmul: got dA %v dB %v, want %v %v", g[0], g[1], da, db)
+		}
+	})
+	t.Run("conv1d", func(t *testing.T) {
+		src, err := os.ReadFile(examplePath(t, "conv1d.tc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const N, W = 9, 3
+		in, wt, do := randv(N), randv(W), randv(N-W+1)
+		g := gradient(t, toF64("conv1d.tc", string(src)), "conv1d.tc", map[string]int64{"N": N, "W": W}, [][]float64{in, wt}, [][]float64{do})
+		di, dw := make([]float64, N), make([]float64, W)
+		for i := 0; i < N-W+1; i++ {
+			for k := 0; k < W; k++ {
+				di[i+k] += do[i] * wt[k]
+				dw[k] += do[i] * in[i+k]
+			}
+		}
+		if !near(g[0], di, 1e-14) || !near(g[1], dw, 1e-14) {
+			t.Errorf("conv1d: got dI %v dW %v, want %v %v", g[0], g[1], di, dw)
+		}
+	})
+	// The choices at non-differentiable points (spec 6.2).
+	const red = `tir.func @r(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, I[0:2]>) -> (!tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>) {
+  %mx = tir.reduce max %x over [K]
+  %mn = tir.reduce min %x over [K] init %c
+  %p = tir.reduce mul %x over [K]
+  %g = tir.reduce max %x over [K, I]
+  tir.return %mx, %mn, %p, %g : !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>
+}`
+	t.Run("reduce ties and zeros", func(t *testing.T) {
+		// Row 0: 1 3 3 (max tied at k = 1 and 2; min 1, init 1 ties it).
+		// Row 1: 2 0 5 (one zero factor).
+		x := []float64{1, 3, 3, 2, 0, 5}
+		c := []float64{1, 7}
+		one := []float64{1, 1}
+		zero := []float64{0, 0}
+		type want struct{ dx, dc []float64 }
+		cases := []struct {
+			name string
+			ct   [][]float64
+			want want
+		}{
+			{"max: first attaining point", [][]float64{one, zero, zero, {0}}, want{[]float64{0, 1, 0, 0, 0, 1}, []float64{0, 0}}},
+			{"min with init: the init wins a tie", [][]float64{zero, one, zero, {0}}, want{[]float64{0, 0, 0, 0, 1, 0}, []float64{1, 0}}},
+			{"mul with one zero factor", [][]float64{zero, zero, one, {0}}, want{[]float64{9, 3, 3, 0, 10, 0}, []float64{0, 0}}},
+			{"max over two dimensions: first in index order", [][]float64{zero, zero, zero, {1}}, want{[]float64{0, 0, 0, 0, 0, 1}, []float64{0, 0}}},
+		}
+		for _, tc := range cases {
+			g := gradient(t, red, "r", nil, [][]float64{x, c}, tc.ct)
+			if !near(g[0], tc.want.dx, 0) || !near(g[1], tc.want.dc, 0) {
+				t.Errorf("%s: got dx %v dc %v, want %v %v", tc.name, g[0], g[1], tc.want.dx, tc.want.dc)
+			}
+		}
+	})
+	t.Run("elementwise ties and kinks", func(t *testing.T) {
+		const src = `tir.func @e(%a: !tir.tensor<f64, I[0:3]>, %b: !tir.tensor<f64, I[0:3]>) -> (!tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>) {
+  %mn = tir.min %a, %b
+  %mx = tir.max %a, %b
+  %ab = tir.abs %a
+  %fl = tir.floor %b
+  tir.return %mn, %mx, %ab, %fl : !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>
+}`
+		a := []float64{1, 0, -2}
+		b := []float64{1, 2, -3}
+		one, zero := []float64{1, 1, 1}, []float64{0, 0, 0}
+		// min: tie at 0 goes to a; a < b at 1; b < a at 2.
+		g := gradient(t, src, "e", nil, [][]float64{a, b}, [][]float64{one, zero, zero, zero})
+		if !near(g[0], []float64{1, 1, 0}, 0) || !near(g[1], []float64{0, 0, 1}, 0) {
+			t.Errorf("min: got %v %v", g[0], g[1])
+		}
+		g = gradient(t, src, "e", nil, [][]float64{a, b}, [][]float64{zero, one, zero, zero})
+		if !near(g[0], []float64{1, 0, 1}, 0) || !near(g[1], []float64{0, 1, 0}, 0) {
+			t.Errorf("max: got %v %v", g[0], g[1])
+		}
+		g = gradient(t, src, "e", nil, [][]float64{a, b}, [][]float64{zero, zero, one, one})
+		if !near(g[0], []float64{1, 0, -1}, 0) || !near(g[1], zero, 0) {
+			t.Errorf("abs (0 at 0) and floor (0): got %v %v", g[0], g[1])
+		}
+	})
+}
+
+// TestDerivativesCompiled runs @f_jvp and @f_vjp compiled at -O0 and -O2
+// against the interpreter on the same inputs.
+func TestDerivativesCompiled(t *testing.T) {
+	needToolchain(t)
+	cases := []struct {
+		path string
+		syms map[string]int64
+		tol  float64
+	}{
+		{path: "laplacian_symbolic.tir", syms: map[string]int64{"N": 11, "M": 9}},
+		{path: "hdiff.tir"},
+		{path: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 6}},
+		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
+		{path: filepath.Join("testdata", "derivatives", "view.tir")},
+		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			path := c.path
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := differentiate(t, path, toF64(path, string(src)))
+			text := printer.Module(m, printer.Options{})
+			names := derivFunctions(m)
+			var fns []string
+			for _, n := range names {
+				fns = append(fns, n+"_jvp", n+"_vjp")
+			}
+			sort.Strings(fns)
+			for _, level := range []int{0, 2} {
+				llvm, err := native.Compile("derivatives.tir", text, level, "x86_64")
+				if err != nil {
+					t.Fatalf("-O%d: %v", level, err)
+				}
+				for _, name := range fns {
+					fn := m.Lookup(name)
+					prog, err := native.Build(llvm, fn, t.TempDir())
+					if err != nil {
+						t.Fatalf("-O%d @%s: build: %v", level, name, err)
+					}
+					args := randomIntRange(t, fn, c.syms, 3, 0, 4)
+					want, err := interp.Run(fn, args, c.syms)
+					if err != nil {
+						t.Fatalf("@%s: interpreter: %v", name, err)
+					}
+					got, _, err := prog.Run(args, c.syms, 1)
+					if err != nil {
+						t.Fatalf("-O%d @%s: %v", level, name, err)
+					}
+					d, err := native.Compare(got, want)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d.Mismatch > 0 && d.MaxNorm > c.tol {
+						t.Errorf("-O%d @%s: %d of %d elements differ (largest %.3g, relative to the result %.3g) at %s",
+							level, name, d.Mismatch, d.Compared, d.MaxAbs, d.MaxNorm, d.Where)
+					}
+				}
+			}
+		})
+	}
+}
