@@ -503,6 +503,15 @@ func (p *OpParser) ValueName() (string, Location, error) {
 
 // Operand consumes and resolves a used value.
 func (p *OpParser) Operand() (*Value, error) {
+	if lit := p.literalAhead(); lit != nil {
+		// tir.mul %u, 2.0: operands are values, constants ops of their own.
+		text, elem := literalText(p), "f64"
+		if last := p.items[p.pos]; last.Kind == ItemInt || (last.Kind == ItemPunct && p.items[p.pos+1].Kind == ItemInt) {
+			elem = "i64"
+		}
+		err := Errorf(lit.Loc, "expected an SSA value, found the literal %s", text)
+		return nil, err.AddNote(lit.Loc, "a number is not an operand: define it first with a constant op (`%%c = tir.constant %s : %s` in tir, `arith.constant` in arith) and use %%c", text, elem)
+	}
 	if !p.IsValue() {
 		return nil, p.expected("an SSA value")
 	}
@@ -520,6 +529,10 @@ func (p *OpParser) OperandList() ([]*Value, error) {
 		}
 		vs = append(vs, v)
 		if !(p.IsPunct(",") && p.PeekAt(1) != nil && p.PeekAt(1).Kind == ItemValue) {
+			if p.IsPunct(",") && p.PeekAt(1) != nil && isLiteralStart(p.items, p.pos+1) {
+				p.Next()
+				continue // Operand reports the literal
+			}
 			return vs, nil
 		}
 		p.Next()
@@ -779,4 +792,35 @@ type TypeParam struct {
 	// Unranked marks `*xT` (ParamType, List empty).
 	Unranked bool
 	Attr     Attribute
+}
+
+// isLiteralStart reports whether items[i] starts a number: a literal, or
+// '-' before one.
+func isLiteralStart(items []Item, i int) bool {
+	if i >= len(items) {
+		return false
+	}
+	if k := items[i].Kind; k == ItemInt || k == ItemFloat {
+		return true
+	}
+	return items[i].Kind == ItemPunct && items[i].Text == "-" && i+1 < len(items) &&
+		(items[i+1].Kind == ItemInt || items[i+1].Kind == ItemFloat)
+}
+
+// literalAhead returns the first item of a number where an operand is
+// expected, or nil.
+func (p *OpParser) literalAhead() *Item {
+	if isLiteralStart(p.items, p.pos) {
+		return &p.items[p.pos]
+	}
+	return nil
+}
+
+// literalText spells the number ahead as written.
+func literalText(p *OpParser) string {
+	it := p.items[p.pos]
+	if it.Kind == ItemPunct && p.pos+1 < len(p.items) {
+		return "-" + p.items[p.pos+1].Text
+	}
+	return it.Text
 }
