@@ -331,7 +331,7 @@ func TestInterpRuntimeCheck(t *testing.T) {
 	run(t, fn, randomArgs(t, fn, ok, 1, 0, 1), ok)
 	bad := map[string]int64{"I": 4, "J": 3, "K": 5}
 	_, err := interp.Run(fn, randomArgs(t, fn, bad, 1, 0, 1), bad)
-	const want = "subset C_0[0:I + J - 1] is not inside the operand's C_0[0:K]"
+	const want = "subset C_0[0:I + J - 1] = [0:6] is not inside the operand's C_0[0:K] = [0:5]"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want an error containing %q", err, want)
 	}

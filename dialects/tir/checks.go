@@ -296,8 +296,15 @@ func subsetChecks(l *checkList, fn, op *ir.Operation) {
 	for _, b := range bounds {
 		xd, _ := x.Dim(b.Name)
 		if in, decided := xd.Contains(b.Interval); !in && !decided {
+			// subset C[0:I + J - 1] = [0:6] is not inside the operand's
+			// C[0:K] = [0:5]: the values say which bound failed.
 			c, cok := inside(b.Interval, xd.Interval)
-			l.add(op.Loc, c, cok, "subset %s is not inside the operand's %s", b, xd)
+			var msg message
+			msg.text("subset %s", b.Name)
+			msg.interval(b.Interval)
+			msg.text(" is not inside the operand's %s", xd.Name)
+			msg.interval(xd.Interval)
+			l.addMsg(op.Loc, c, cok, &msg)
 		}
 	}
 }
