@@ -1,6 +1,6 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
-#   make deps    install the system tools the tests use (LLVM 14, gcc, MLIR 16, Debian's python3-numpy
+#   make deps    install the system tools the tests use (LLVM 14, gcc, gfortran, MLIR 16, Debian's python3-numpy
 #                for python/, Open MPI for examples/mpi, OpenBLAS for make bench), only when missing,
 #                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
@@ -29,6 +29,7 @@ deps:
 	command -v llc-14 >/dev/null 2>&1 || missing="$$missing llvm-14"; \
 	[ -x /usr/lib/llvm-14/bin/FileCheck ] || missing="$$missing llvm-14-tools"; \
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	command -v gfortran >/dev/null 2>&1 || missing="$$missing gfortran"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \

@@ -216,6 +216,7 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 // gpu-kernel-outlining (launch-json, cuda-host).
 var emitters = map[string]func(m *ir.Module, cfg *config, file string) (string, error){
 	"c-header":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.CHeader(m) },
+	"fortran":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Fortran(m) },
 	"extents":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Extents(m) },
 	"dot":         func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Dot(m) },
 	"launch-json": func(m *ir.Module, _ *config, _ string) (string, error) { return emit.LaunchJSON(m) },

@@ -1,0 +1,778 @@
+package emit
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
+	"tir/dialects/tir"
+)
+
+// Fortran prints a Fortran 2008 module calling the compiled functions of
+// the module (docs/fortran.md): for every tir.func, bind(C) interfaces
+// over its C ABI (f_c, f_error_c, f_result_shape_c and, when it has one,
+// f_result_shape_data_c), a wrapper f that takes Fortran arrays, and
+// f_error, the message of a code as a Fortran string.
+//
+// The wrapper's array dummies are assumed-shape with the dimensions in
+// reverse (Fortran is column-major, the C ABI row-major, so the same
+// memory is a(K, J, I) in Fortran and a[I][J][K] in C) and the intervals'
+// lower bounds as their own: !tir.tensor<f32, I[-1:6], J[-1:8], K[0:9]>
+// is real(c_float) :: inp(0:, -1:, -1:). It builds each descriptor from
+// the array itself, without a copy (the address of its first element,
+// its extents, and its strides from the distance between the addresses
+// of neighbouring elements), so contiguous arrays and sections with a
+// unit stride in their first dimension are passed as they are. Size
+// parameters come after the results, as integer(c_int64_t) or
+// integer(c_int32_t) (a generic interface holds both); an integer table
+// that is only used as a tir.gather table takes an optional <table>_base,
+// the value that names the gathered interval's first point (for 1-based
+// tables). The optional stat and errmsg return the code and f_error's
+// message; without stat, a failure stops the program with the message.
+func Fortran(m *ir.Module) (string, error) {
+	fns, err := tirFuncs(m)
+	if err != nil {
+		return "", err
+	}
+	g := &fortranGen{names: map[string]string{}}
+	var sigs []*fSig
+	for _, fn := range fns {
+		s, err := g.newFSig(fn)
+		if err != nil {
+			return "", err
+		}
+		sigs = append(sigs, s)
+	}
+	var names []string
+	for _, s := range sigs {
+		names = append(names, s.name)
+	}
+	mod := strings.ToLower("tir_" + strings.Join(names, "_"))
+	if len(mod) > fortranMaxName {
+		mod = "tir_module"
+	}
+	if _, taken := g.names[mod]; taken {
+		mod += "_mod"
+	}
+	for _, s := range sigs {
+		for _, p := range s.params {
+			if !p.symbol && p.rank > fortranMaxRank {
+				return "", ir.Errorf(s.fn.Loc, "@%s: %s has rank %d: Fortran arrays have at most %d dimensions", s.name, p.name, p.rank, fortranMaxRank)
+			}
+		}
+	}
+
+	var b strings.Builder
+	b.WriteString(fortranPreamble)
+	fmt.Fprintf(&b, "module %s\n  use, intrinsic :: iso_c_binding\n  use, intrinsic :: iso_fortran_env, only: error_unit\n  implicit none\n  private\n\n", mod)
+
+	// Public names, in order.
+	var public []string
+	var descs []fDesc
+	seen := map[string]bool{}
+	for _, s := range sigs {
+		for _, p := range s.tensors() {
+			if p.rank == 0 || seen[p.desc] {
+				continue
+			}
+			seen[p.desc] = true
+			descs = append(descs, fDesc{name: p.desc, kind: fortranKind(p.elem.Suffix), rank: p.rank})
+		}
+	}
+	for _, d := range descs {
+		public = append(public, d.name)
+	}
+	for _, s := range sigs {
+		public = append(public, s.fname, s.errF, s.cName, s.errC, s.shapeC)
+		if s.shapeData {
+			public = append(public, s.shapeDataC)
+		}
+	}
+	b.WriteString(fortranWrap("  public :: ", public, "", "      "))
+	b.WriteString("\n")
+
+	for _, d := range descs {
+		fmt.Fprintf(&b, "  ! MLIR's strided memref descriptor of a rank-%d %s array, as the C ABI\n  ! takes it (docs/abi.md): sizes and strides in C order, strides in elements.\n", d.rank, d.kind)
+		fmt.Fprintf(&b, "  type, bind(C) :: %s\n    type(c_ptr) :: allocated\n    type(c_ptr) :: aligned\n    integer(c_int64_t) :: offset\n    integer(c_int64_t) :: sizes(%d)\n    integer(c_int64_t) :: strides(%d)\n  end type %s\n\n", d.name, d.rank, d.rank, d.name)
+	}
+
+	b.WriteString("  interface\n")
+	for i, s := range sigs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		s.writeInterfaces(&b)
+	}
+	b.WriteString("\n    ! strlen(3), to read the messages of the f_error functions.\n")
+	b.WriteString("    function tir_strlen(s) bind(C, name='strlen') result(n)\n      import :: c_ptr, c_size_t\n      type(c_ptr), value :: s\n      integer(c_size_t) :: n\n    end function tir_strlen\n")
+	b.WriteString("  end interface\n")
+	for _, s := range sigs {
+		if len(s.syms) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n  ! %s takes its size parameters as integer(c_int64_t) or integer(c_int32_t).\n", s.fname)
+		fmt.Fprintf(&b, "  interface %s\n    module procedure %s, %s\n  end interface %s\n", s.fname, s.spec64, s.spec32, s.fname)
+	}
+
+	b.WriteString("\ncontains\n")
+	for _, s := range sigs {
+		b.WriteString("\n")
+		s.writeWrapper(&b)
+	}
+	for _, d := range descs {
+		b.WriteString("\n")
+		d.writeOf(&b)
+	}
+	b.WriteString(fortranStringHelper)
+	fmt.Fprintf(&b, "\nend module %s\n", mod)
+	return b.String(), nil
+}
+
+const (
+	fortranMaxName = 63 // characters in a Fortran 2008 name
+	fortranMaxRank = 15 // dimensions of a Fortran 2008 array
+	fortranWidth   = 100
+)
+
+const fortranPreamble = `! Generated by tc-opt --emit=fortran: a Fortran 2008 module calling the
+! functions that tc-opt -O0..-O3 compiles from this module, through their
+! C ABI (docs/fortran.md, docs/abi.md).
+!
+! Array order: Fortran is column-major and the C ABI row-major, so the
+! dimensions of every array are in the reverse of the tir order. A tensor
+! !tir.tensor<f32, I[-1:6], J[-1:8], K[0:9]> is the Fortran array
+! real(c_float) :: a(0:8, -1:7, -1:5), that is a(K, J, I): the first
+! Fortran index is the last (contiguous) tir dimension. Each array's
+! bounds are its intervals (a Fortran upper bound is the interval's end
+! minus one).
+!
+! Each f(arrays..., size parameters..., [stat], [errmsg]) passes its arrays
+! without a copy: contiguous arrays, and sections whose first dimension
+! has a unit stride (a(:, 2:9, ::2)): the compiled code reads and writes
+! them where they are. A section with another stride in its first
+! dimension is refused (the C ABI needs a unit last stride). Results must
+! not overlap inputs. On failure nothing has been written (except after
+! 2004, an allocation failure), stat gets the code, errmsg f_error's
+! message; without stat, f stops the program with the message.
+!
+! Build: tc-opt -O2 m.tir > m.ll; llc -O3 -filetype=obj -relocation-model=pic
+! m.ll -o m.o; gfortran -c this.f90; link m.o (and -fopenmp for an object
+! built with tc-opt --threads).
+`
+
+// The string of a C message.
+const fortranStringHelper = `
+  ! The NUL-terminated C string at p as a Fortran string.
+  function tir_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    if (.not. c_associated(p)) then
+      s = ''
+      return
+    end if
+    n = int(tir_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function tir_string
+`
+
+// fortranKind is the Fortran type of a C ABI element type (its Suffix):
+// i1 is a byte holding 0 or 1, f16 and bf16 16-bit integers holding the
+// bits, as in C.
+func fortranKind(suffix string) string {
+	switch suffix {
+	case "f32":
+		return "real(c_float)"
+	case "f64":
+		return "real(c_double)"
+	case "i1", "i8":
+		return "integer(c_int8_t)"
+	case "i16", "f16", "bf16":
+		return "integer(c_int16_t)"
+	case "i32":
+		return "integer(c_int32_t)"
+	}
+	return "integer(c_int64_t)"
+}
+
+// fortranReserved are the names the generated procedures use themselves
+// (intrinsics, iso_c_binding, their optional arguments): an argument
+// called so is renamed. Every name starting with c_ or tir_ is reserved
+// too.
+var fortranReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`size int kind present transfer allocate max min
+		error_unit stat errmsg associated lbound ubound`) {
+		fortranReserved[w] = true
+	}
+}
+
+// fortranGen holds the module-wide names (lower case: Fortran is case
+// insensitive) and what each belongs to.
+type fortranGen struct {
+	names map[string]string
+}
+
+// global reserves a module-level name; a second use of it (two functions
+// whose names differ in case only, or @f_c beside @f) is an error.
+func (g *fortranGen) global(fn *ir.Operation, name, owner string) error {
+	if !isFortranName(name) {
+		return ir.Errorf(fn.Loc, "@%s: '%s' is not a Fortran name (a letter, then at most 62 letters, digits or underscores): rename the function", owner, name)
+	}
+	low := strings.ToLower(name)
+	if other, ok := g.names[low]; ok {
+		return ir.Errorf(fn.Loc, "@%s: the Fortran name '%s' is also %s (Fortran names ignore case): rename one of the functions", owner, name, other)
+	}
+	g.names[low] = "the Fortran name of @" + owner
+	return nil
+}
+
+func isFortranName(s string) bool {
+	if s == "" || len(s) > fortranMaxName || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// fNamer gives the dummy arguments of one procedure distinct Fortran
+// names, none of them a module-level name or a reserved one.
+type fNamer struct {
+	g    *fortranGen
+	used map[string]bool
+}
+
+func (n *fNamer) name(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	id := b.String()
+	low := strings.ToLower(id)
+	if id == "" || !(id[0] >= 'a' && id[0] <= 'z' || id[0] >= 'A' && id[0] <= 'Z') ||
+		fortranReserved[low] || strings.HasPrefix(low, "c_") || strings.HasPrefix(low, "tir_") || n.g.names[low] != "" {
+		id = "arg_" + id
+	}
+	if len(id) > fortranMaxName-6 {
+		id = id[:fortranMaxName-6]
+	}
+	for base, i := id, 1; n.used[strings.ToLower(id)]; i++ {
+		id = fmt.Sprintf("%s_%d", base, i)
+	}
+	n.used[strings.ToLower(id)] = true
+	return id
+}
+
+// fParam is a parameter of the C ABI with its Fortran name; a table has
+// the name of its optional base argument and the first point of the
+// interval it indexes.
+type fParam struct {
+	cParam
+	f       string
+	base    string
+	baseLo  string  // the gathered interval's lower bound, in Fortran
+	baseDim tir.Dim // the gathered dimension
+}
+
+// fSig is the Fortran view of one tir.func.
+type fSig struct {
+	*cSig
+	params                          []fParam
+	fname, errF                     string // the wrapper (generic) and the message function
+	cName, errC, shapeC, shapeDataC string // the bind(C) interfaces
+	spec64, spec32                  string // the specifics of a generic wrapper
+	symNames                        map[string]string
+}
+
+func (g *fortranGen) newFSig(fn *ir.Operation) (*fSig, error) {
+	c, err := newCSig(fn)
+	if err != nil {
+		return nil, err
+	}
+	s := &fSig{cSig: c, fname: c.name, errF: c.name + "_error", cName: c.name + "_c", errC: c.name + "_error_c",
+		shapeC: c.name + "_result_shape_c", shapeDataC: c.name + "_result_shape_data_c", symNames: map[string]string{}}
+	own := []string{s.fname, s.errF, s.cName, s.errC, s.shapeC}
+	if c.shapeData {
+		own = append(own, s.shapeDataC)
+	}
+	if len(c.syms) > 0 {
+		s.spec64, s.spec32 = c.name+"_i64", c.name+"_i32"
+		own = append(own, s.spec64, s.spec32)
+	}
+	for _, n := range own {
+		if err := g.global(fn, n, c.name); err != nil {
+			return nil, err
+		}
+	}
+	n := &fNamer{g: g, used: map[string]bool{}}
+	tables := gatherTables(c.signature)
+	for _, p := range c.params {
+		fp := fParam{cParam: p, f: n.name(p.name)}
+		if p.symbol {
+			s.symNames[p.sym] = fp.f
+		}
+		s.params = append(s.params, fp)
+	}
+	for i := range c.ins {
+		d, ok := tables[i]
+		if !ok {
+			continue
+		}
+		// The lower bound may name size parameters: print it with their
+		// Fortran names, or give up the option.
+		if text, ok := s.fortranExpr(d.Lo); ok {
+			s.params[i].baseLo, s.params[i].baseDim = text, d
+			s.params[i].base = n.name(s.params[i].f + "_base")
+		}
+	}
+	return s, nil
+}
+
+// gatherTables finds the arguments used only as the table of tir.gather
+// ops that all index intervals with the same lower bound: argument index
+// -> that dimension and its lower bound.
+func gatherTables(sig *signature) map[int]tir.Dim {
+	out := map[int]tir.Dim{}
+	for i, a := range sig.args {
+		if i >= len(sig.ins) || !ir.IsInteger(sig.ins[i].Elem) {
+			continue
+		}
+		var lo tir.Dim
+		ok, used := true, false
+		sig.fn.Walk(func(op *ir.Operation) bool {
+			for k, o := range op.Operands {
+				if o != a {
+					continue
+				}
+				if !op.Is(tir.Gather) || k != 1 {
+					ok = false
+					continue
+				}
+				x, isT := tir.AsTensor(op.Operands[0].Type)
+				d := x.Find(tir.DimAttr(op))
+				if !isT || d < 0 {
+					ok = false
+					continue
+				}
+				l := x.Dims[d]
+				if used && (l.Name != lo.Name || l.Lo.String() != lo.Lo.String()) {
+					ok = false
+				}
+				lo, used = l, true
+			}
+			return true
+		})
+		if ok && used {
+			out[i] = lo
+		}
+	}
+	return out
+}
+
+var fortranLiteral = regexp.MustCompile(`\b[0-9]+\b`)
+
+// fortranExpr prints a size expression in Fortran, naming the size
+// parameters as the dummies do. Only sums of multiples of size parameters
+// and constants are printed (Fortran's min and max need arguments of one
+// kind, its integer division truncates): ok is false otherwise.
+func (s *fSig) fortranExpr(x sizeexpr.Expr) (string, bool) {
+	ok := true
+	out := x.Format(func(v sizeexpr.Var) string {
+		f, found := s.symNames[v.Name]
+		if !found {
+			ok = false
+		}
+		return f
+	})
+	if !ok || strings.Contains(out, "div") || strings.Contains(out, " mod ") || strings.Contains(out, "(") {
+		return "", false
+	}
+	for _, lit := range fortranLiteral.FindAllString(out, -1) {
+		if _, err := strconv.ParseInt(lit, 10, 32); err != nil {
+			return "", false
+		}
+	}
+	return out, true
+}
+
+// fDesc is a descriptor type and the function that builds one.
+type fDesc struct {
+	name, kind string
+	rank       int
+}
+
+func (s *fSig) fparams(pred func(fParam) bool) []fParam {
+	var out []fParam
+	for _, p := range s.params {
+		if pred(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func fNames(ps []fParam) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.f)
+	}
+	return out
+}
+
+func fIsSym(p fParam) bool    { return p.symbol }
+func fIsTensor(p fParam) bool { return !p.symbol }
+func fIsInput(p fParam) bool  { return !p.symbol && p.input }
+
+// writeInterfaces prints the bind(C) interfaces of one function.
+func (s *fSig) writeInterfaces(b *strings.Builder) {
+	var cdecls []string
+	for _, p := range s.params {
+		cdecls = append(cdecls, p.decl())
+	}
+	b.WriteString(fortranWrap("    ! int32_t "+s.name+"(", cdecls, ")", "    !     "))
+	b.WriteString(fortranWrap("    function "+s.cName+"(", fNames(s.params), ") bind(C, name='"+s.name+"') result(tir_rc)", "        "))
+	b.WriteString("      import\n")
+	for _, p := range s.params {
+		b.WriteString("      " + p.rawDecl() + "\n")
+	}
+	fmt.Fprintf(b, "      integer(c_int32_t) :: tir_rc\n    end function %s\n", s.cName)
+
+	fmt.Fprintf(b, "\n    ! const char *%s_error(int32_t code)\n", s.name)
+	fmt.Fprintf(b, "    function %s(code) bind(C, name='%s_error') result(tir_msg)\n      import\n      integer(c_int32_t), value :: code\n      type(c_ptr) :: tir_msg\n    end function %s\n", s.errC, s.name, s.errC)
+
+	syms := s.fparams(fIsSym)
+	fmt.Fprintf(b, "\n    ! int32_t %s_result_shape(sizes of the results, in C order)\n", s.name)
+	b.WriteString(fortranWrap("    function "+s.shapeC+"(", append(fNames(syms), "tir_sizes"), ") bind(C, name='"+s.name+"_result_shape') result(tir_rc)", "        "))
+	b.WriteString("      import\n")
+	for _, p := range syms {
+		b.WriteString("      " + p.rawDecl() + "\n")
+	}
+	fmt.Fprintf(b, "      integer(c_int64_t), intent(out) :: tir_sizes(*)\n      integer(c_int32_t) :: tir_rc\n    end function %s\n", s.shapeC)
+	if !s.shapeData {
+		return
+	}
+	ins := s.fparams(fIsInput)
+	fmt.Fprintf(b, "\n    ! int32_t %s_result_shape_data(inputs, sizes of the results computed from them)\n", s.name)
+	b.WriteString(fortranWrap("    function "+s.shapeDataC+"(", append(append(fNames(ins), fNames(syms)...), "tir_sizes"), ") bind(C, name='"+s.name+"_result_shape_data') result(tir_rc)", "        "))
+	b.WriteString("      import\n")
+	for _, p := range append(ins, syms...) {
+		b.WriteString("      " + p.rawDecl() + "\n")
+	}
+	fmt.Fprintf(b, "      integer(c_int64_t), intent(out) :: tir_sizes(*)\n      integer(c_int32_t) :: tir_rc\n    end function %s\n", s.shapeDataC)
+}
+
+// rawDecl declares the parameter of a bind(C) interface: a descriptor or
+// a 0-d tensor by reference, a size parameter by value.
+func (p fParam) rawDecl() string {
+	switch {
+	case p.symbol:
+		return "integer(c_int64_t), value :: " + p.f
+	case p.rank == 0 && p.input:
+		return fortranKind(p.elem.Suffix) + ", intent(in) :: " + p.f
+	case p.rank == 0:
+		return fortranKind(p.elem.Suffix) + ", intent(inout) :: " + p.f
+	case p.input:
+		return "type(" + p.desc + "), intent(in) :: " + p.f
+	}
+	return "type(" + p.desc + "), intent(inout) :: " + p.f
+}
+
+// arrayDecl declares the parameter in the wrapper: an assumed-shape array
+// with the intervals' lower bounds, dimensions reversed.
+func (s *fSig) arrayDecl(p fParam) string {
+	intent := "intent(in)"
+	if !p.input {
+		intent = "intent(inout)"
+	}
+	head := fortranKind(p.elem.Suffix) + ", " + intent
+	if p.rank == 0 {
+		return head + " :: " + p.f
+	}
+	var bounds []string
+	for d := p.rank - 1; d >= 0; d-- {
+		lo, ok := s.fortranExpr(p.t.Dims[d].Lo)
+		if !ok {
+			lo = ""
+		}
+		bounds = append(bounds, lo+":")
+	}
+	return head + ", target :: " + p.f + "(" + strings.Join(bounds, ", ") + ")"
+}
+
+// commentExpr prints a size expression for a comment.
+func (s *fSig) commentExpr(e sizeexpr.Expr) string {
+	return e.Format(func(v sizeexpr.Var) string {
+		if f, ok := s.symNames[v.Name]; ok {
+			return f
+		}
+		return v.Name
+	})
+}
+
+// fortranShape prints the Fortran bounds of a tensor (lo:hi-1, reversed)
+// and its dimension names in that order.
+func (s *fSig) fortranShape(t tir.TensorType) (bounds, dims string) {
+	var bs, ds []string
+	for d := t.Rank() - 1; d >= 0; d-- {
+		x := t.Dims[d]
+		bs = append(bs, s.commentExpr(x.Lo)+":"+s.commentExpr(sizeexpr.Sub(x.Hi, sizeexpr.Const(1))))
+		ds = append(ds, x.Name)
+	}
+	return strings.Join(bs, ", "), strings.Join(ds, ", ")
+}
+
+// writeWrapper prints the comment, the wrapper (both specifics of a
+// generic one) and the message function of one function.
+func (s *fSig) writeWrapper(b *strings.Builder) {
+	tensors := s.fparams(fIsTensor)
+	syms := s.fparams(fIsSym)
+	var bases []fParam
+	for _, p := range tensors {
+		if p.base != "" {
+			bases = append(bases, p)
+		}
+	}
+	// The comment.
+	call := append(fNames(tensors), fNames(syms)...)
+	for _, p := range bases {
+		call = append(call, "["+p.base+"]")
+	}
+	call = append(call, "[stat]", "[errmsg]")
+	fmt.Fprintf(b, "  ! @%s\n  !\n", s.name)
+	b.WriteString(fortranWrap("  !   call "+s.fname+"(", call, ")", "  !       "))
+	b.WriteString("  !\n")
+	w := 0
+	for _, p := range tensors {
+		w = max(w, len(p.f))
+	}
+	for _, p := range tensors {
+		role := "in   "
+		if !p.input {
+			role = "inout"
+		}
+		kind := fortranKind(p.elem.Suffix)
+		if p.elem.Note != "" {
+			kind += " (" + p.elem.Note + ")"
+		}
+		if p.rank == 0 {
+			fmt.Fprintf(b, "  !   %-*s  %s  scalar %s\n", w, p.f, role, kind)
+			continue
+		}
+		bounds, dims := s.fortranShape(p.t)
+		fmt.Fprintf(b, "  !   %-*s  %s  %s :: %s(%s), dimensions (%s)\n", w, p.f, role, kind, p.f, bounds, dims)
+	}
+	if len(syms) > 0 {
+		fmt.Fprintf(b, "  !   %s: size parameters, integer(c_int64_t) or integer(c_int32_t)\n", strings.Join(fNames(syms), ", "))
+	}
+	for _, p := range bases {
+		fmt.Fprintf(b, "  !   %s: optional, the value of the neighbour table %s that names %s = %s, the\n", p.base, p.f, p.baseDim.Name, p.baseLo)
+		fmt.Fprintf(b, "  !     first point of the interval it indexes (default %s: %s holds %s's\n", p.baseLo, p.f, p.baseDim.Name)
+		fmt.Fprintf(b, "  !     coordinates as they are, without a copy); 1 for a 1-based table when\n  !     %s starts at 0: %s then passes a shifted copy of %s. Entries naming\n  !     no point of %s (-1, or base - 1) are masked.\n", p.baseDim.Name, s.fname, p.f, p.baseDim.Name)
+	}
+	fmt.Fprintf(b, "  !   stat: optional, 0 or the failure's code; errmsg: optional, '' or its message\n")
+	fmt.Fprintf(b, "  !     (%s(code)). Without stat, a failure stops the program.\n", s.errF)
+	if s.shapeData {
+		fmt.Fprintf(b, "  !   Result extents computed from data: %s gives them.\n", s.shapeDataC)
+	}
+	for _, p := range tensors {
+		for _, d := range p.t.Dims {
+			for _, v := range append(d.Lo.Vars(), d.Hi.Vars()...) {
+				if tir.IsUnknownExtent(v) {
+					fmt.Fprintf(b, "  !   %s: read from the array %s is given.\n", v.Name, p.f)
+				}
+			}
+		}
+	}
+
+	if len(syms) == 0 {
+		s.writeSpecific(b, s.fname, tensors, syms, bases, "")
+	} else {
+		s.writeSpecific(b, s.spec64, tensors, syms, bases, "")
+		b.WriteString("\n")
+		s.writeSpecific(b, s.spec32, tensors, syms, bases, s.spec64)
+	}
+
+	fmt.Fprintf(b, "\n  ! The message of a code that %s returned ('success' for 0).\n", s.fname)
+	fmt.Fprintf(b, "  function %s(code) result(msg)\n    integer, intent(in) :: code\n    character(len=:), allocatable :: msg\n    msg = tir_string(%s(int(code, c_int32_t)))\n  end function %s\n", s.errF, s.errC, s.errF)
+}
+
+// writeSpecific prints one wrapper subroutine. With forward set, it takes
+// integer(c_int32_t) size parameters and calls forward, the
+// integer(c_int64_t) one.
+func (s *fSig) writeSpecific(b *strings.Builder, name string, tensors, syms, bases []fParam, forward string) {
+	args := append(append(fNames(tensors), fNames(syms)...), fNames(bases)...)
+	for i, p := range bases {
+		args[len(tensors)+len(syms)+i] = p.base
+	}
+	args = append(args, "stat", "errmsg")
+	b.WriteString(fortranWrap("  subroutine "+name+"(", args, ")", "      "))
+	symKind := "integer(c_int64_t)"
+	if forward != "" {
+		symKind = "integer(c_int32_t)"
+	}
+	for _, p := range syms {
+		fmt.Fprintf(b, "    %s, intent(in) :: %s\n", symKind, p.f)
+	}
+	for _, p := range tensors {
+		b.WriteString(fortranWrap("    "+s.arrayDecl(p), nil, "", "        "))
+	}
+	for _, p := range bases {
+		fmt.Fprintf(b, "    integer, intent(in), optional :: %s\n", p.base)
+	}
+	b.WriteString("    integer, intent(out), optional :: stat\n    character(len=:), allocatable, intent(out), optional :: errmsg\n")
+	if forward != "" {
+		var fw []string
+		fw = append(fw, fNames(tensors)...)
+		for _, p := range syms {
+			fw = append(fw, "int("+p.f+", c_int64_t)")
+		}
+		for _, p := range bases {
+			fw = append(fw, p.base+"="+p.base)
+		}
+		fw = append(fw, "stat=stat", "errmsg=errmsg")
+		b.WriteString(fortranWrap("    call "+forward+"(", fw, ")", "        "))
+		fmt.Fprintf(b, "  end subroutine %s\n", name)
+		return
+	}
+	var callArgs []string
+	for i, p := range s.params {
+		switch {
+		case p.symbol:
+			callArgs = append(callArgs, p.f)
+		case p.rank == 0:
+			callArgs = append(callArgs, p.f)
+		default:
+			d := fmt.Sprintf("tir_d%d", i)
+			fmt.Fprintf(b, "    type(%s) :: %s\n", p.desc, d)
+			callArgs = append(callArgs, d)
+		}
+	}
+	for _, p := range bases {
+		idx := s.index(p)
+		fmt.Fprintf(b, "    %s, allocatable, target :: tir_t%d(%s)\n", fortranKind(p.elem.Suffix), idx, strings.TrimSuffix(strings.Repeat(":, ", p.rank), ", "))
+	}
+	b.WriteString("    integer(c_int32_t) :: tir_rc\n\n")
+	for i, p := range s.params {
+		if !p.symbol && p.rank > 0 {
+			fmt.Fprintf(b, "    tir_d%d = %s_of(%s)\n", i, p.desc, p.f)
+		}
+	}
+	for _, p := range bases {
+		i := s.index(p)
+		fmt.Fprintf(b, "    if (present(%s)) then\n      if (%s /= %s) then\n", p.base, p.base, p.baseLo)
+		fmt.Fprintf(b, "        allocate (tir_t%d, source=int(%s - (%s - (%s)), kind(%s)))\n", i, p.f, p.base, p.baseLo, p.f)
+		fmt.Fprintf(b, "        tir_d%d = %s_of(tir_t%d)\n      end if\n    end if\n", i, p.desc, i)
+	}
+	b.WriteString(fortranWrap("    tir_rc = "+s.cName+"(", callArgs, ")", "        "))
+	fmt.Fprintf(b, `    if (present(stat)) stat = int(tir_rc)
+    if (tir_rc /= 0) then
+      if (present(errmsg)) errmsg = %s(int(tir_rc))
+      if (.not. present(stat)) then
+        write (error_unit, '(a)') '%s: ' // %s(int(tir_rc))
+        flush (error_unit)
+        error stop
+      end if
+    else if (present(errmsg)) then
+      errmsg = ''
+    end if
+  end subroutine %s
+`, s.errF, s.name, s.errF, name)
+}
+
+func (s *fSig) index(p fParam) int {
+	for i, q := range s.params {
+		if q.f == p.f {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeOf prints the function that describes an array without copying
+// it: the address of its first element, its extents and its strides in
+// elements (the distance between the addresses of neighbouring elements),
+// in C order. A dimension of extent 1 gets the stride a contiguous array
+// would have; an empty array a NULL pointer (the ABI never reads it).
+func (d fDesc) writeOf(b *strings.Builder) {
+	r := d.rank
+	idx := func(k int) string { // a(1, ..., 2 at k, ..., 1)
+		var parts []string
+		for j := 1; j <= r; j++ {
+			if j == k {
+				parts = append(parts, "2")
+			} else {
+				parts = append(parts, "1")
+			}
+		}
+		return "a(" + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(b, "  ! The descriptor of a, without a copy (C order: the reverse of a's).\n")
+	fmt.Fprintf(b, "  function %s_of(a) result(d)\n", d.name)
+	fmt.Fprintf(b, "    %s, target :: a(%s)\n", d.kind, strings.TrimSuffix(strings.Repeat(":, ", r), ", "))
+	fmt.Fprintf(b, "    type(%s) :: d\n    integer(c_intptr_t) :: base\n    integer :: k\n", d.name)
+	fmt.Fprintf(b, "    d%%allocated = c_null_ptr\n    d%%aligned = c_null_ptr\n    d%%offset = 0\n")
+	fmt.Fprintf(b, "    do k = 1, %d\n      d%%sizes(%d - k) = size(a, k, kind=c_int64_t)\n    end do\n", r, r+1)
+	fmt.Fprintf(b, "    d%%strides(%d) = 1\n", r)
+	for k := 2; k <= r; k++ {
+		c := r + 1 - k // the C dimension
+		fmt.Fprintf(b, "    d%%strides(%d) = d%%strides(%d) * max(d%%sizes(%d), 1_c_int64_t)\n", c, c+1, c+1)
+	}
+	fmt.Fprintf(b, "    if (size(a) == 0) return\n    d%%aligned = c_loc(%s)\n    d%%allocated = d%%aligned\n    base = transfer(d%%aligned, base)\n", idx(0))
+	fmt.Fprintf(b, "    if (size(a, 1) > 1) d%%strides(%d) = (transfer(c_loc(%s), base) - base) / c_sizeof(%s)\n", r, idx(1), idx(0))
+	for k := 2; k <= r; k++ {
+		c := r + 1 - k
+		fmt.Fprintf(b, "    if (size(a, %d) > 1) then\n      d%%strides(%d) = (transfer(c_loc(%s), base) - base) / c_sizeof(%s)\n", k, c, idx(k), idx(0))
+		fmt.Fprintf(b, "    else\n      d%%strides(%d) = d%%strides(%d) * max(d%%sizes(%d), 1_c_int64_t)\n    end if\n", c, c+1, c+1)
+	}
+	fmt.Fprintf(b, "  end function %s_of\n", d.name)
+}
+
+// fortranWrap prints head, the items separated by ", ", then tail, on
+// lines of at most fortranWidth characters continued with & and indent.
+func fortranWrap(head string, items []string, tail, indent string) string {
+	var b strings.Builder
+	line := head
+	comment := strings.HasPrefix(strings.TrimSpace(head), "!")
+	for i, it := range items {
+		sep := ""
+		if i < len(items)-1 {
+			sep = ","
+		}
+		piece := it + sep
+		if len(line)+len(piece)+1 > fortranWidth && strings.TrimSpace(line) != strings.TrimSpace(head) {
+			if comment {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+			} else {
+				b.WriteString(strings.TrimRight(line, " ") + " &\n")
+			}
+			line = indent
+		}
+		line += piece
+		if sep != "" {
+			line += " "
+		}
+	}
+	if len(line)+len(tail) > fortranWidth && len(items) > 0 && !comment {
+		b.WriteString(strings.TrimRight(line, " ") + " &\n")
+		line = indent
+	}
+	b.WriteString(line + tail + "\n")
+	return b.String()
+}
