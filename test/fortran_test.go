@@ -438,3 +438,44 @@ func wrapF(head string, items []string, tail string) string {
 	b.WriteString(line + tail + "\n")
 	return b.String()
 }
+
+// TestFortranDocExample builds and runs the program of docs/fortran.md
+// (its first fortran block) against hdiff.
+func TestFortranDocExample(t *testing.T) {
+	fc := needGfortran(t)
+	needToolchain(t)
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "fortran.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```fortran\n")
+	prog, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !strings.Contains(prog, "use tir_hdiff") {
+		t.Fatal("docs/fortran.md has no fortran block calling hdiff")
+	}
+	path := examplePath(t, "hdiff.tir")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	llvm, err := native.Compile(path, string(src), 2, "x86_64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	llc, _ := native.Tool("llc")
+	os.WriteFile(filepath.Join(dir, "hdiff.ll"), []byte(llvm), 0o644)
+	run(t, llc, "-O3", "-filetype=obj", "-relocation-model=pic", filepath.Join(dir, "hdiff.ll"), "-o", filepath.Join(dir, "hdiff.o"))
+	os.WriteFile(filepath.Join(dir, "hdiff_mod.f90"), []byte(fortranModule(t, path)), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.f90"), []byte(prog), 0o644)
+	build := exec.Command(fc, append(fortranFlags, "hdiff_mod.f90", "main.f90", "hdiff.o", "-o", "main")...)
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	cmd := exec.Command("./main")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+		t.Fatalf("the program of docs/fortran.md: %v\n%s", err, out)
+	}
+}
