@@ -65,7 +65,7 @@ func (fs *footprints) of(v *ir.Value) footprint {
 	}
 	total := evalWeight(op, v, fs.costs)
 	out[fusedPoint{v, ""}] = total
-	if op.Is(tir.Reduce) {
+	if tir.CostOf(op) == tir.CostLoop {
 		return out // its cost already counts the points it reads
 	}
 	acc, ok := tir.AccessOf(op)
@@ -128,14 +128,14 @@ func (fs *footprints) fusedWeight(uses ir.UseLists, v *ir.Value) int {
 // transcendentals and divisions 8, a reduction its trip count times its
 // body, any other op 1.
 func evalWeight(op *ir.Operation, v *ir.Value, costs map[*ir.Value]int) int {
-	switch {
-	case op.Is(tir.Reduce):
+	switch c := tir.CostOf(op); {
+	case c == tir.CostLoop:
 		return max(cost(v, costs), 1)
-	case op.Is(tir.Gather):
+	case c == tir.CostGather:
 		return 4
 	case tir.MovesData(op):
 		return 0
-	case transcendental[tir.OpOf(op)]:
+	case c == tir.CostTranscendental:
 		return 8
 	}
 	return 1

@@ -49,13 +49,6 @@ func init() {
 	})
 }
 
-// transcendental lists the ops that cost several times an add per point
-// (a cost class of the op, kept here until the op values carry it).
-var transcendental = map[*tir.Op]bool{
-	tir.Exp: true, tir.Log: true, tir.Sin: true, tir.Cos: true, tir.Tan: true, tir.Tanh: true,
-	tir.Pow: true, tir.Sigmoid: true, tir.Sqrt: true, tir.Rsqrt: true, tir.Div: true,
-}
-
 // loaded reports whether a value defined by op (nil: an argument) is read
 // from memory where it is used, not computed there: arguments, constants,
 // and values stored anyway (scans, compressions, temporaries).
@@ -77,10 +70,10 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 	for _, o := range op.Operands {
 		c += cost(o, memo)
 	}
-	switch {
-	case transcendental[tir.OpOf(op)]:
+	switch tir.CostOf(op) {
+	case tir.CostTranscendental:
 		c += 8
-	case op.Is(tir.Reduce):
+	case tir.CostLoop:
 		// The reduction loop runs over its interval; unknown trip counts
 		// count as 8.
 		trips := 1
@@ -99,7 +92,7 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 			}
 		}
 		c = trips * (c + body)
-	case op.Is(tir.Gather):
+	case tir.CostGather:
 		c += 4
 	}
 	memo[v] = c
@@ -311,10 +304,10 @@ func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
 		return true
 	}
 	seen[v] = true
-	if transcendental[tir.OpOf(op)] {
+	switch tir.CostOf(op) {
+	case tir.CostTranscendental:
 		return false
-	}
-	if op.Is(tir.Reduce) {
+	case tir.CostLoop:
 		for _, d := range tir.ReduceDims(op) {
 			if n, ok := tir.ReducedInterval(op, d).Extent().Const(); !ok || n > 8 {
 				return false
@@ -324,7 +317,7 @@ func loadsOnly(v *ir.Value, seen map[*ir.Value]bool) bool {
 	for _, r := range op.Regions {
 		for _, b := range r.Blocks {
 			for _, o := range b.Ops {
-				if transcendental[tir.OpOf(o)] || len(o.Regions) > 0 {
+				if tir.CostOf(o) == tir.CostTranscendental || len(o.Regions) > 0 {
 					return false
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"tir/dialects/ir"
-	"tir/dialects/printer"
 	"tir/dialects/tir"
 )
 
@@ -210,51 +209,11 @@ func (g *dotGraph) region(op *ir.Operation, k int, r *ir.Region, self string) {
 }
 
 // detail is the part of an op's custom syntax that is neither operands nor
-// result type: what distinguishes two shifts or two reductions (a per-op
-// table, kept here until the op values carry their dot label).
+// result type: what distinguishes two shifts or two reductions (the op's
+// Detail facet).
 func (g *dotGraph) detail(op *ir.Operation) string {
-	switch tir.OpOf(op) {
-	case tir.Constant:
-		// The printer's text, between the op name and the type.
-		s := printer.Op(op, printer.Options{})
-		if _, rest, ok := strings.Cut(s, tir.Constant.Name+" "); ok {
-			if i := strings.LastIndex(rest, " : "); i >= 0 {
-				return rest[:i]
-			}
-		}
-	case tir.Shift:
-		a, _ := op.Attr("offsets").(tir.OffsetsAttr)
-		return a.Text()
-	case tir.View:
-		a, _ := op.Attr("map").(tir.ViewAttr)
-		return a.Text()
-	case tir.Gather:
-		return "[" + tir.DimAttr(op) + " = " + g.name(op.Operands[1]) + "]"
-	case tir.Subset:
-		a, _ := op.Attr("bounds").(tir.DomainAttr)
-		return a.Text()
-	case tir.Broadcast:
-		a, _ := op.Attr("dims").(tir.DomainAttr)
-		return a.Text()
-	case tir.Pos:
-		return tir.DimAttr(op)
-	case tir.Concat:
-		return "along " + tir.DimAttr(op)
-	case tir.Cmp:
-		p, _ := op.Attr("predicate").(ir.StringAttr)
-		return string(p)
-	case tir.TupleGet:
-		return "[" + strconv.Itoa(tir.TupleIndex(op)) + "]"
-	case tir.Reduce:
-		s := tir.ReduceKind(op)
-		if s != "" {
-			s += " "
-		}
-		return s + "over [" + strings.Join(tir.ReduceDims(op), ", ") + "]"
-	case tir.Scan:
-		return tir.ScanDirection(op) + " along " + tir.DimAttr(op)
-	case tir.Call:
-		return "@" + tir.Callee(op)
+	if o := tir.OpOf(op); o != nil && o.Detail != nil {
+		return o.Detail(op, g.name)
 	}
 	return ""
 }
