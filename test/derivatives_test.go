@@ -494,6 +494,55 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("conv1d: got dI %v dW %v, want %v %v", g[0], g[1], di, dw)
 		}
 	})
+	t.Run("tridiagonal solve", func(t *testing.T) {
+		// x = A^-1 d per column, so the cotangent of d is A^-T w: the
+		// adjoint of the Thomas algorithm's two scans is the transposed
+		// tridiagonal solve, computed here by Gaussian elimination.
+		src, err := os.ReadFile(examplePath(t, "tridiag.tir"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const cols, K = 3 * 7, 5
+		a, b, c, d, w := randv(cols*K), randv(cols*K), randv(cols*K), randv(cols*K), randv(cols*K)
+		for i := range b {
+			b[i] += 4 // diagonally dominant: well conditioned
+		}
+		g := gradient(t, string(src), "solve_tridiag", nil, [][]float64{a, b, c, d}, [][]float64{w})
+		want := make([]float64, cols*K)
+		for col := 0; col < cols; col++ {
+			// M = A^T, augmented with w.
+			var m [K][K + 1]float64
+			for k := 0; k < K; k++ {
+				at := col*K + k
+				m[k][k] = b[at]
+				if k > 0 {
+					m[k-1][k] = a[at] // A[k][k-1]
+				}
+				if k < K-1 {
+					m[k+1][k] = c[at] // A[k][k+1]
+				}
+				m[k][K] = w[at]
+			}
+			for p := 0; p < K; p++ {
+				for r := p + 1; r < K; r++ {
+					f := m[r][p] / m[p][p]
+					for q := p; q <= K; q++ {
+						m[r][q] -= f * m[p][q]
+					}
+				}
+			}
+			for r := K - 1; r >= 0; r-- {
+				x := m[r][K]
+				for q := r + 1; q < K; q++ {
+					x -= m[r][q] * want[col*K+q]
+				}
+				want[col*K+r] = x / m[r][r]
+			}
+		}
+		if !near(g[3], want, 1e-13) {
+			t.Errorf("cotangent of d: %v, want A^-T w = %v", g[3], want)
+		}
+	})
 	// The choices at non-differentiable points (spec 6.2).
 	const red = `tir.func @r(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, I[0:2]>) -> (!tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>) {
   %mx = tir.reduce max %x over [K]
@@ -569,6 +618,8 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
+		{path: "tridiag.tir"},
+		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
 	}
 	for _, c := range cases {
 		c := c

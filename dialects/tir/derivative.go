@@ -30,6 +30,29 @@ type DerivativeBuilder interface {
 	// lacks, restricted where v is larger and padded with zeros where it
 	// is smaller.
 	Fit(v *ir.Value, t TensorType) (*ir.Value, error)
+	// Add sums two values of one element type (tuples component by
+	// component).
+	Add(x, y *ir.Value) (*ir.Value, error)
+
+	// The ops with a body (a scan's step) are differentiated by running
+	// the sweeps on their body. The body's ops are built again at the
+	// current point with their arguments bound to other values (its types
+	// inferred again, so a step written for one slice applies as well to
+	// whole tensors), followed by their derivatives.
+
+	// BodyTangent builds a block's ops on args, and the tangent of the
+	// value it yields from the tangents of its arguments (nil: zero; the
+	// returned tangent is nil when zero).
+	BodyTangent(body *ir.Block, args, dargs []*ir.Value) (y, dy *ir.Value, err error)
+	// BodyAdjoint builds a block's ops on args, and the cotangents of the
+	// arguments for which need is true from the cotangent of the value it
+	// yields (nil: zero).
+	BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool) ([]*ir.Value, error)
+	// BuildScan appends a tir.scan along attrs' dim whose step body is
+	// built by step, given the block's arguments (the state, then one per
+	// input without the scanned dimension); step returns the next state,
+	// which BuildScan fits to the state's domain and yields.
+	BuildScan(init *ir.Value, ins []*ir.Value, attrs ir.DictAttr, step func(b DerivativeBuilder, args []*ir.Value) (*ir.Value, error)) (*ir.Value, error)
 }
 
 // DerivativeOp is an op as a rule sees it: the op as written in the

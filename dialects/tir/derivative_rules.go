@@ -97,6 +97,7 @@ var derivativeRules = map[*Op]DerivativeRule{
 	MakeTuple:   {Tangent: makeTupleTangent, Adjoint: makeTupleAdjoint},
 	TupleGet:    {Tangent: sameOpTangent, Adjoint: tupleGetAdjoint},
 	Reduce:      {Tangent: reduceTangent, Adjoint: reduceAdjoint},
+	Scan:        {Tangent: scanTangent, Adjoint: scanAdjoint},
 
 	Func: {Structural: true}, Return: {Structural: true}, Yield: {Structural: true}, Call: {Structural: true},
 }
@@ -105,7 +106,6 @@ var derivativeRules = map[*Op]DerivativeRule{
 // what is missing; the pass refuses them at the op.
 var derivativeNotYet = map[*Op]string{
 	Gather:   "the transpose of a gather is a scatter-add through its table, not written yet",
-	Scan:     "the adjoint of a scan (a scan in the other direction over the stored states) is not written yet",
 	Compress: "the transpose of a compress (a scatter back to the kept points) is not written yet",
 }
 
@@ -765,6 +765,182 @@ func reduceAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 			if needInit {
 				out[1] = e.op(Select, initWins, g, zero)
 			}
+		}
+		return out
+	}, b)
+}
+
+// A scan's step is s(k) = F(s(k-1), a(k)), s(k-1) being the init at the
+// first step. Its derivatives run the rules of F's body: the tangent is a
+// scan in the same direction whose step is F's tangent,
+// ds(k) = F_s ds(k-1) + F_a da(k); the adjoint is a scan in the opposite
+// direction over the stored states. With mu(k) the whole cotangent of
+// s(k) (its own, g(k), plus what step k+1 passes back) and nu(k) = F_s^T
+// mu(k) what step k passes back to s(k-1), the adjoint scan carries nu:
+// nu(k) = F_s^T (g(k) + nu(k+1)); then the inputs get F_a^T mu(k) at every
+// point at once (F's body applied to whole tensors), and the init gets nu
+// at the first step.
+
+// scanParts returns the scan's dimension, its interval and whether it runs
+// forward.
+func scanParts(o DerivativeOp) (dim string, iv sizeexpr.Interval, forward bool) {
+	dim = DimAttr(o.Op)
+	d, _ := tensorTypeOf(o.Y[0]).Dim(dim)
+	return dim, d.Interval, ScanDirection(o.Op) == "forward"
+}
+
+// previousStates is s(k-1) at every step k (the state each step starts
+// from): the result moved one step, with the init at the first step.
+func previousStates(e *emitter, o DerivativeOp) *ir.Value {
+	dim, iv, forward := scanParts(o)
+	rt := tensorTypeOf(o.Y[0])
+	at := func(lo, hi sizeexpr.Expr) TensorType {
+		t := TensorType{Elem: rt.Elem}
+		for _, d := range rt.Dims {
+			if d.Name == dim {
+				d.Interval = sizeexpr.Span(lo, hi)
+			}
+			t.Dims = append(t.Dims, d)
+		}
+		return t
+	}
+	one := sizeexpr.Const(1)
+	var padded *ir.Value
+	var back sizeexpr.Expr
+	if forward {
+		init := e.fit(o.X[0], at(sizeexpr.Sub(iv.Lo, one), iv.Lo))
+		padded = e.build(Concat, ir.DictAttr{}.With("dim", ir.StringAttr(dim)), nil, init, o.Y[0])
+		back = sizeexpr.Const(-1)
+	} else {
+		init := e.fit(o.X[0], at(iv.Hi, sizeexpr.Add(iv.Hi, one)))
+		padded = e.build(Concat, ir.DictAttr{}.With("dim", ir.StringAttr(dim)), nil, o.Y[0], init)
+		back = one
+	}
+	prev := e.build(Shift, ir.DictAttr{}.With("offsets", OffsetsAttr{Dims: []string{dim}, Offsets: []sizeexpr.Expr{back}}), nil, padded)
+	return e.fit(prev, rt)
+}
+
+func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
+	a := ir.DictAttr{}.With("dim", ir.StringAttr(DimAttr(o.Op))).With("direction", ir.StringAttr(direction))
+	if iv, ok := o.Op.Attr("interval").(DomainAttr); ok {
+		a = a.With("interval", iv)
+	}
+	return a
+}
+
+func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
+	return rule(func(e *emitter) []*ir.Value {
+		body := o.Op.Regions[0].Entry()
+		prev := previousStates(e, o)
+		dinit := e.orZero(dx[0], o.Y[0])
+		ins := append([]*ir.Value{prev}, o.X[1:]...)
+		var which []int
+		for i, d := range dx[1:] {
+			if d != nil {
+				ins = append(ins, d)
+				which = append(which, i)
+			}
+		}
+		if e.err != nil {
+			return nil
+		}
+		n := len(o.X) - 1
+		r, err := b.BuildScan(dinit, ins, scanAttrs(o, ScanDirection(o.Op)), func(bb DerivativeBuilder, args []*ir.Value) (*ir.Value, error) {
+			dargs := make([]*ir.Value, n+1)
+			dargs[0] = args[0]
+			for j, i := range which {
+				dargs[1+i] = args[2+n+j]
+			}
+			_, dy, err := bb.BodyTangent(body, args[1:2+n], dargs)
+			if dy == nil && err == nil {
+				dy = bb.Const(elemOf(o.Y[0]), 0)
+			}
+			return dy, err
+		})
+		e.err = err
+		return []*ir.Value{r}
+	}, b)
+}
+
+func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
+	out := make([]*ir.Value, len(o.X))
+	if dy[0] == nil {
+		return out, nil
+	}
+	dim, iv, forward := scanParts(o)
+	g := dy[0]
+	return rule(func(e *emitter) []*ir.Value {
+		body := o.Op.Regions[0].Entry()
+		prev := previousStates(e, o)
+		opposite := "backward"
+		if !forward {
+			opposite = "forward"
+		}
+		if e.err != nil {
+			return nil
+		}
+		n := len(o.X) - 1
+		stepNeed := make([]bool, n+1)
+		stepNeed[0] = true
+		nu, err := b.BuildScan(b.Const(elemOf(g), 0), append([]*ir.Value{g, prev}, o.X[1:]...), scanAttrs(o, opposite),
+			func(bb DerivativeBuilder, args []*ir.Value) (*ir.Value, error) {
+				mu, err := bb.Add(args[1], args[0])
+				if err != nil {
+					return nil, err
+				}
+				cs, err := bb.BodyAdjoint(body, args[2:], mu, stepNeed)
+				if err != nil {
+					return nil, err
+				}
+				if cs[0] == nil {
+					return bb.Const(elemOf(g), 0), nil
+				}
+				return cs[0], nil
+			})
+		if err != nil {
+			e.err = err
+			return nil
+		}
+		// mu(k) = g(k) + nu(k+1) (forward scans; nu(k-1) backward), nu
+		// being 0 past the last step.
+		nt := tensorTypeOf(nu)
+		one := sizeexpr.Const(1)
+		ext := TensorType{Elem: nt.Elem}
+		off := one
+		for _, d := range nt.Dims {
+			if d.Name == dim {
+				if forward {
+					d.Interval = sizeexpr.Span(d.Lo, sizeexpr.Add(d.Hi, one))
+				} else {
+					d.Interval = sizeexpr.Span(sizeexpr.Sub(d.Lo, one), d.Hi)
+					off = sizeexpr.Const(-1)
+				}
+			}
+			ext.Dims = append(ext.Dims, d)
+		}
+		later := e.build(Shift, ir.DictAttr{}.With("offsets", OffsetsAttr{Dims: []string{dim}, Offsets: []sizeexpr.Expr{off}}), nil, e.fit(nu, ext))
+		if e.err != nil {
+			return nil
+		}
+		mu, err := b.Add(g, later)
+		if err != nil {
+			e.err = err
+			return nil
+		}
+		mu = e.fit(mu, tensorTypeOf(g))
+		inNeed := append([]bool{false}, need[1:]...)
+		cs, err := b.BodyAdjoint(body, append([]*ir.Value{prev}, o.X[1:]...), mu, inNeed)
+		if err != nil {
+			e.err = err
+			return nil
+		}
+		copy(out[1:], cs[1:])
+		if need[0] {
+			first := sizeexpr.Span(iv.Lo, sizeexpr.Add(iv.Lo, one))
+			if !forward {
+				first = sizeexpr.Span(sizeexpr.Sub(iv.Hi, one), iv.Hi)
+			}
+			out[0] = e.build(Subset, ir.DictAttr{}.With("bounds", DomainAttr{{Name: dim, Interval: first}}), nil, nu)
 		}
 		return out
 	}, b)

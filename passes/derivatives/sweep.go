@@ -150,6 +150,114 @@ func tangentOf(b *builder, op *ir.Operation, tangent map[*ir.Value]*ir.Value) er
 	return nil
 }
 
+// adjoint is a reverse sweep: the contributions to each value's
+// cotangent, and which values depend on a differentiable input.
+type adjoint struct {
+	b        *builder
+	contribs map[*ir.Value][]*ir.Value
+	varied   map[*ir.Value]bool
+}
+
+func newAdjoint(b *builder) *adjoint {
+	return &adjoint{b: b, contribs: map[*ir.Value][]*ir.Value{}, varied: map[*ir.Value]bool{}}
+}
+
+// markVaried records which results of ops depend on a varied value.
+func (a *adjoint) markVaried(ops []*ir.Operation) {
+	for _, op := range ops {
+		v := false
+		for _, x := range inputsOf(op) {
+			v = v || a.varied[x]
+		}
+		for _, r := range op.Results {
+			a.varied[r] = v && isDiff(r.Type)
+		}
+	}
+}
+
+// contribute adds a contribution to v's cotangent, fitted to v's domain.
+func (a *adjoint) contribute(v, c *ir.Value) error {
+	vt, _ := tir.AsTensor(v.Type)
+	c, err := a.b.Fit(c, vt)
+	if err != nil {
+		return err
+	}
+	a.contribs[v] = append(a.contribs[v], c)
+	return nil
+}
+
+// total is v's cotangent, the sum of its contributions (nil: none).
+func (a *adjoint) total(v *ir.Value) (*ir.Value, error) {
+	cs := a.contribs[v]
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	s := cs[0]
+	for _, c := range cs[1:] {
+		var err error
+		if s, err = a.b.add(s, c); err != nil {
+			return nil, err
+		}
+	}
+	if s.NameHint == "" {
+		s.NameHint = argName(v, "")
+	}
+	a.contribs[v] = []*ir.Value{s}
+	return s, nil
+}
+
+// sweep runs the ops' adjoint rules in reverse order.
+func (a *adjoint) sweep(ops []*ir.Operation) error {
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i]
+		dy := make([]*ir.Value, len(op.Results))
+		any := false
+		for k, r := range op.Results {
+			var err error
+			if dy[k], err = a.total(r); err != nil {
+				return err
+			}
+			any = any || dy[k] != nil
+		}
+		if !any {
+			continue
+		}
+		need := make([]bool, len(op.Operands))
+		needAny := false
+		for j, x := range op.Operands {
+			need[j] = a.varied[x] && isDiff(x.Type)
+			needAny = needAny || need[j]
+		}
+		captured := capturesAny(op, func(v *ir.Value) bool { return a.varied[v] })
+		if !needAny && !captured {
+			continue
+		}
+		r, err := ruleOf(op)
+		if err != nil {
+			return err
+		}
+		if captured && len(op.Regions) > 0 {
+			return tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
+		}
+		if r.Adjoint == nil {
+			continue
+		}
+		a.b.loc = op.Loc
+		cs, err := r.Adjoint(a.b, tir.DerivativeOp{Op: op, X: op.Operands, Y: op.Results}, dy, need)
+		if err != nil {
+			return err
+		}
+		for j, c := range cs {
+			if c != nil && j < len(need) && need[j] {
+				if err := a.contribute(op.Operands[j], c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // vjp builds @f_vjp: @f's computation, then the cotangents in reverse
 // program order: each op's cotangent is the sum of what its readers
 // contributed, each contribution fitted to the op's whole domain (zero
@@ -164,51 +272,13 @@ func vjp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
 	entry := d.Regions[0].Entry()
 	args := append([]*ir.Value(nil), entry.Args...)
 	ops := append([]*ir.Operation(nil), entry.Ops...)
-
-	// Which values depend on a differentiable argument.
-	varied := map[*ir.Value]bool{}
-	for _, a := range args {
-		varied[a] = isDiff(a.Type)
-	}
-	for _, op := range ops {
-		v := false
-		for _, x := range inputsOf(op) {
-			v = v || varied[x]
-		}
-		for _, r := range op.Results {
-			varied[r] = v && isDiff(r.Type)
-		}
-	}
-
 	b := newBuilder(entry)
 	b.loc = fn.Loc
-	contribs := map[*ir.Value][]*ir.Value{}
-	contribute := func(v, c *ir.Value) error {
-		vt, _ := tir.AsTensor(v.Type)
-		c, err := b.Fit(c, vt)
-		if err != nil {
-			return err
-		}
-		contribs[v] = append(contribs[v], c)
-		return nil
+	a := newAdjoint(b)
+	for _, x := range args {
+		a.varied[x] = isDiff(x.Type)
 	}
-	total := func(v *ir.Value) (*ir.Value, error) {
-		cs := contribs[v]
-		if len(cs) == 0 {
-			return nil, nil
-		}
-		s := cs[0]
-		for _, c := range cs[1:] {
-			var err error
-			if s, err = b.add(s, c); err != nil {
-				return nil, err
-			}
-		}
-		if s.NameHint == "" {
-			s.NameHint = argName(v, "")
-		}
-		return s, nil
-	}
+	a.markVaried(ops)
 	inputs := append([]ir.Type(nil), ft.Inputs...)
 	for j, v := range outs {
 		if !isDiff(ft.Results[j]) {
@@ -216,67 +286,24 @@ func vjp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
 		}
 		dr := entry.AddArg(ft.Results[j], argName(v, fmt.Sprintf("dr%d", j)))
 		inputs = append(inputs, ft.Results[j])
-		if varied[v] {
-			if err := contribute(v, dr); err != nil {
+		if a.varied[v] {
+			if err := a.contribute(v, dr); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for i := len(ops) - 1; i >= 0; i-- {
-		op := ops[i]
-		dy := make([]*ir.Value, len(op.Results))
-		any := false
-		for k, r := range op.Results {
-			if dy[k], err = total(r); err != nil {
-				return nil, err
-			}
-			any = any || dy[k] != nil
-		}
-		if !any {
-			continue
-		}
-		need := make([]bool, len(op.Operands))
-		needAny := false
-		for j, x := range op.Operands {
-			need[j] = varied[x] && isDiff(x.Type)
-			needAny = needAny || need[j]
-		}
-		captured := capturesAny(op, func(v *ir.Value) bool { return varied[v] })
-		if !needAny && !captured {
-			continue
-		}
-		r, err := ruleOf(op)
-		if err != nil {
-			return nil, err
-		}
-		if captured && len(op.Regions) > 0 {
-			return nil, tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
-		}
-		if r.Adjoint == nil {
-			continue
-		}
-		b.loc = op.Loc
-		cs, err := r.Adjoint(b, tir.DerivativeOp{Op: op, X: op.Operands, Y: op.Results}, dy, need)
-		if err != nil {
-			return nil, err
-		}
-		for j, c := range cs {
-			if c != nil && j < len(need) && need[j] {
-				if err := contribute(op.Operands[j], c); err != nil {
-					return nil, err
-				}
-			}
-		}
+	if err := a.sweep(ops); err != nil {
+		return nil, err
 	}
 	b.loc = fn.Loc
 	var rets []*ir.Value
 	var results []ir.Type
-	for _, a := range args {
-		if !isDiff(a.Type) {
+	for _, x := range args {
+		if !isDiff(x.Type) {
 			continue
 		}
-		at, _ := tir.AsTensor(a.Type)
-		c, err := total(a)
+		at, _ := tir.AsTensor(x.Type)
+		c, err := a.total(x)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +313,7 @@ func vjp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
 			}
 		}
 		rets = append(rets, c)
-		results = append(results, a.Type)
+		results = append(results, x.Type)
 	}
 	entry.Append(ir.NewOpOf(tir.Return, fn.Loc, rets, nil, nil))
 	setSignature(d, inputs, results)

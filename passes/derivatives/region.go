@@ -1,0 +1,148 @@
+package derivatives
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// Add implements tir.DerivativeBuilder.
+func (b *builder) Add(x, y *ir.Value) (*ir.Value, error) { return b.add(x, y) }
+
+// rebuild builds a block's ops again at the current point, its arguments
+// bound to args and its types inferred again; it returns the new ops and
+// the value the block yields.
+func (b *builder) rebuild(body *ir.Block, args []*ir.Value) ([]*ir.Operation, *ir.Value, error) {
+	m := map[*ir.Value]*ir.Value{}
+	for i, a := range body.Args {
+		m[a] = args[i]
+	}
+	at := func(v *ir.Value) *ir.Value {
+		if n, ok := m[v]; ok {
+			return n
+		}
+		return v
+	}
+	start := len(b.block.Ops)
+	for _, op := range body.Ops {
+		if op.Is(tir.Yield) {
+			return b.block.Ops[start:], at(op.Operands[0]), nil
+		}
+		k := tir.OpOf(op)
+		if k == nil || len(op.Regions) > 0 || op.Is(tir.View, tir.AssumeShape) {
+			return nil, nil, tir.NotDifferentiableYet(op, "this op in a scan's body is not handled yet")
+		}
+		operands := make([]*ir.Value, len(op.Operands))
+		for i, v := range op.Operands {
+			operands[i] = at(v)
+		}
+		var result ir.Type
+		if op.Is(tir.Cast) {
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			result = t
+		}
+		b.loc = op.Loc
+		r, err := b.Build(k, operands, op.Attrs, result)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.NameHint = op.Results[0].NameHint
+		m[op.Results[0]] = r
+	}
+	return nil, nil, ir.Errorf(body.ParentOp().Loc, "tir-derivatives: a body without tir.yield")
+}
+
+// BodyTangent implements tir.DerivativeBuilder.
+func (b *builder) BodyTangent(body *ir.Block, args, dargs []*ir.Value) (*ir.Value, *ir.Value, error) {
+	loc := b.loc
+	defer func() { b.loc = loc }()
+	ops, y, err := b.rebuild(body, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	tangent := map[*ir.Value]*ir.Value{}
+	for i, a := range args {
+		if dargs[i] != nil {
+			tangent[a] = dargs[i]
+		}
+	}
+	for _, op := range ops {
+		if err := tangentOf(b, op, tangent); err != nil {
+			return nil, nil, err
+		}
+	}
+	return y, tangent[y], nil
+}
+
+// BodyAdjoint implements tir.DerivativeBuilder.
+func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool) ([]*ir.Value, error) {
+	loc := b.loc
+	defer func() { b.loc = loc }()
+	ops, y, err := b.rebuild(body, args)
+	if err != nil {
+		return nil, err
+	}
+	a := newAdjoint(b)
+	for i, x := range args {
+		a.varied[x] = need[i] && isDiff(x.Type)
+	}
+	a.markVaried(ops)
+	out := make([]*ir.Value, len(args))
+	if dy == nil || !a.varied[y] {
+		return out, nil
+	}
+	if err := a.contribute(y, dy); err != nil {
+		return nil, err
+	}
+	if err := a.sweep(ops); err != nil {
+		return nil, err
+	}
+	for i, x := range args {
+		if need[i] {
+			if out[i], err = a.total(x); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// BuildScan implements tir.DerivativeBuilder.
+func (b *builder) BuildScan(init *ir.Value, ins []*ir.Value, attrs ir.DictAttr, step func(tir.DerivativeBuilder, []*ir.Value) (*ir.Value, error)) (*ir.Value, error) {
+	op := ir.NewOpOf(tir.Scan, b.loc, append([]*ir.Value{init}, ins...), []ir.Type{nil}, attrs)
+	ts, err := tir.Scan.Infer(op)
+	if err != nil {
+		return nil, err
+	}
+	op.SetResultTypes(ts)
+	dim := tir.DimAttr(op)
+	rt, _ := tir.AsTensor(ts[0])
+	state := dropDim(rt, dim)
+	argTypes := []ir.Type{state}
+	for _, v := range ins {
+		argTypes = append(argTypes, dropDim(tensorType(v), dim))
+	}
+	block := op.AddRegion().AddBlock(argTypes...)
+	inner := newBuilder(block)
+	inner.loc = b.loc
+	next, err := step(inner, block.Args)
+	if err != nil {
+		return nil, err
+	}
+	if next, err = inner.Fit(next, state); err != nil {
+		return nil, err
+	}
+	block.Append(ir.NewOpOf(tir.Yield, b.loc, []*ir.Value{next}, nil, nil))
+	b.block.Append(op)
+	return op.Results[0], nil
+}
+
+// dropDim is t without the named dimension.
+func dropDim(t tir.TensorType, dim string) tir.TensorType {
+	out := tir.TensorType{Elem: t.Elem}
+	for _, d := range t.Dims {
+		if d.Name != dim {
+			out.Dims = append(out.Dims, d)
+		}
+	}
+	return out
+}
