@@ -616,6 +616,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: "hdiff.tir"},
 		{path: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 6}},
 		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
+		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
 		{path: "tridiag.tir"},

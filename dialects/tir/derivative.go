@@ -40,14 +40,15 @@ type DerivativeBuilder interface {
 	// inferred again, so a step written for one slice applies as well to
 	// whole tensors), followed by their derivatives.
 
-	// BodyTangent builds a block's ops on args, and the tangent of the
-	// value it yields from the tangents of its arguments (nil: zero; the
-	// returned tangent is nil when zero).
-	BodyTangent(body *ir.Block, args, dargs []*ir.Value) (y, dy *ir.Value, err error)
+	// BodyTangent builds a block's ops on args, and returns the value it
+	// yields (or the block's value of, when not nil) and its tangent from
+	// the tangents of the arguments (nil: zero; the returned tangent is
+	// nil when zero).
+	BodyTangent(body *ir.Block, args, dargs []*ir.Value, of *ir.Value) (y, dy *ir.Value, err error)
 	// BodyAdjoint builds a block's ops on args, and the cotangents of the
 	// arguments for which need is true from the cotangent of the value it
-	// yields (nil: zero).
-	BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool) ([]*ir.Value, error)
+	// yields (or of the block's value of, when not nil; nil: zero).
+	BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool, of *ir.Value) ([]*ir.Value, error)
 	// BuildScan appends a tir.scan along attrs' dim whose step body is
 	// built by step, given the block's arguments (the state, then one per
 	// input without the scanned dimension); step returns the next state,

@@ -1,6 +1,8 @@
 package tir
 
 import (
+	"fmt"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -626,23 +628,125 @@ func viewAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 	}, b)
 }
 
-// reduceParts checks a reduction the rules handle (the simple form) and
-// returns its input, its init (nil for the identity) and its dimensions.
-func reduceParts(o DerivativeOp) (x, init *ir.Value, dims []string, err error) {
-	if len(o.Op.Regions) > 0 {
-		return nil, nil, nil, NotDifferentiableYet(o.Op, "the region form of tir.reduce is not handled yet")
-	}
-	x = o.X[0]
-	if len(o.X) > 1 {
-		init = o.X[1]
-	}
-	dims = ReduceDims(o.Op)
-	for _, d := range dims {
+// reduction is a reduce as its rules see it: a simple reduction of x by
+// kind over dims (intervals along), with an init (nil for the identity)
+// and its result y. A region-form reduce whose body combines the
+// accumulator with a value t that does not depend on it (acc + t(a, b),
+// max(acc, t)) is the simple reduction of t over the inputs' whole
+// domain; body and t say so (nil for the simple form).
+type reduction struct {
+	kind    string
+	dims    []string
+	along   DomainAttr
+	x, init *ir.Value
+	y       *ir.Value
+	body    *ir.Block
+	t       *ir.Value
+	ins     []*ir.Value
+}
+
+// reductionOf checks a reduction the rules handle and describes it.
+func reductionOf(o DerivativeOp) (*reduction, error) {
+	r := &reduction{dims: ReduceDims(o.Op), y: o.Y[0]}
+	for _, d := range r.dims {
 		if tensorTypeOf(o.Y[0]).Find(d) >= 0 {
-			return nil, nil, nil, NotDifferentiableYet(o.Op, "its init varies along the reduced dimension "+d)
+			return nil, NotDifferentiableYet(o.Op, "its init varies along the reduced dimension "+d)
+		}
+		r.along = append(r.along, Dim{Name: d, Interval: ReducedInterval(o.Op, d)})
+	}
+	if len(o.Op.Regions) == 0 {
+		r.kind, r.x = ReduceKind(o.Op), o.X[0]
+		if len(o.X) > 1 {
+			r.init = o.X[1]
+		}
+		return r, nil
+	}
+	r.body, r.init, r.ins = o.Op.Regions[0].Entry(), o.X[0], o.X[1:]
+	if err := r.combiner(); err != nil {
+		return nil, NotDifferentiableYet(o.Op, err.Error())
+	}
+	return r, nil
+}
+
+// combiner finds a region body's last op: add, mul, min or max of the
+// accumulator and a value computed from the inputs alone.
+func (r *reduction) combiner() error {
+	fail := fmt.Errorf("the region form of tir.reduce is handled when its body ends with add, mul, min or max of the accumulator and a value that does not depend on it")
+	yield := r.body.Terminator()
+	if yield == nil || len(yield.Operands) != 1 {
+		return fail
+	}
+	last := yield.Operands[0].DefiningOp()
+	acc := r.body.Args[0]
+	if last == nil || last.ParentBlock() != r.body || len(last.Operands) != 2 {
+		return fail
+	}
+	kinds := map[*Op]string{Add: "add", Mul: "mul", Min: "min", Max: "max"}
+	k, ok := kinds[OpOf(last)]
+	if !ok {
+		return fail
+	}
+	switch acc {
+	case last.Operands[0]:
+		r.t = last.Operands[1]
+	case last.Operands[1]:
+		r.t = last.Operands[0]
+	default:
+		return fail
+	}
+	if dependsOn(r.t, acc) {
+		return fail
+	}
+	r.kind = k
+	return nil
+}
+
+// dependsOn reports whether v is computed from w.
+func dependsOn(v, w *ir.Value) bool {
+	if v == w {
+		return true
+	}
+	d := v.DefiningOp()
+	if d == nil {
+		return false
+	}
+	for _, x := range d.Operands {
+		if dependsOn(x, w) {
+			return true
 		}
 	}
-	return x, init, dims, nil
+	return false
+}
+
+// bodyArgs binds a region body's arguments to whole tensors: the
+// accumulator to the init (t does not read it), the inputs to themselves.
+func (r *reduction) bodyArgs() []*ir.Value { return append([]*ir.Value{r.init}, r.ins...) }
+
+// inputType is the domain the reduction reads: its result's, with the
+// reduced intervals.
+func (r *reduction) inputType(elem ir.Type) TensorType {
+	t := TensorType{Elem: elem, Dims: append([]Dim(nil), tensorTypeOf(r.y).Dims...)}
+	return TensorType{Elem: elem, Dims: append(t.Dims, r.along...)}
+}
+
+// materialize computes t over the whole domain for a region form (and,
+// given the inputs' tangents, its tangent): r.x and the returned dx.
+func (r *reduction) materialize(b DerivativeBuilder, dins []*ir.Value) (dx *ir.Value, err error) {
+	if r.body == nil {
+		return nil, nil
+	}
+	x, dx, err := b.BodyTangent(r.body, r.bodyArgs(), append([]*ir.Value{nil}, dins...), r.t)
+	if err != nil {
+		return nil, err
+	}
+	it := r.inputType(elemOf(r.y))
+	if r.x, err = b.Fit(x, it); err != nil {
+		return nil, err
+	}
+	if dx != nil {
+		dx, err = b.Fit(dx, it)
+	}
+	return dx, err
 }
 
 // mulOthers is, at each point of a reduce mul's input, the product of the
@@ -669,35 +773,42 @@ func mulOthers(e *emitter, x, init *ir.Value, dims []string) *ir.Value {
 // that gets the derivative (i1 over the input's domain) and where the init
 // gets it instead (nil without an init): the init when it attains the
 // result, else the first attaining point in index order.
-func extremumPoint(e *emitter, o DerivativeOp, x, init *ir.Value, dims []string) (point, initWins *ir.Value) {
-	y := o.Y[0]
-	att := e.cmp("eq", x, y)
-	if init != nil {
-		initWins = e.cmp("eq", init, y)
+func extremumPoint(e *emitter, r *reduction) (point, initWins *ir.Value) {
+	att := e.cmp("eq", r.x, r.y)
+	if r.init != nil {
+		initWins = e.cmp("eq", r.init, r.y)
 		att = e.op(Select, initWins, e.b.Const(ir.I1, 0), att)
 	}
 	never := e.b.Const(ir.I64, 1<<62)
-	for _, d := range dims {
-		p := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(d)), nil, x)
-		first := e.reduce("min", e.op(Select, att, p, never), dims)
+	for _, d := range r.dims {
+		p := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(d)), nil, r.x)
+		first := e.reduce("min", e.op(Select, att, p, never), r.dims)
 		att = e.op(And, att, e.cmp("eq", p, first))
 	}
 	return att, initWins
 }
 
 func reduceTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
-	x, init, dims, err := reduceParts(o)
+	r, err := reductionOf(o)
 	if err != nil {
 		return nil, err
 	}
-	var dinit *ir.Value
-	if init != nil {
-		dinit = dx[1]
+	var dxv, dinit *ir.Value
+	if r.body != nil {
+		dinit = dx[0]
+		if dxv, err = r.materialize(b, dx[1:]); err != nil {
+			return nil, err
+		}
+	} else {
+		dxv = dx[0]
+		if r.init != nil {
+			dinit = dx[1]
+		}
 	}
-	dxv := dx[0]
 	return rule(func(e *emitter) []*ir.Value {
 		var t *ir.Value
-		switch ReduceKind(o.Op) {
+		x, dims := r.x, r.dims
+		switch r.kind {
 		case "add":
 			if dxv != nil {
 				t = e.reduce("add", dxv, dims)
@@ -705,13 +816,13 @@ func reduceTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.V
 			t = e.add(t, dinit)
 		case "mul":
 			if dxv != nil {
-				t = e.reduce("add", e.op(Mul, dxv, mulOthers(e, x, init, dims)), dims)
+				t = e.reduce("add", e.op(Mul, dxv, mulOthers(e, x, r.init, dims)), dims)
 			}
 			if dinit != nil {
 				t = e.add(t, e.op(Mul, dinit, e.reduce("mul", x, dims)))
 			}
 		case "min", "max":
-			point, initWins := extremumPoint(e, o, x, init, dims)
+			point, initWins := extremumPoint(e, r)
 			if dxv != nil {
 				t = e.reduce("add", e.op(Select, point, dxv, e.c(x, 0)), dims)
 			}
@@ -724,7 +835,7 @@ func reduceTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.V
 }
 
 func reduceAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
-	x, init, dims, err := reduceParts(o)
+	r, err := reductionOf(o)
 	if err != nil {
 		return nil, err
 	}
@@ -733,41 +844,66 @@ func reduceAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 	if g == nil {
 		return out, nil
 	}
-	needInit := init != nil && need[1]
-	return rule(func(e *emitter) []*ir.Value {
-		switch ReduceKind(o.Op) {
+	// Where the input and the init are among the operands.
+	xAt, initAt := 0, 1
+	needX := need[0]
+	if r.body != nil {
+		xAt, initAt = -1, 0
+		needX = false
+		for _, n := range need[1:] {
+			needX = needX || n
+		}
+		if _, err := r.materialize(b, make([]*ir.Value, len(r.ins))); err != nil {
+			return nil, err
+		}
+	}
+	needInit := r.init != nil && need[initAt]
+	var dx *ir.Value
+	outs, err := rule(func(e *emitter) []*ir.Value {
+		x, dims := r.x, r.dims
+		switch r.kind {
 		case "add":
-			if need[0] {
+			if needX {
 				// The sum's transpose: the cotangent, the same at every
 				// point of the reduced interval.
-				var along DomainAttr
-				for _, d := range dims {
-					along = append(along, Dim{Name: d, Interval: ReducedInterval(o.Op, d)})
-				}
-				out[0] = e.build(Broadcast, ir.DictAttr{}.With("dims", along), nil, g)
+				dx = e.build(Broadcast, ir.DictAttr{}.With("dims", r.along), nil, g)
 			}
 			if needInit {
-				out[1] = g
+				out[initAt] = g
 			}
 		case "mul":
-			if need[0] {
-				out[0] = e.op(Mul, g, mulOthers(e, x, init, dims))
+			if needX {
+				dx = e.op(Mul, g, mulOthers(e, x, r.init, dims))
 			}
 			if needInit {
-				out[1] = e.op(Mul, g, e.reduce("mul", x, dims))
+				out[initAt] = e.op(Mul, g, e.reduce("mul", x, dims))
 			}
 		case "min", "max":
-			point, initWins := extremumPoint(e, o, x, init, dims)
+			point, initWins := extremumPoint(e, r)
 			zero := e.c(x, 0)
-			if need[0] {
-				out[0] = e.op(Select, point, g, zero)
+			if needX {
+				dx = e.op(Select, point, g, zero)
 			}
 			if needInit {
-				out[1] = e.op(Select, initWins, g, zero)
+				out[initAt] = e.op(Select, initWins, g, zero)
 			}
 		}
 		return out
 	}, b)
+	if err != nil || dx == nil {
+		return outs, err
+	}
+	if xAt >= 0 {
+		outs[xAt] = dx
+		return outs, nil
+	}
+	// The region form: the inputs get what t's computation passes back.
+	cs, err := b.BodyAdjoint(r.body, r.bodyArgs(), dx, append([]bool{false}, need[1:]...), r.t)
+	if err != nil {
+		return nil, err
+	}
+	copy(outs[1:], cs[1:])
+	return outs, nil
 }
 
 // A scan's step is s(k) = F(s(k-1), a(k)), s(k-1) being the init at the
@@ -851,7 +987,7 @@ func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Val
 			for j, i := range which {
 				dargs[1+i] = args[2+n+j]
 			}
-			_, dy, err := bb.BodyTangent(body, args[1:2+n], dargs)
+			_, dy, err := bb.BodyTangent(body, args[1:2+n], dargs, nil)
 			if dy == nil && err == nil {
 				dy = bb.Const(elemOf(o.Y[0]), 0)
 			}
@@ -888,7 +1024,7 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 				if err != nil {
 					return nil, err
 				}
-				cs, err := bb.BodyAdjoint(body, args[2:], mu, stepNeed)
+				cs, err := bb.BodyAdjoint(body, args[2:], mu, stepNeed, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -929,7 +1065,7 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 		}
 		mu = e.fit(mu, tensorTypeOf(g))
 		inNeed := append([]bool{false}, need[1:]...)
-		cs, err := b.BodyAdjoint(body, append([]*ir.Value{prev}, o.X[1:]...), mu, inNeed)
+		cs, err := b.BodyAdjoint(body, append([]*ir.Value{prev}, o.X[1:]...), mu, inNeed, nil)
 		if err != nil {
 			e.err = err
 			return nil

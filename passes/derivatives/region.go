@@ -10,8 +10,8 @@ func (b *builder) Add(x, y *ir.Value) (*ir.Value, error) { return b.add(x, y) }
 
 // rebuild builds a block's ops again at the current point, its arguments
 // bound to args and its types inferred again; it returns the new ops and
-// the value the block yields.
-func (b *builder) rebuild(body *ir.Block, args []*ir.Value) ([]*ir.Operation, *ir.Value, error) {
+// the value the block yields (or the new value of of, when not nil).
+func (b *builder) rebuild(body *ir.Block, args []*ir.Value, of *ir.Value) ([]*ir.Operation, *ir.Value, error) {
 	m := map[*ir.Value]*ir.Value{}
 	for i, a := range body.Args {
 		m[a] = args[i]
@@ -25,7 +25,10 @@ func (b *builder) rebuild(body *ir.Block, args []*ir.Value) ([]*ir.Operation, *i
 	start := len(b.block.Ops)
 	for _, op := range body.Ops {
 		if op.Is(tir.Yield) {
-			return b.block.Ops[start:], at(op.Operands[0]), nil
+			if of == nil {
+				of = op.Operands[0]
+			}
+			return b.block.Ops[start:], at(of), nil
 		}
 		k := tir.OpOf(op)
 		if k == nil || len(op.Regions) > 0 || op.Is(tir.View, tir.AssumeShape) {
@@ -52,10 +55,10 @@ func (b *builder) rebuild(body *ir.Block, args []*ir.Value) ([]*ir.Operation, *i
 }
 
 // BodyTangent implements tir.DerivativeBuilder.
-func (b *builder) BodyTangent(body *ir.Block, args, dargs []*ir.Value) (*ir.Value, *ir.Value, error) {
+func (b *builder) BodyTangent(body *ir.Block, args, dargs []*ir.Value, of *ir.Value) (*ir.Value, *ir.Value, error) {
 	loc := b.loc
 	defer func() { b.loc = loc }()
-	ops, y, err := b.rebuild(body, args)
+	ops, y, err := b.rebuild(body, args, of)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,10 +77,10 @@ func (b *builder) BodyTangent(body *ir.Block, args, dargs []*ir.Value) (*ir.Valu
 }
 
 // BodyAdjoint implements tir.DerivativeBuilder.
-func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool) ([]*ir.Value, error) {
+func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool, of *ir.Value) ([]*ir.Value, error) {
 	loc := b.loc
 	defer func() { b.loc = loc }()
-	ops, y, err := b.rebuild(body, args)
+	ops, y, err := b.rebuild(body, args, of)
 	if err != nil {
 		return nil, err
 	}
