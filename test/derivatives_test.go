@@ -148,7 +148,7 @@ func checkFunction(t *testing.T, m *ir.Module, name string, c derivCase, seed in
 	}
 	ft, _ := tir.FuncType(f)
 	rng := rand.New(rand.NewSource(seed * 7919))
-	args := randomIntRange(t, f, c.syms, seed, 0, 4)
+	args := randomIntRange(t, f, c.syms, seed, -1, 5)
 	var diffArgs []int
 	var v []*interp.Tensor
 	for i, in := range ft.Inputs {
@@ -543,6 +543,53 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("cotangent of d: %v, want A^-T w = %v", g[3], want)
 		}
 	})
+	t.Run("gather through a table", func(t *testing.T) {
+		// The transpose of a gather adds the cotangent of every table entry
+		// into the point it names; masked entries (-1, 9) add nothing.
+		src, err := os.ReadFile(filepath.Join("testdata", "derivatives", "gather.tir"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const NV, NE = 6, 7
+		pp, w, g := randv(NV), randv(NE*2), randv(NE)
+		e2v := []float64{0, 1, 1, 2, -1, 3, 5, 5, 4, 9, 2, 0, 3, 3}
+		m := differentiate(t, "gather.tir", string(src))
+		fv := m.Lookup("edges_vjp")
+		syms := map[string]int64{"NV": NV, "NE": NE}
+		var args []*interp.Tensor
+		ft, _ := tir.FuncType(fv)
+		for i, vals := range [][]float64{pp, w, e2v, g} {
+			tt, _ := tir.AsTensor(ft.Inputs[i])
+			dims, _ := interp.EvalDims(tt, syms)
+			a, _ := interp.NewTensor(tt.Elem, dims)
+			for k, x := range vals {
+				if a.F64 != nil {
+					a.F64[k] = x
+				} else {
+					a.I64[k] = int64(x)
+				}
+			}
+			args = append(args, a)
+		}
+		out, err := interp.Run(fv, args, syms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dpp, dw := make([]float64, NV), make([]float64, NE*2)
+		for e := 0; e < NE; e++ {
+			for k := 0; k < 2; k++ {
+				v := int(e2v[e*2+k])
+				if v < 0 || v >= NV {
+					continue
+				}
+				dpp[v] += w[e*2+k] * g[e]
+				dw[e*2+k] = pp[v] * g[e]
+			}
+		}
+		if !near(out[0].F64, dpp, 1e-14) || !near(out[1].F64, dw, 1e-14) {
+			t.Errorf("got dpp %v dw %v, want %v %v", out[0].F64, out[1].F64, dpp, dw)
+		}
+	})
 	// The choices at non-differentiable points (spec 6.2).
 	const red = `tir.func @r(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, I[0:2]>) -> (!tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>) {
   %mx = tir.reduce max %x over [K]
@@ -620,6 +667,8 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
 		{path: "tridiag.tir"},
+		{path: "nabla.tir", syms: map[string]int64{"NV": 23, "NE": 31}},
+		{path: filepath.Join("testdata", "derivatives", "gather.tir"), syms: map[string]int64{"NV": 6, "NE": 7}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
 	}
 	for _, c := range cases {
@@ -652,7 +701,7 @@ func TestDerivativesCompiled(t *testing.T) {
 					if err != nil {
 						t.Fatalf("-O%d @%s: build: %v", level, name, err)
 					}
-					args := randomIntRange(t, fn, c.syms, 3, 0, 4)
+					args := randomIntRange(t, fn, c.syms, 3, -1, 5)
 					want, err := interp.Run(fn, args, c.syms)
 					if err != nil {
 						t.Fatalf("@%s: interpreter: %v", name, err)

@@ -9,6 +9,13 @@ import (
 // affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%N]`; operands are the map
 // operands, the attribute is `map`, the result an index.
 
+// The map ops (see Ops for the naming rule).
+var (
+	Apply = mapOpDef("affine.apply", "evaluate a one-result affine map", true)
+	Min   = mapOpDef("affine.min", "the least result of an affine map", false)
+	Max   = mapOpDef("affine.max", "the greatest result of an affine map", false)
+)
+
 func mapOpDef(name, summary string, single bool) *ir.OpDef {
 	return &ir.OpDef{
 		Name:        name,
@@ -53,19 +60,19 @@ func mapOpDef(name, summary string, single bool) *ir.OpDef {
 
 // NewApply builds `%r = affine.apply m(operands)` (m has one result).
 func NewApply(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return newMapOp(loc, "affine.apply", m, operands)
+	return newMapOp(loc, Apply, m, operands)
 }
 
 // NewMin builds `%r = affine.min m(operands)`: the least of m's results.
 func NewMin(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return newMapOp(loc, "affine.min", m, operands)
+	return newMapOp(loc, Min, m, operands)
 }
 
 // NewMax builds `%r = affine.max m(operands)`: the greatest of m's results.
 func NewMax(loc ir.Location, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return newMapOp(loc, "affine.max", m, operands)
+	return newMapOp(loc, Max, m, operands)
 }
 
-func newMapOp(loc ir.Location, name string, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return ir.NewOp(name, loc, operands, []ir.Type{ir.Index}, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+func newMapOp(loc ir.Location, k *ir.OpDef, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
+	return ir.NewOpOf(k, loc, operands, []ir.Type{ir.Index}, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }

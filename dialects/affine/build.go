@@ -15,18 +15,6 @@ import (
 	"tir/dialects/ir"
 )
 
-func init() {
-	defs := []*ir.OpDef{forDef, parallelDef, ifDef, yieldDef,
-		mapOpDef("affine.apply", "evaluate a one-result affine map", true),
-		mapOpDef("affine.min", "the least result of an affine map", false),
-		mapOpDef("affine.max", "the greatest result of an affine map", false),
-	}
-	for _, k := range memOps {
-		defs = append(defs, k.def())
-	}
-	arith.Register(defs...)
-}
-
 // NewFor builds `affine.for %iv = max lb(lbOperands) to min ub(ubOperands)
 // step step iter_args(inits)`. Its body block has the induction variable
 // (index) then one argument per init, and NO terminator: the caller appends
@@ -35,7 +23,7 @@ func init() {
 func NewFor(loc ir.Location, lb ir.AffineMap, lbOperands []*ir.Value, ub ir.AffineMap, ubOperands []*ir.Value, step int64, inits []*ir.Value) *ir.Operation {
 	operands := append(append(append([]*ir.Value(nil), lbOperands...), ubOperands...), inits...)
 	types := arith.TypesOf(inits)
-	op := ir.NewOp("affine.for", loc, operands, types, ir.DictAttr{}.
+	op := ir.NewOpOf(For, loc, operands, types, ir.DictAttr{}.
 		With("lower_bound", ir.AffineMapAttr{Map: lb}).
 		With("upper_bound", ir.AffineMapAttr{Map: ub}).
 		With("step", ir.IntegerAttr{Value: step, Type: ir.Index}))
@@ -60,7 +48,7 @@ const ParallelAttr = "tir.parallel"
 // IsParallel reports whether an affine.for carries ParallelAttr.
 func IsParallel(op *ir.Operation) bool {
 	_, ok := op.Attr(ParallelAttr).(ir.UnitAttr)
-	return op.Name == "affine.for" && ok
+	return op.Is(For) && ok
 }
 
 // ForBody is the body block of an affine.for.
@@ -81,5 +69,5 @@ func ForBounds(op *ir.Operation) (lb ir.AffineMap, lbOperands []*ir.Value, ub ir
 
 // NewYield builds `affine.yield %vals...`.
 func NewYield(loc ir.Location, vals ...*ir.Value) *ir.Operation {
-	return ir.NewOp("affine.yield", loc, vals, nil, nil)
+	return ir.NewOpOf(Yield, loc, vals, nil, nil)
 }

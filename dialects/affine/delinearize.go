@@ -5,9 +5,9 @@ import (
 	"tir/dialects/ir"
 )
 
-// delinearizeDef is MLIR 16's `%r:2 = affine.delinearize_index %i into
+// DelinearizeIndex is MLIR 16's `%r:2 = affine.delinearize_index %i into
 // (%b0, %b1) : index, index`: the multi-index of a linear index in a basis.
-var delinearizeDef = &ir.OpDef{
+var DelinearizeIndex = &ir.OpDef{
 	Name:        "affine.delinearize_index",
 	Summary:     "the multi-index of a linear index in a basis",
 	Syntax:      "%r:2 = affine.delinearize_index %i into (%b0, %b1) : index, index",
@@ -71,5 +71,3 @@ var delinearizeDef = &ir.OpDef{
 		return nil
 	},
 }
-
-func init() { arith.Register(delinearizeDef) }

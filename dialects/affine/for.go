@@ -12,7 +12,8 @@ import (
 // (affine maps) and step (an index integer); one region whose entry block
 // has the induction variable then the iter args, ending in affine.yield.
 
-var forDef = &ir.OpDef{
+// For is affine.for.
+var For = &ir.OpDef{
 	Name:    "affine.for",
 	Summary: "a loop with affine bounds (max of lower, min of upper bound results)",
 	Syntax: "[%r = ] affine.for %i = LB to UB [step N] [iter_args(%acc = %init) -> (T)] { ... }\n" +
@@ -187,10 +188,11 @@ func verifyFor(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			return errf(op, "init #%d has type %s but result #%d has type %s", i, v.Type, i, op.Results[i].Type)
 		}
 	}
-	return scf.CheckYield(op, op.Regions[0], "affine.yield", arith.ResultTypes(op))
+	return scf.CheckYield(op, op.Regions[0], Yield, arith.ResultTypes(op))
 }
 
-var yieldDef = &ir.OpDef{
+// Yield is affine.yield.
+var Yield = &ir.OpDef{
 	Name:        "affine.yield",
 	Summary:     "end an affine.for, affine.parallel or affine.if region, yielding its values",
 	Syntax:      "affine.yield [%a : T]",
@@ -207,7 +209,7 @@ var yieldDef = &ir.OpDef{
 		switch par := op.ParentOp(); {
 		case par == nil:
 			return errf(op, "must be inside an affine.for, affine.parallel or affine.if")
-		case par.Name == "affine.for" || par.Name == "affine.parallel" || par.Name == "affine.if":
+		case par.Is(yieldParents...):
 			return nil // the parent checks the types
 		}
 		return errf(op, "expects parent op 'affine.for', 'affine.parallel' or 'affine.if', not '%s'", op.ParentOp().Name)

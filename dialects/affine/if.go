@@ -10,7 +10,8 @@ import (
 // Generic: operands are the set operands, attribute `condition`, two
 // regions (the else region empty when absent).
 
-var ifDef = &ir.OpDef{
+// If is affine.if.
+var If = &ir.OpDef{
 	Name:        "affine.if",
 	Summary:     "run the then region if the integer set holds for the operands, else the else region",
 	Syntax:      "[%r = ] affine.if affine_set<...>(%dims)[%syms] [-> T] { ... } [else { ... }]",
@@ -75,7 +76,7 @@ var ifDef = &ir.OpDef{
 
 func checkYieldOf(op *ir.Operation, r *ir.Region) error {
 	t := r.Blocks[0].Terminator()
-	if t == nil || t.Name != "affine.yield" {
+	if !t.Is(Yield) {
 		return errf(op, "region must end with 'affine.yield'")
 	}
 	if got := arith.TypesOf(t.Operands); !ir.TypesEqual(got, arith.ResultTypes(op)) {
@@ -155,7 +156,7 @@ func parseIf(p *ir.OpParser, st *ir.OpState) error {
 // block and, when withElse, an empty else block; no terminators (the caller
 // appends affine.yield to each block).
 func NewIf(loc ir.Location, set ir.AffineSet, operands []*ir.Value, resultTypes []ir.Type, withElse bool) *ir.Operation {
-	op := ir.NewOp("affine.if", loc, operands, resultTypes, ir.DictAttr{}.With("condition", ir.AffineSetAttr{Set: set}))
+	op := ir.NewOpOf(If, loc, operands, resultTypes, ir.DictAttr{}.With("condition", ir.AffineSetAttr{Set: set}))
 	op.AddRegion().AddBlock()
 	els := op.AddRegion()
 	if withElse {

@@ -16,12 +16,16 @@ type memOp struct {
 	vector bool // moves a vector (the custom form names its type)
 }
 
-var memOps = []memOp{
-	{"affine.load", false, false},
-	{"affine.store", true, false},
-	{"affine.vector_load", false, true},
-	{"affine.vector_store", true, true},
-}
+// The memory ops (see Ops for the naming rule).
+var (
+	Load        = memOp{"affine.load", false, false}.def()
+	Store       = memOp{"affine.store", true, false}.def()
+	VectorLoad  = memOp{"affine.vector_load", false, true}.def()
+	VectorStore = memOp{"affine.vector_store", true, true}.def()
+)
+
+// memOps holds the shape of each memory op, for AccessParts.
+var memOps = map[*ir.OpDef]memOp{}
 
 // memIndex is the position of the memref operand.
 func (k memOp) memIndex() int {
@@ -47,7 +51,7 @@ func (k memOp) def() *ir.OpDef {
 	if !k.store {
 		traits = ir.TraitReadOnly
 	}
-	return &ir.OpDef{
+	d := &ir.OpDef{
 		Name:        k.name,
 		Traits:      traits,
 		Summary:     "memory access at affine subscripts",
@@ -60,6 +64,8 @@ func (k memOp) def() *ir.OpDef {
 		},
 		Verify: k.verify,
 	}
+	memOps[d] = k
+	return d
 }
 
 func (k memOp) parse(p *ir.OpParser, st *ir.OpState) error {
@@ -205,36 +211,34 @@ func (k memOp) verify(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 // NewLoad builds `%v = affine.load %mem[m(operands)]`.
 func NewLoad(loc ir.Location, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
 	elem := mem.Type.(ir.MemRefType).Elem
-	return ir.NewOp("affine.load", loc, append([]*ir.Value{mem}, operands...), []ir.Type{elem},
+	return ir.NewOpOf(Load, loc, append([]*ir.Value{mem}, operands...), []ir.Type{elem},
 		ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 // NewStore builds `affine.store %v, %mem[m(operands)]`.
 func NewStore(loc ir.Location, v, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return ir.NewOp("affine.store", loc, append([]*ir.Value{v, mem}, operands...), nil,
+	return ir.NewOpOf(Store, loc, append([]*ir.Value{v, mem}, operands...), nil,
 		ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 // NewVectorLoad builds `%v = affine.vector_load %mem[m(operands)] : ..., vt`,
 // reading vt's elements from consecutive positions of the last dimension.
 func NewVectorLoad(loc ir.Location, vt ir.VectorType, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return ir.NewOp("affine.vector_load", loc, append([]*ir.Value{mem}, operands...), []ir.Type{vt},
+	return ir.NewOpOf(VectorLoad, loc, append([]*ir.Value{mem}, operands...), []ir.Type{vt},
 		ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 // NewVectorStore builds `affine.vector_store %v, %mem[m(operands)]`.
 func NewVectorStore(loc ir.Location, v, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Operation {
-	return ir.NewOp("affine.vector_store", loc, append([]*ir.Value{v, mem}, operands...), nil,
+	return ir.NewOpOf(VectorStore, loc, append([]*ir.Value{v, mem}, operands...), nil,
 		ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 // AccessParts returns the stored value (nil for loads), the memref, the map
 // and the map operands of an affine load or store.
 func AccessParts(op *ir.Operation) (val, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) {
-	for _, k := range memOps {
-		if k.name == op.Name {
-			return k.parts(op)
-		}
+	if k, ok := memOps[op.Def]; ok {
+		return k.parts(op)
 	}
 	return nil, nil, ir.AffineMap{}, nil
 }

@@ -22,7 +22,8 @@ import (
 // ReductionKinds are the affine.parallel reductions by enum value.
 var ReductionKinds = []string{"addf", "addi", "assign", "maxf", "maxs", "maxu", "minf", "mins", "minu", "mulf", "muli", "ori", "andi"}
 
-var parallelDef = &ir.OpDef{
+// Parallel is affine.parallel.
+var Parallel = &ir.OpDef{
 	Name:    "affine.parallel",
 	Summary: "a multi-dimensional parallel loop with affine bounds and optional reductions",
 	Syntax: "[%r = ] affine.parallel (%i, ...) = (LB, ...) to (UB, ...) [step (s, ...)] [reduce (\"addf\", ...) -> (T, ...)] { ... }\n" +
@@ -298,7 +299,7 @@ func verifyParallel(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			return errf(op, "result type %s cannot match reduction attribute \"%s\"", t, k)
 		}
 	}
-	return scf.CheckYield(op, op.Regions[0], "affine.yield", arith.ResultTypes(op))
+	return scf.CheckYield(op, op.Regions[0], Yield, arith.ResultTypes(op))
 }
 
 // NewParallel builds an affine.parallel over len(steps) dimensions with a
@@ -315,7 +316,7 @@ func NewParallel(loc ir.Location, lb, ub ParallelBounds, steps []int64, reductio
 		}
 		kinds = append(kinds, int64(k))
 	}
-	op := ir.NewOp("affine.parallel", loc, append(append([]*ir.Value(nil), lb.Operands...), ub.Operands...),
+	op := ir.NewOpOf(Parallel, loc, append(append([]*ir.Value(nil), lb.Operands...), ub.Operands...),
 		resultTypes, parallelAttrs(lb, ub, steps, kinds))
 	ivs := make([]ir.Type, len(steps))
 	for i := range ivs {

@@ -3,6 +3,7 @@ package affine
 import (
 	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 )
 
@@ -47,14 +48,14 @@ func IsValidSymbol(v *ir.Value) bool {
 	switch {
 	case op.HasTrait(ir.TraitConstantLike):
 		return true
-	case op.Name == "affine.apply":
+	case op.Is(applyOps...):
 		for _, o := range op.Operands {
 			if !IsValidSymbol(o) {
 				return false
 			}
 		}
 		return true
-	case op.Name == "memref.dim":
+	case op.Is(memref.Dim):
 		return IsTopLevel(op.Operands[0]) || isViewSizeSymbol(op)
 	}
 	return false
@@ -86,12 +87,12 @@ func isViewSizeSymbol(dim *ir.Operation) bool {
 		}
 	}
 	first := -1
-	switch src.Name {
-	case "memref.alloc", "memref.alloca":
+	switch {
+	case src.Is(memref.Alloc, memref.Alloca):
 		first = 0
-	case "memref.view":
+	case src.Is(memref.View):
 		first = 2
-	case "memref.subview":
+	case src.Is(memref.SubView):
 		seg, ok := src.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
 		sizes, ok2 := src.Attr("static_sizes").(ir.DenseArrayAttr)
 		if !ok || !ok2 || len(seg.Values) != 4 || len(sizes.Values) != len(mt.Shape) {
@@ -118,9 +119,9 @@ func IsValidDim(v *ir.Value) bool {
 	op := v.DefiningOp()
 	if op == nil {
 		parent := v.OwnerBlock().ParentOp()
-		return parent != nil && (parent.Name == "affine.for" || parent.Name == "affine.parallel")
+		return parent.Is(loopOps...)
 	}
-	if op.Name == "affine.apply" {
+	if op.Is(applyOps...) {
 		for _, o := range op.Operands {
 			if !IsValidDim(o) {
 				return false

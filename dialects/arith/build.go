@@ -6,15 +6,6 @@ import (
 	"tir/dialects/ir"
 )
 
-func init() {
-	defs := []*ir.OpDef{constantDef, selectDef,
-		cmpDef("arith.cmpf", CmpFPredicates, FloatElems),
-		cmpDef("arith.cmpi", CmpIPredicates, IntElems)}
-	defs = append(defs, elementwiseTable()...)
-	defs = append(defs, castTable()...)
-	Register(defs...)
-}
-
 // MaskSelectAttr is the unit attribute with which the tir lowering marks
 // an arith.select whose condition is a mask: true where a point is masked
 // (a missing neighbour in a mesh table), which leaves the accumulator of
@@ -27,7 +18,7 @@ const MaskSelectAttr = "tir.mask"
 // IsMaskSelect reports whether op is an arith.select marked MaskSelectAttr.
 func IsMaskSelect(op *ir.Operation) bool {
 	_, ok := op.Attr(MaskSelectAttr).(ir.UnitAttr)
-	return ok && op.Name == "arith.select"
+	return ok && op.Is(Select)
 }
 
 // Builders for lowering passes. Each returns a detached op (append it to a
@@ -36,7 +27,7 @@ func IsMaskSelect(op *ir.Operation) bool {
 // NewConstant builds `arith.constant` for a typed value attribute
 // (IntegerAttr, FloatAttr or DenseElementsAttr).
 func NewConstant(loc ir.Location, value ir.Attribute, t ir.Type) *ir.Operation {
-	return ir.NewOp("arith.constant", loc, nil, []ir.Type{t}, ir.DictAttr{}.With("value", value))
+	return ir.NewOpOf(Constant, loc, nil, []ir.Type{t}, ir.DictAttr{}.With("value", value))
 }
 
 // NewConstantFloat builds `arith.constant v : t` for a float type t.
@@ -90,26 +81,26 @@ func NewBinary(loc ir.Location, name string, a, b *ir.Value) *ir.Operation {
 
 // NewCmpF builds `arith.cmpf PRED, %a, %b` (pred "olt", "oeq", ...).
 func NewCmpF(loc ir.Location, pred string, a, b *ir.Value) *ir.Operation {
-	return newCmp(loc, "arith.cmpf", CmpFPredicates, pred, a, b)
+	return newCmp(loc, CmpF, CmpFPredicates, pred, a, b)
 }
 
 // NewCmpI builds `arith.cmpi PRED, %a, %b` (pred "slt", "eq", ...).
 func NewCmpI(loc ir.Location, pred string, a, b *ir.Value) *ir.Operation {
-	return newCmp(loc, "arith.cmpi", CmpIPredicates, pred, a, b)
+	return newCmp(loc, CmpI, CmpIPredicates, pred, a, b)
 }
 
-func newCmp(loc ir.Location, name string, preds []string, pred string, a, b *ir.Value) *ir.Operation {
+func newCmp(loc ir.Location, cmp *ir.OpDef, preds []string, pred string, a, b *ir.Value) *ir.Operation {
 	k := indexOf(preds, pred)
 	if k < 0 {
-		panic("arith: unknown " + name + " predicate " + pred)
+		panic("arith: unknown " + cmp.Name + " predicate " + pred)
 	}
 	attrs := ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: int64(k), Type: ir.I64})
-	return ir.NewOp(name, loc, []*ir.Value{a, b}, []ir.Type{WithElem(a.Type, ir.I1)}, attrs)
+	return ir.NewOpOf(cmp, loc, []*ir.Value{a, b}, []ir.Type{WithElem(a.Type, ir.I1)}, attrs)
 }
 
 // NewSelect builds `arith.select %c, %a, %b`.
 func NewSelect(loc ir.Location, c, a, b *ir.Value) *ir.Operation {
-	return ir.NewOp("arith.select", loc, []*ir.Value{c, a, b}, []ir.Type{a.Type}, nil)
+	return ir.NewOpOf(Select, loc, []*ir.Value{c, a, b}, []ir.Type{a.Type}, nil)
 }
 
 // NewCast builds a cast op (name "sitofp", "index_cast", ...) of x to type

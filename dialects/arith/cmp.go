@@ -16,6 +16,12 @@ var CmpFPredicates = []string{"false", "oeq", "ogt", "oge", "olt", "ole", "one",
 // CmpIPredicates lists arith.cmpi predicates by enum value.
 var CmpIPredicates = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
 
+// The comparisons (see Ops for the naming rule).
+var (
+	CmpF = cmpDef("arith.cmpf", CmpFPredicates, FloatElems)
+	CmpI = cmpDef("arith.cmpi", CmpIPredicates, IntElems)
+)
+
 func cmpDef(name string, preds []string, kind ElemKind) *ir.OpDef {
 	return &ir.OpDef{
 		Name:        name,
@@ -89,7 +95,7 @@ func cmpDef(name string, preds []string, kind ElemKind) *ir.OpDef {
 
 // PredicateIndex returns the enum value of a cmpf or cmpi predicate, or -1.
 func PredicateIndex(opName, pred string) int {
-	if opName == "arith.cmpf" {
+	if opName == CmpF.Name {
 		return indexOf(CmpFPredicates, pred)
 	}
 	return indexOf(CmpIPredicates, pred)
@@ -99,7 +105,7 @@ func PredicateIndex(opName, pred string) int {
 func Predicate(op *ir.Operation) string {
 	a, ok := op.Attr("predicate").(ir.IntegerAttr)
 	preds := CmpIPredicates
-	if op.Name == "arith.cmpf" {
+	if op.Is(CmpF) {
 		preds = CmpFPredicates
 	}
 	if !ok || a.Value < 0 || a.Value >= int64(len(preds)) {
@@ -108,7 +114,8 @@ func Predicate(op *ir.Operation) string {
 	return preds[a.Value]
 }
 
-var selectDef = &ir.OpDef{
+// Select is arith.select.
+var Select = &ir.OpDef{
 	Name:        "arith.select",
 	Summary:     "choose between two values on an i1 (or elementwise on a vector of i1)",
 	Syntax:      "%r = arith.select %c, %a, %b : T   |   : vector<8xi1>, vector<8xf32>",

@@ -11,7 +11,8 @@ import (
 // f32`, `arith.constant true`, `arith.constant dense<0.0> : vector<8xf32>`.
 // Generic: {value = <typed attribute>}.
 
-var constantDef = &ir.OpDef{
+// Constant is arith.constant.
+var Constant = &ir.OpDef{
 	Name:        "arith.constant",
 	Summary:     "an integer, index, float or splat/dense vector constant",
 	Syntax:      "%c = arith.constant 1.5 : f32 | 0 : index | true | dense<0.0> : vector<8xf32>",

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"tir/dialects/arith"
 	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/printer"
@@ -55,10 +56,10 @@ func TestDiagnostics(t *testing.T) {
 func TestMalformedPrintsGeneric(t *testing.T) {
 	x := &ir.Value{Type: ir.F32}
 	for _, op := range []*ir.Operation{
-		ir.NewOp("arith.addf", ir.UnknownLoc, []*ir.Value{x}, []ir.Type{ir.F32}, nil),
-		ir.NewOp("arith.cmpf", ir.UnknownLoc, []*ir.Value{x, x}, []ir.Type{ir.I1}, nil),
-		ir.NewOp("arith.constant", ir.UnknownLoc, nil, []ir.Type{ir.F32}, nil),
-		ir.NewOp("arith.sitofp", ir.UnknownLoc, []*ir.Value{x}, nil, nil),
+		ir.NewOpOf(arith.AddF, ir.UnknownLoc, []*ir.Value{x}, []ir.Type{ir.F32}, nil),
+		ir.NewOpOf(arith.CmpF, ir.UnknownLoc, []*ir.Value{x, x}, []ir.Type{ir.I1}, nil),
+		ir.NewOpOf(arith.Constant, ir.UnknownLoc, nil, []ir.Type{ir.F32}, nil),
+		ir.NewOpOf(arith.SIToFP, ir.UnknownLoc, []*ir.Value{x}, nil, nil),
 	} {
 		out := printer.Op(op, printer.Options{})
 		if !strings.Contains(out, `"`+op.Name+`"(`) {

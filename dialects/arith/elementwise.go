@@ -113,21 +113,34 @@ func verifyElementwise(op *ir.Operation, kind ElemKind, fastmath bool) error {
 	return nil
 }
 
-var floatBinary = []string{"addf", "subf", "mulf", "divf", "remf", "maxf", "minf"}
+// The elementwise ops, written out one by one (see Ops for the naming rule).
+var (
+	AddF = ElementwiseOp("arith.addf", 2, FloatElems, true, "float add")
+	SubF = ElementwiseOp("arith.subf", 2, FloatElems, true, "float sub")
+	MulF = ElementwiseOp("arith.mulf", 2, FloatElems, true, "float mul")
+	DivF = ElementwiseOp("arith.divf", 2, FloatElems, true, "float div")
+	RemF = ElementwiseOp("arith.remf", 2, FloatElems, true, "float rem")
+	MaxF = ElementwiseOp("arith.maxf", 2, FloatElems, true, "float max")
+	MinF = ElementwiseOp("arith.minf", 2, FloatElems, true, "float min")
+	NegF = ElementwiseOp("arith.negf", 1, FloatElems, true, "float negation")
 
-var intBinary = []string{
-	"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "floordivsi", "ceildivsi",
-	"maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shli", "shrsi", "shrui",
-}
-
-func elementwiseTable() []*ir.OpDef {
-	var defs []*ir.OpDef
-	for _, n := range floatBinary {
-		defs = append(defs, ElementwiseOp("arith."+n, 2, FloatElems, true, "float "+n[:len(n)-1]))
-	}
-	defs = append(defs, ElementwiseOp("arith.negf", 1, FloatElems, true, "float negation"))
-	for _, n := range intBinary {
-		defs = append(defs, ElementwiseOp("arith."+n, 2, IntElems, false, "integer "+n))
-	}
-	return defs
-}
+	AddI       = ElementwiseOp("arith.addi", 2, IntElems, false, "integer addi")
+	SubI       = ElementwiseOp("arith.subi", 2, IntElems, false, "integer subi")
+	MulI       = ElementwiseOp("arith.muli", 2, IntElems, false, "integer muli")
+	DivSI      = ElementwiseOp("arith.divsi", 2, IntElems, false, "integer divsi")
+	DivUI      = ElementwiseOp("arith.divui", 2, IntElems, false, "integer divui")
+	RemSI      = ElementwiseOp("arith.remsi", 2, IntElems, false, "integer remsi")
+	RemUI      = ElementwiseOp("arith.remui", 2, IntElems, false, "integer remui")
+	FloorDivSI = ElementwiseOp("arith.floordivsi", 2, IntElems, false, "integer floordivsi")
+	CeilDivSI  = ElementwiseOp("arith.ceildivsi", 2, IntElems, false, "integer ceildivsi")
+	MaxSI      = ElementwiseOp("arith.maxsi", 2, IntElems, false, "integer maxsi")
+	MaxUI      = ElementwiseOp("arith.maxui", 2, IntElems, false, "integer maxui")
+	MinSI      = ElementwiseOp("arith.minsi", 2, IntElems, false, "integer minsi")
+	MinUI      = ElementwiseOp("arith.minui", 2, IntElems, false, "integer minui")
+	AndI       = ElementwiseOp("arith.andi", 2, IntElems, false, "integer andi")
+	OrI        = ElementwiseOp("arith.ori", 2, IntElems, false, "integer ori")
+	XOrI       = ElementwiseOp("arith.xori", 2, IntElems, false, "integer xori")
+	ShLI       = ElementwiseOp("arith.shli", 2, IntElems, false, "integer shli")
+	ShRSI      = ElementwiseOp("arith.shrsi", 2, IntElems, false, "integer shrsi")
+	ShRUI      = ElementwiseOp("arith.shrui", 2, IntElems, false, "integer shrui")
+)

@@ -85,8 +85,9 @@ func extendedOp(name, summary string, carry bool) *ir.OpDef {
 	}
 }
 
-func init() {
-	Register(extendedOp("arith.addui_extended", "add with the unsigned carry as a second result", true),
-		extendedOp("arith.mului_extended", "full unsigned product as low and high halves", false),
-		extendedOp("arith.mulsi_extended", "full signed product as low and high halves", false))
-}
+// The two-result integer ops (see Ops for the naming rule).
+var (
+	AddUIExtended = extendedOp("arith.addui_extended", "add with the unsigned carry as a second result", true)
+	MulUIExtended = extendedOp("arith.mului_extended", "full unsigned product as low and high halves", false)
+	MulSIExtended = extendedOp("arith.mulsi_extended", "full signed product as low and high halves", false)
+)

@@ -13,9 +13,6 @@ import (
 //	cf.br ^bb1(%a, %b : i32, f32)
 //	cf.cond_br %c, ^bb1(%a : i32), ^bb2
 //	cf.switch %flag : i32, [default: ^bb1(%a : i32), 42: ^bb2]
-func init() {
-	arith.Register(brDef, condBrDef, switchDef)
-}
 
 // parseDest reads `^bb(%a, %b : T1, T2)` or `^bb`.
 func parseDest(p *ir.OpParser) (*ir.Block, []*ir.Value, error) {
@@ -86,7 +83,8 @@ func segments(op *ir.Operation, n int) []int64 {
 	return a.Values
 }
 
-var brDef = &ir.OpDef{
+// Br is cf.br.
+var Br = &ir.OpDef{
 	Name:        "cf.br",
 	Summary:     "branch to a block, passing it values",
 	Syntax:      "cf.br ^bb1(%a : i32)",
@@ -113,7 +111,8 @@ var brDef = &ir.OpDef{
 	},
 }
 
-var condBrDef = &ir.OpDef{
+// CondBr is cf.cond_br.
+var CondBr = &ir.OpDef{
 	Name:        "cf.cond_br",
 	Summary:     "branch to one of two blocks on an i1",
 	Syntax:      "cf.cond_br %c, ^bb1(%a : i32), ^bb2",
@@ -198,7 +197,8 @@ func caseValue(text string, w int, loc ir.Location) (int64, error) {
 	return v, nil
 }
 
-var switchDef = &ir.OpDef{
+// Switch is cf.switch.
+var Switch = &ir.OpDef{
 	Name:        "cf.switch",
 	Summary:     "branch to the block of the case equal to the flag, or to the default",
 	Syntax:      "cf.switch %flag : i32, [default: ^bb1(%a : i32), 42: ^bb2]",

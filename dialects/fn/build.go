@@ -8,7 +8,7 @@ import (
 // arguments are the parameters (no terminator: the caller appends the body
 // and a func.return). Name hints of the arguments may be set afterwards.
 func NewFunc(loc ir.Location, name string, ft ir.FunctionType) (*ir.Operation, *ir.Block) {
-	op := ir.NewOp("func.func", loc, nil, nil, ir.DictAttr{}.
+	op := ir.NewOpOf(Func, loc, nil, nil, ir.DictAttr{}.
 		With("sym_name", ir.StringAttr(name)).
 		With("function_type", ir.TypeAttr{Type: ft}))
 	entry := op.AddRegion().AddBlock(ft.Inputs...)
@@ -17,7 +17,7 @@ func NewFunc(loc ir.Location, name string, ft ir.FunctionType) (*ir.Operation, *
 
 // NewDecl builds the declaration `func.func private @name(T, ...) -> R`.
 func NewDecl(loc ir.Location, name string, ft ir.FunctionType) *ir.Operation {
-	op := ir.NewOp("func.func", loc, nil, nil, ir.DictAttr{}.
+	op := ir.NewOpOf(Func, loc, nil, nil, ir.DictAttr{}.
 		With("sym_name", ir.StringAttr(name)).
 		With("function_type", ir.TypeAttr{Type: ft}).
 		With("sym_visibility", ir.StringAttr("private")))
@@ -27,10 +27,10 @@ func NewDecl(loc ir.Location, name string, ft ir.FunctionType) *ir.Operation {
 
 // NewReturn builds `func.return %vals...`.
 func NewReturn(loc ir.Location, vals ...*ir.Value) *ir.Operation {
-	return ir.NewOp("func.return", loc, vals, nil, nil)
+	return ir.NewOpOf(Return, loc, vals, nil, nil)
 }
 
 // NewCall builds `func.call @callee(args) : (...) -> (results)`.
 func NewCall(loc ir.Location, callee string, args []*ir.Value, results []ir.Type) *ir.Operation {
-	return ir.NewOp("func.call", loc, args, results, ir.DictAttr{}.With("callee", ir.SymbolRefAttr(callee)))
+	return ir.NewOpOf(Call, loc, args, results, ir.DictAttr{}.With("callee", ir.SymbolRefAttr(callee)))
 }

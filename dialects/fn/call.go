@@ -5,7 +5,8 @@ import (
 	"tir/dialects/ir"
 )
 
-var returnDef = &ir.OpDef{
+// Return is func.return.
+var Return = &ir.OpDef{
 	Name:        "func.return",
 	Summary:     "return from a func.func",
 	Syntax:      "func.return [%a, %b : T1, T2]",
@@ -20,7 +21,7 @@ var returnDef = &ir.OpDef{
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		fn := op.ParentOp()
-		if fn == nil || fn.Name != "func.func" {
+		if !fn.Is(Func) {
 			return arith.Errf(op, "expects parent op 'func.func'")
 		}
 		ft, ok := FuncType(fn)
@@ -39,7 +40,8 @@ var returnDef = &ir.OpDef{
 	},
 }
 
-var callDef = &ir.OpDef{
+// Call is func.call.
+var Call = &ir.OpDef{
 	Name:        "func.call",
 	Summary:     "call a function by symbol",
 	Syntax:      "%r = func.call @f(%a, %b) : (T1, T2) -> R",
@@ -109,7 +111,7 @@ func verifyCall(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	}
 	var fnOp *ir.Operation
 	for _, o := range top.Regions[0].Blocks[0].Ops {
-		if o.Name == "func.func" && ir.SymbolName(o) == string(callee) {
+		if o.Is(Func) && ir.SymbolName(o) == string(callee) {
 			fnOp = o
 		}
 	}

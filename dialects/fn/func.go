@@ -10,7 +10,8 @@ import (
 	"tir/dialects/ir"
 )
 
-var funcDef = &ir.OpDef{
+// Func is func.func.
+var Func = &ir.OpDef{
 	Name:    "func.func",
 	Summary: "a function (or, without a body, a declaration)",
 	Syntax: "func.func [private] @f(%a: T, ...) [-> R | -> (R, ...)] [attributes {...}] { ... }\n" +
@@ -216,5 +217,3 @@ func verifyFunc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	}
 	return nil
 }
-
-func init() { arith.Register(funcDef, returnDef, callDef) }

@@ -32,7 +32,7 @@ func TestBuilders(t *testing.T) {
 	dev := gpu.NewFunc(loc, "helper", nil, false)
 	gpu.AppendToModule(mod, dev)
 	gpu.FuncBody(dev).Append(gpu.NewReturn(loc))
-	if body := gpu.ModuleBody(mod); len(body.Ops) != 3 || body.Ops[0] != k || body.Ops[1] != dev || body.Ops[2].Name != "gpu.module_end" {
+	if body := gpu.ModuleBody(mod); len(body.Ops) != 3 || body.Ops[0] != k || body.Ops[1] != dev || !body.Ops[2].Is(gpu.ModuleEnd) {
 		t.Fatalf("AppendToModule must insert before gpu.module_end")
 	}
 	if !gpu.IsKernel(k) || gpu.IsKernel(dev) || gpu.IsKernel(mod) {
@@ -42,12 +42,15 @@ func TestBuilders(t *testing.T) {
 	kb := gpu.FuncBody(k)
 	kb.Args[0].NameHint, kb.Args[1].NameHint = "m", "n"
 	var tid *ir.Value
-	for _, kind := range []string{"gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim"} {
+	for _, kind := range gpu.IndexOps {
 		for _, d := range []string{"x", "y", "z"} {
-			op := gpu.NewIndexOp(loc, kind, d)
+			op := gpu.NewIndexOp(loc, kind.Name, d)
 			kb.Append(op)
+			if !op.Is(kind) {
+				t.Errorf("NewIndexOp(%s) built %s", kind.Name, op.Name)
+			}
 			if got := gpu.Dimension(op); got != d {
-				t.Errorf("Dimension(%s %s) = %q", kind, d, got)
+				t.Errorf("Dimension(%s %s) = %q", kind.Name, d, got)
 			}
 			if tid == nil {
 				tid = op.Results[0]
@@ -102,7 +105,7 @@ func TestBuiltBadDimension(t *testing.T) {
 	m.Body().Append(mod)
 	k := gpu.NewFunc(loc, "k", nil, true)
 	gpu.AppendToModule(mod, k)
-	gpu.FuncBody(k).Append(gpu.NewIndexOp(loc, "gpu.thread_id", "w"))
+	gpu.FuncBody(k).Append(gpu.NewIndexOp(loc, gpu.ThreadID.Name, "w"))
 	gpu.FuncBody(k).Append(gpu.NewReturn(loc))
 	err := ir.Verify(m.Op, nil)
 	if err == nil || !strings.Contains(err.Error(), "built:7:3") || !strings.Contains(err.Error(), "either 'x', 'y', or 'z'") {

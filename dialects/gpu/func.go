@@ -5,12 +5,12 @@ import (
 	"tir/dialects/ir"
 )
 
-// gpu.func: the entry block's arguments are the parameters, then the
-// workgroup attributions (buffers shared by a block), then the private ones
-// (per thread); workgroup_attributions counts the former and the private
-// ones are the rest. Unlike func.func there is no declaration form and no
-// visibility keyword, and the body has no implicit terminator.
-var funcDef = &ir.OpDef{
+// Func is gpu.func: the entry block's arguments are the parameters, then
+// the workgroup attributions (buffers shared by a block), then the private
+// ones (per thread); workgroup_attributions counts the former and the
+// private ones are the rest. Unlike func.func there is no declaration form
+// and no visibility keyword, and the body has no implicit terminator.
+var Func = &ir.OpDef{
 	Name:    "gpu.func",
 	Summary: "a kernel (with `kernel`) or device function inside a gpu.module",
 	Syntax: "gpu.func @k(%a: T, ...) [-> R | -> (R, ...)] [workgroup(%w : memref<..>, ...)] [private(%p : memref<..>, ...)]" +
@@ -185,7 +185,7 @@ func printFunc(p ir.OpPrinter, op *ir.Operation) {
 	n := len(ft.Inputs)
 	attributions("workgroup", entry.Args[n:n+nw])
 	attributions("private", entry.Args[n+nw:])
-	if IsKernel(op) {
+	if hasKernelAttr(op) {
 		p.Write(" kernel")
 	}
 	p.AttrDict(op.Attrs, funcAttrs...)
@@ -240,7 +240,7 @@ func verifyFunc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	if !ok {
 		return arith.Errf(op, "workgroup_attributions must be a non-negative i64 integer")
 	}
-	if par := op.ParentOp(); par == nil || par.Name != "gpu.module" {
+	if par := op.ParentOp(); !par.Is(Module) {
 		return arith.Errf(op, "expects parent op 'gpu.module'")
 	}
 	if k := op.Attr(KernelAttr); k != nil {
@@ -291,7 +291,8 @@ func verifyFunc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	return nil
 }
 
-var returnDef = &ir.OpDef{
+// Return is gpu.return.
+var Return = &ir.OpDef{
 	Name:        "gpu.return",
 	Summary:     "return from a gpu.func",
 	Syntax:      "gpu.return [%a, %b : T1, T2]",
@@ -306,7 +307,7 @@ var returnDef = &ir.OpDef{
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		fn := op.ParentOp()
-		if fn == nil || fn.Name != "gpu.func" {
+		if !fn.Is(Func) {
 			return arith.Errf(op, "expects parent op 'gpu.func'")
 		}
 		ft, ok := FuncType(fn)
@@ -340,7 +341,7 @@ func NewFunc(loc ir.Location, name string, argTypes []ir.Type, kernel bool) *ir.
 	if kernel {
 		attrs = attrs.With(KernelAttr, ir.UnitAttr{})
 	}
-	op := ir.NewOp("gpu.func", loc, nil, nil, attrs)
+	op := ir.NewOpOf(Func, loc, nil, nil, attrs)
 	op.AddRegion().AddBlock(argTypes...)
 	return op
 }
@@ -350,10 +351,12 @@ func FuncBody(op *ir.Operation) *ir.Block { return op.Regions[0].Entry() }
 
 // IsKernel reports whether op is a gpu.func marked as a kernel (the unit
 // attribute gpu.kernel, as MLIR tests it).
-func IsKernel(op *ir.Operation) bool {
-	if op == nil || op.Name != "gpu.func" {
-		return false
-	}
+func IsKernel(op *ir.Operation) bool { return op.Is(Func) && hasKernelAttr(op) }
+
+// hasKernelAttr reports whether op carries the unit attribute gpu.kernel
+// (IsKernel without its test of the op, for Func's own hooks: Go rejects a
+// package-level initializer that refers to itself).
+func hasKernelAttr(op *ir.Operation) bool {
 	_, ok := op.Attr(KernelAttr).(ir.UnitAttr)
 	return ok
 }
@@ -361,5 +364,5 @@ func IsKernel(op *ir.Operation) bool {
 // NewReturn builds `gpu.return` (with vals for a device function that
 // returns values; a kernel returns none).
 func NewReturn(loc ir.Location, vals ...*ir.Value) *ir.Operation {
-	return ir.NewOp("gpu.return", loc, vals, nil, nil)
+	return ir.NewOpOf(Return, loc, vals, nil, nil)
 }

@@ -22,10 +22,7 @@
 // symbol table gpu.launch_func resolves its kernel in).
 package gpu
 
-import (
-	"tir/dialects/arith"
-	"tir/dialects/ir"
-)
+import "tir/dialects/ir"
 
 // Attribute names with a meaning in this dialect.
 const (
@@ -47,21 +44,13 @@ const (
 // as an opaque dialect type, which prints as MLIR spells it.
 var AsyncToken ir.Type = ir.OpaqueType{Name: "gpu.async.token"}
 
-func init() {
-	arith.Register(moduleDef, moduleEndDef, funcDef, returnDef,
-		indexDef("gpu.thread_id", "the thread's index in its block along a dimension"),
-		indexDef("gpu.block_id", "the block's index in the grid along a dimension"),
-		indexDef("gpu.block_dim", "the number of threads of a block along a dimension"),
-		indexDef("gpu.grid_dim", "the number of blocks of the grid along a dimension"),
-		launchFuncDef)
-	ir.RegisterAttr("gpu", parseGPUAttr)
-}
+func init() { ir.RegisterAttr("gpu", parseGPUAttr) }
 
-// enclosing returns the closest op named name that (transitively) holds op,
+// enclosing returns the closest op of kind k that (transitively) holds op,
 // or nil.
-func enclosing(op *ir.Operation, name string) *ir.Operation {
+func enclosing(op *ir.Operation, k ir.OpKind) *ir.Operation {
 	for p := op.ParentOp(); p != nil; p = p.ParentOp() {
-		if p.Name == name {
+		if p.Is(k) {
 			return p
 		}
 	}

@@ -16,8 +16,16 @@ func (a DimAttr) String() string { return "#gpu<dim " + string(a) + ">" }
 
 func validDim(d string) bool { return d == "x" || d == "y" || d == "z" }
 
-// indexKinds are the names of the index ops, for NewIndexOp.
-var indexKinds = map[string]bool{"gpu.thread_id": true, "gpu.block_id": true, "gpu.block_dim": true, "gpu.grid_dim": true}
+// The index ops (see Ops for the naming rule).
+var (
+	ThreadID = indexDef("gpu.thread_id", "the thread's index in its block along a dimension")
+	BlockID  = indexDef("gpu.block_id", "the block's index in the grid along a dimension")
+	BlockDim = indexDef("gpu.block_dim", "the number of threads of a block along a dimension")
+	GridDim  = indexDef("gpu.grid_dim", "the number of blocks of the grid along a dimension")
+)
+
+// IndexOps lists the index ops.
+var IndexOps = []*ir.OpDef{ThreadID, BlockID, BlockDim, GridDim}
 
 // parseGPUAttr reads the body of #gpu<...>. Only `dim` is interpreted; the
 // other #gpu<...> attributes of MLIR (shuffle modes, reduction kinds, ...)
@@ -83,7 +91,7 @@ func indexDef(name, summary string) *ir.OpDef {
 			}
 			// MLIR 16 accepts these anywhere; outside a gpu.func they have
 			// no thread to describe.
-			if enclosing(op, "gpu.func") == nil {
+			if enclosing(op, Func) == nil {
 				return arith.Errf(op, "must be inside a gpu.func")
 			}
 			return nil
@@ -91,15 +99,17 @@ func indexDef(name, summary string) *ir.OpDef {
 	}
 }
 
-// NewIndexOp builds `%r = KIND  DIM`: kind is one of "gpu.thread_id",
-// "gpu.block_id", "gpu.block_dim", "gpu.grid_dim" and dim one of "x", "y",
-// "z". An unknown kind is a bug of the caller and panics; a bad dim is left
-// to the verifier.
+// NewIndexOp builds `%r = KIND  DIM`: kind is the name of one of IndexOps
+// ("gpu.thread_id", ThreadID.Name, ...) and dim one of "x", "y", "z". An
+// unknown kind is a bug of the caller and panics; a bad dim is left to the
+// verifier.
 func NewIndexOp(loc ir.Location, kind, dim string) *ir.Operation {
-	if !indexKinds[kind] {
-		panic("gpu: unknown index op " + kind)
+	for _, k := range IndexOps {
+		if k.Name == kind {
+			return ir.NewOpOf(k, loc, nil, []ir.Type{ir.Index}, ir.DictAttr{}.With("dimension", DimAttr(dim)))
+		}
 	}
-	return ir.NewOp(kind, loc, nil, []ir.Type{ir.Index}, ir.DictAttr{}.With("dimension", DimAttr(dim)))
+	panic("gpu: unknown index op " + kind)
 }
 
 // Dimension is the dimension ("x", "y" or "z") an index op reads, "" when

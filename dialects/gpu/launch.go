@@ -20,7 +20,8 @@ const (
 
 var sizeNames = [6]string{"gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ"}
 
-var launchFuncDef = &ir.OpDef{
+// LaunchFunc is gpu.launch_func.
+var LaunchFunc = &ir.OpDef{
 	Name:    "gpu.launch_func",
 	Summary: "launch a kernel of a gpu.module on a grid of thread blocks",
 	Syntax: "[%t = ] gpu.launch_func [async] [[%deps]] @module::@kernel blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz)" +
@@ -267,7 +268,7 @@ func verifyLaunch(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	if !isRef || len(path) != 2 {
 		return arith.Errf(op, "needs a 'kernel' attribute @module::@kernel")
 	}
-	module := enclosing(op, "builtin.module")
+	module := enclosing(op, ir.BuiltinModule)
 	if module == nil || module.Attr(ContainerModuleAttr) == nil {
 		return arith.Errf(op, "expected the closest surrounding module to have the '%s' attribute", ContainerModuleAttr)
 	}
@@ -277,7 +278,7 @@ func verifyLaunch(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		top = b.Ops
 	}
 	for _, o := range top {
-		if o.Name == "gpu.module" && ir.SymbolName(o) == path[0] {
+		if o.Is(Module) && ir.SymbolName(o) == path[0] {
 			kmod = o
 			break
 		}
@@ -291,7 +292,7 @@ func verifyLaunch(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		kernels = ModuleBody(kmod).Ops
 	}
 	for _, o := range kernels {
-		if o.Name == "gpu.func" && ir.SymbolName(o) == path[1] {
+		if o.Is(Func) && ir.SymbolName(o) == path[1] {
 			kfn = o
 			break
 		}
@@ -323,7 +324,7 @@ func NewLaunchFunc(loc ir.Location, module, kernel string, grid, block [3]*ir.Va
 	attrs := ir.DictAttr{}.
 		With("kernel", ir.SymbolRef(module, kernel)).
 		With("operand_segment_sizes", ir.SegmentSizes(0, 1, 1, 1, 1, 1, 1, 0, len(args)))
-	return ir.NewOp("gpu.launch_func", loc, operands, nil, attrs)
+	return ir.NewOpOf(LaunchFunc, loc, operands, nil, attrs)
 }
 
 // LaunchKernel returns the gpu.module and gpu.func a launch names ("" when

@@ -5,10 +5,10 @@ import (
 	"tir/dialects/ir"
 )
 
-// gpu.module @name [attributes {...}] { ops }: the body is one block whose
-// terminator, gpu.module_end, the custom form leaves out (MLIR's
+// Module is `gpu.module @name [attributes {...}] { ops }`: the body is one
+// block whose terminator, gpu.module_end, the custom form leaves out (MLIR's
 // SingleBlockImplicitTerminator), so the parser adds it back.
-var moduleDef = &ir.OpDef{
+var Module = &ir.OpDef{
 	Name:        "gpu.module",
 	Summary:     "a module of GPU kernels and device functions, compiled for the device",
 	Syntax:      "gpu.module @m [attributes {...}] { gpu.func ... }",
@@ -46,7 +46,7 @@ var moduleDef = &ir.OpDef{
 			return true
 		}
 		t := r.Blocks[0].Terminator()
-		return t == nil || t.Name != "gpu.module_end" || !arith.IsEmptyTerminator(r.Blocks[0])
+		return !t.Is(ModuleEnd) || !arith.IsEmptyTerminator(r.Blocks[0])
 	},
 	Verify: verifyModule,
 }
@@ -58,20 +58,21 @@ func verifyModule(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	// MLIR 16 accepts a gpu.module anywhere; gpu.launch_func looks its
 	// kernels up among the ops of the closest builtin.module, so a
 	// gpu.module elsewhere could never be launched from.
-	if par := op.ParentOp(); par == nil || par.Name != "builtin.module" {
+	if par := op.ParentOp(); !par.Is(ir.BuiltinModule) {
 		return arith.Errf(op, "expects parent op 'builtin.module' (gpu.launch_func finds kernels in the gpu.modules of its closest module)")
 	}
 	r := op.Regions[0]
 	if len(r.Blocks) != 1 || len(r.Blocks[0].Args) != 0 {
 		return arith.Errf(op, "body must be one block without arguments")
 	}
-	if t := r.Blocks[0].Terminator(); t == nil || t.Name != "gpu.module_end" {
+	if t := r.Blocks[0].Terminator(); !t.Is(ModuleEnd) {
 		return arith.Errf(op, "body must end with 'gpu.module_end'")
 	}
 	return nil
 }
 
-var moduleEndDef = &ir.OpDef{
+// ModuleEnd is gpu.module_end.
+var ModuleEnd = &ir.OpDef{
 	Name:        "gpu.module_end",
 	Summary:     "the implicit terminator of a gpu.module body",
 	Syntax:      "gpu.module_end (left out in gpu.module's custom form)",
@@ -81,7 +82,7 @@ var moduleEndDef = &ir.OpDef{
 	Print:        func(ir.OpPrinter, *ir.Operation) {},
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
-		if par := op.ParentOp(); par == nil || par.Name != "gpu.module" {
+		if par := op.ParentOp(); !par.Is(moduleEndParents...) {
 			return arith.Errf(op, "expects parent op 'gpu.module'")
 		}
 		return nil
@@ -91,14 +92,14 @@ var moduleEndDef = &ir.OpDef{
 // NewModule builds `gpu.module @name` with a body block ending in
 // gpu.module_end; add functions with AppendToModule.
 func NewModule(loc ir.Location, name string) *ir.Operation {
-	op := ir.NewOp("gpu.module", loc, nil, nil, ir.DictAttr{}.With("sym_name", ir.StringAttr(name)))
+	op := ir.NewOpOf(Module, loc, nil, nil, ir.DictAttr{}.With("sym_name", ir.StringAttr(name)))
 	op.AddRegion().AddBlock().Append(NewModuleEnd(loc))
 	return op
 }
 
 // NewModuleEnd builds the terminator of a gpu.module body.
 func NewModuleEnd(loc ir.Location) *ir.Operation {
-	return ir.NewOp("gpu.module_end", loc, nil, nil, nil)
+	return ir.NewOpOf(ModuleEnd, loc, nil, nil, nil)
 }
 
 // ModuleBody is the block of a gpu.module.
@@ -108,7 +109,7 @@ func ModuleBody(op *ir.Operation) *ir.Block { return op.Regions[0].Entry() }
 // gpu.module_end.
 func AppendToModule(mod, op *ir.Operation) {
 	b := ModuleBody(mod)
-	if t := b.Terminator(); t != nil && t.Name == "gpu.module_end" {
+	if t := b.Terminator(); t.Is(ModuleEnd) {
 		b.InsertAt(b.IndexOf(t), op)
 		return
 	}

@@ -6,32 +6,65 @@
 package mathd
 
 import (
+	"strings"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
 
-// FloatUnary lists the unary float ops (without the "math." prefix).
-var FloatUnary = []string{
-	"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
-	"sin", "cos", "tan", "tanh", "atan", "erf", "floor", "ceil", "round", "trunc", "absf",
+// The elementwise float functions the lowering and the vectorizer use, and
+// math.fma and math.absi (see Ops for the naming rule).
+var (
+	Exp   = arith.ElementwiseOp("math.exp", 1, arith.FloatElems, true, "elementwise exp")
+	Exp2  = arith.ElementwiseOp("math.exp2", 1, arith.FloatElems, true, "elementwise exp2")
+	ExpM1 = arith.ElementwiseOp("math.expm1", 1, arith.FloatElems, true, "elementwise expm1")
+	Log   = arith.ElementwiseOp("math.log", 1, arith.FloatElems, true, "elementwise log")
+	Log2  = arith.ElementwiseOp("math.log2", 1, arith.FloatElems, true, "elementwise log2")
+	Log10 = arith.ElementwiseOp("math.log10", 1, arith.FloatElems, true, "elementwise log10")
+	Log1p = arith.ElementwiseOp("math.log1p", 1, arith.FloatElems, true, "elementwise log1p")
+	Sqrt  = arith.ElementwiseOp("math.sqrt", 1, arith.FloatElems, true, "elementwise sqrt")
+	Rsqrt = arith.ElementwiseOp("math.rsqrt", 1, arith.FloatElems, true, "elementwise rsqrt")
+	Sin   = arith.ElementwiseOp("math.sin", 1, arith.FloatElems, true, "elementwise sin")
+	Cos   = arith.ElementwiseOp("math.cos", 1, arith.FloatElems, true, "elementwise cos")
+	Tan   = arith.ElementwiseOp("math.tan", 1, arith.FloatElems, true, "elementwise tan")
+	Tanh  = arith.ElementwiseOp("math.tanh", 1, arith.FloatElems, true, "elementwise tanh")
+	Atan  = arith.ElementwiseOp("math.atan", 1, arith.FloatElems, true, "elementwise atan")
+	Erf   = arith.ElementwiseOp("math.erf", 1, arith.FloatElems, true, "elementwise erf")
+	Floor = arith.ElementwiseOp("math.floor", 1, arith.FloatElems, true, "elementwise floor")
+	Ceil  = arith.ElementwiseOp("math.ceil", 1, arith.FloatElems, true, "elementwise ceil")
+	Round = arith.ElementwiseOp("math.round", 1, arith.FloatElems, true, "elementwise round")
+	Trunc = arith.ElementwiseOp("math.trunc", 1, arith.FloatElems, true, "elementwise trunc")
+	AbsF  = arith.ElementwiseOp("math.absf", 1, arith.FloatElems, true, "elementwise absf")
+
+	PowF     = arith.ElementwiseOp("math.powf", 2, arith.FloatElems, true, "elementwise powf")
+	Atan2    = arith.ElementwiseOp("math.atan2", 2, arith.FloatElems, true, "elementwise atan2")
+	CopySign = arith.ElementwiseOp("math.copysign", 2, arith.FloatElems, true, "elementwise copysign")
+
+	Fma  = arith.ElementwiseOp("math.fma", 3, arith.FloatElems, true, "fused multiply-add a*b + c")
+	AbsI = arith.ElementwiseOp("math.absi", 1, arith.SignlessIntElems, false, "integer absolute value")
+)
+
+// FloatUnaryOps lists the unary float ops.
+var FloatUnaryOps = []*ir.OpDef{
+	Exp, Exp2, ExpM1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt,
+	Sin, Cos, Tan, Tanh, Atan, Erf, Floor, Ceil, Round, Trunc, AbsF,
 }
 
-// FloatBinary lists the binary float ops.
-var FloatBinary = []string{"powf", "atan2", "copysign"}
+// FloatBinaryOps lists the binary float ops.
+var FloatBinaryOps = []*ir.OpDef{PowF, Atan2, CopySign}
 
-func init() {
-	var defs []*ir.OpDef
-	for _, n := range FloatUnary {
-		defs = append(defs, arith.ElementwiseOp("math."+n, 1, arith.FloatElems, true, "elementwise "+n))
+// FloatUnary lists the names of FloatUnaryOps without the "math." prefix.
+var FloatUnary = shortNames(FloatUnaryOps)
+
+// FloatBinary lists the names of FloatBinaryOps without the prefix.
+var FloatBinary = shortNames(FloatBinaryOps)
+
+func shortNames(defs []*ir.OpDef) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, strings.TrimPrefix(d.Name, "math."))
 	}
-	for _, n := range FloatBinary {
-		defs = append(defs, arith.ElementwiseOp("math."+n, 2, arith.FloatElems, true, "elementwise "+n))
-	}
-	defs = append(defs,
-		arith.ElementwiseOp("math.fma", 3, arith.FloatElems, true, "fused multiply-add a*b + c"),
-		arith.ElementwiseOp("math.absi", 1, arith.SignlessIntElems, false, "integer absolute value"),
-	)
-	arith.Register(defs...)
+	return out
 }
 
 // NewUnary builds `%r = math.NAME %x : T` (name "exp" or "math.exp").
@@ -46,7 +79,7 @@ func NewBinary(loc ir.Location, name string, a, b *ir.Value) *ir.Operation {
 
 // NewFma builds `%r = math.fma %a, %b, %c : T` (a*b + c).
 func NewFma(loc ir.Location, a, b, c *ir.Value) *ir.Operation {
-	return arith.NewElementwise(loc, "math.fma", a, b, c)
+	return arith.NewElementwise(loc, Fma.Name, a, b, c)
 }
 
 func fullName(name string) string {

@@ -7,22 +7,20 @@ import (
 
 // The math ops of MLIR 16 that TIR's lowering does not produce: they are
 // read and printed (with MLIR's syntax and representation) so that IR from
-// mlir-opt round-trips, but passes do not treat them specially.
-func init() {
-	arith.Register(
-		arith.ElementwiseOp("math.cbrt", 1, arith.FloatElems, true, "elementwise cube root"),
-		arith.ElementwiseOp("math.roundeven", 1, arith.FloatElems, true, "elementwise round half to even"),
-		arith.ElementwiseOp("math.ipowi", 2, arith.SignlessIntElems, false, "integer power"),
-		arith.ElementwiseOp("math.ctlz", 1, arith.SignlessIntElems, false, "count leading zeros"),
-		arith.ElementwiseOp("math.cttz", 1, arith.SignlessIntElems, false, "count trailing zeros"),
-		arith.ElementwiseOp("math.ctpop", 1, arith.SignlessIntElems, false, "count set bits"),
-		fpowiDef,
-	)
-}
+// mlir-opt round-trips, but passes do not treat them specially (FPowI,
+// below, too).
+var (
+	Cbrt      = arith.ElementwiseOp("math.cbrt", 1, arith.FloatElems, true, "elementwise cube root")
+	RoundEven = arith.ElementwiseOp("math.roundeven", 1, arith.FloatElems, true, "elementwise round half to even")
+	IPowI     = arith.ElementwiseOp("math.ipowi", 2, arith.SignlessIntElems, false, "integer power")
+	Ctlz      = arith.ElementwiseOp("math.ctlz", 1, arith.SignlessIntElems, false, "count leading zeros")
+	Cttz      = arith.ElementwiseOp("math.cttz", 1, arith.SignlessIntElems, false, "count trailing zeros")
+	CtPop     = arith.ElementwiseOp("math.ctpop", 1, arith.SignlessIntElems, false, "count set bits")
+)
 
-// fpowiDef is `%r = math.fpowi %base, %power [fastmath<...>] : f32, i32`:
-// a float to an integer power (shapes agree).
-var fpowiDef = &ir.OpDef{
+// FPowI is `%r = math.fpowi %base, %power [fastmath<...>] : f32, i32`: a
+// float to an integer power (shapes agree).
+var FPowI = &ir.OpDef{
 	Name:        "math.fpowi",
 	Summary:     "float base to an integer power",
 	Syntax:      "%r = math.fpowi %base, %power : f32, i32",

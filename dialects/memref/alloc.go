@@ -9,6 +9,11 @@ import (
 // '?' extents in order; symbol operands bind layout-map symbols (always none
 // here, as TIR's memrefs have identity or strided layouts). MLIR 16's
 // generic form records both counts in operand_segment_sizes.
+var (
+	Alloc  = allocDef("memref.alloc", "allocate a buffer on the heap")
+	Alloca = allocDef("memref.alloca", "allocate a buffer on the stack (freed at function exit)")
+)
+
 func allocDef(name, summary string) *ir.OpDef {
 	return &ir.OpDef{
 		Name:        name,
@@ -112,7 +117,8 @@ func verifyAlloc(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	return nil
 }
 
-var deallocDef = &ir.OpDef{
+// Dealloc is memref.dealloc.
+var Dealloc = &ir.OpDef{
 	Name:        "memref.dealloc",
 	Summary:     "free a buffer from memref.alloc",
 	Syntax:      "memref.dealloc %m : memref<?xf32>",
@@ -141,7 +147,8 @@ var deallocDef = &ir.OpDef{
 	},
 }
 
-var dimDef = &ir.OpDef{
+// Dim is memref.dim.
+var Dim = &ir.OpDef{
 	Name:        "memref.dim",
 	Summary:     "the extent of a memref dimension",
 	Syntax:      "%n = memref.dim %m, %c0 : memref<?xf32>",
@@ -179,7 +186,8 @@ var dimDef = &ir.OpDef{
 	},
 }
 
-var castDef = &ir.OpDef{
+// Cast is memref.cast.
+var Cast = &ir.OpDef{
 	Name:        "memref.cast",
 	Summary:     "convert between compatible memref types (static <-> dynamic extents)",
 	Syntax:      "%r = memref.cast %m : memref<4xf32> to memref<?xf32>",
@@ -248,7 +256,8 @@ func isDynamicLayout(l *ir.StridedLayout) bool {
 	return l.Offset == ir.Dynamic || l.Offset == 0
 }
 
-var copyDef = &ir.OpDef{
+// Copy is memref.copy.
+var Copy = &ir.OpDef{
 	Name:        "memref.copy",
 	Summary:     "copy the elements of one memref into another of the same shape",
 	Syntax:      "memref.copy %src, %dst : memref<?xf32> to memref<?xf32>",
@@ -302,44 +311,46 @@ var copyDef = &ir.OpDef{
 // NewAlloc builds `memref.alloc(dynSizes) : t`; dynSizes fill t's '?'
 // extents in order.
 func NewAlloc(loc ir.Location, t ir.MemRefType, dynSizes []*ir.Value) *ir.Operation {
-	return ir.NewOp("memref.alloc", loc, dynSizes, []ir.Type{t},
-		ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dynSizes), 0)))
+	return newAlloc(Alloc, loc, t, dynSizes)
 }
 
 // NewAlloca is NewAlloc on the stack.
 func NewAlloca(loc ir.Location, t ir.MemRefType, dynSizes []*ir.Value) *ir.Operation {
-	op := NewAlloc(loc, t, dynSizes)
-	op.Name, op.Def = "memref.alloca", ir.LookupOp("memref.alloca")
-	return op
+	return newAlloc(Alloca, loc, t, dynSizes)
+}
+
+func newAlloc(k *ir.OpDef, loc ir.Location, t ir.MemRefType, dynSizes []*ir.Value) *ir.Operation {
+	return ir.NewOpOf(k, loc, dynSizes, []ir.Type{t},
+		ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dynSizes), 0)))
 }
 
 // NewDealloc builds `memref.dealloc %m`.
 func NewDealloc(loc ir.Location, m *ir.Value) *ir.Operation {
-	return ir.NewOp("memref.dealloc", loc, []*ir.Value{m}, nil, nil)
+	return ir.NewOpOf(Dealloc, loc, []*ir.Value{m}, nil, nil)
 }
 
 // NewLoad builds `memref.load %m[indices]`.
 func NewLoad(loc ir.Location, m *ir.Value, indices []*ir.Value) *ir.Operation {
 	mt := m.Type.(ir.MemRefType)
-	return ir.NewOp("memref.load", loc, append([]*ir.Value{m}, indices...), []ir.Type{mt.Elem}, nil)
+	return ir.NewOpOf(Load, loc, append([]*ir.Value{m}, indices...), []ir.Type{mt.Elem}, nil)
 }
 
 // NewStore builds `memref.store %v, %m[indices]`.
 func NewStore(loc ir.Location, v, m *ir.Value, indices []*ir.Value) *ir.Operation {
-	return ir.NewOp("memref.store", loc, append([]*ir.Value{v, m}, indices...), nil, nil)
+	return ir.NewOpOf(Store, loc, append([]*ir.Value{v, m}, indices...), nil, nil)
 }
 
 // NewDim builds `memref.dim %m, %index`.
 func NewDim(loc ir.Location, m, index *ir.Value) *ir.Operation {
-	return ir.NewOp("memref.dim", loc, []*ir.Value{m, index}, []ir.Type{ir.Index}, nil)
+	return ir.NewOpOf(Dim, loc, []*ir.Value{m, index}, []ir.Type{ir.Index}, nil)
 }
 
 // NewCast builds `memref.cast %m : T to t`.
 func NewCast(loc ir.Location, m *ir.Value, t ir.MemRefType) *ir.Operation {
-	return ir.NewOp("memref.cast", loc, []*ir.Value{m}, []ir.Type{t}, nil)
+	return ir.NewOpOf(Cast, loc, []*ir.Value{m}, []ir.Type{t}, nil)
 }
 
 // NewCopy builds `memref.copy %src, %dst`.
 func NewCopy(loc ir.Location, src, dst *ir.Value) *ir.Operation {
-	return ir.NewOp("memref.copy", loc, []*ir.Value{src, dst}, nil, nil)
+	return ir.NewOpOf(Copy, loc, []*ir.Value{src, dst}, nil, nil)
 }

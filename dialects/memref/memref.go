@@ -11,12 +11,6 @@ import (
 	"tir/dialects/ir"
 )
 
-func init() {
-	arith.Register(allocDef("memref.alloc", "allocate a buffer on the heap"),
-		allocDef("memref.alloca", "allocate a buffer on the stack (freed at function exit)"),
-		deallocDef, loadDef, storeDef, dimDef, castDef, copyDef)
-}
-
 // memrefOf returns the memref type of a value, or an error naming what.
 func memrefOf(op *ir.Operation, v *ir.Value, what string) (ir.MemRefType, error) {
 	t, ok := v.Type.(ir.MemRefType)
@@ -93,7 +87,8 @@ func printIndexed(p ir.OpPrinter, m *ir.Value, idx []*ir.Value) {
 
 func hasAttrs(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 
-var loadDef = &ir.OpDef{
+// Load is memref.load.
+var Load = &ir.OpDef{
 	Name:        "memref.load",
 	Traits:      ir.TraitReadOnly,
 	Summary:     "load an element",
@@ -139,7 +134,8 @@ var loadDef = &ir.OpDef{
 	},
 }
 
-var storeDef = &ir.OpDef{
+// Store is memref.store.
+var Store = &ir.OpDef{
 	Name:        "memref.store",
 	Summary:     "store an element",
 	Syntax:      "memref.store %v, %m[%i, %j] : memref<?x?xf32>",

@@ -12,50 +12,52 @@ import (
 // affine stage uses: views (subview, reinterpret_cast, view, reshape,
 // collapse_shape, expand_shape), globals, queries and atomics, with MLIR
 // 16's syntax (one format string each, see format.go) and representation.
-func init() {
-	rank := formatOp("memref.rank", "the rank of a memref", "$memref attr-dict : type($memref)", false, 1, ir.TraitPure, nil)
-	rank.Infer = func(op *ir.Operation) ([]ir.Type, error) { return []ir.Type{ir.Index}, nil }
-	ptr := formatOp("memref.extract_aligned_pointer_as_index", "the aligned pointer of a memref as an index",
+var (
+	SubView = formatOp("memref.subview", "a strided view of a part of a memref",
+		"$source mixed(offsets) mixed(sizes) mixed(strides) attr-dict : type($source) to type(res)", true, 1, ir.TraitPure, nil)
+	ReinterpretCast = formatOp("memref.reinterpret_cast", "the buffer of a memref with another offset, sizes and strides",
+		"$source to offset : mixed(offsets) , sizes : mixed(sizes) , strides : mixed(strides) attr-dict : type($source) to type(res)", true, 1, ir.TraitPure, nil)
+	CollapseShape = formatOp("memref.collapse_shape", "merge groups of dimensions",
+		"$src reassoc attr-dict : type($src) into type(res)", false, 1, ir.TraitPure, nil)
+	ExpandShape = formatOp("memref.expand_shape", "split dimensions into groups",
+		"$src reassoc attr-dict : type($src) into type(res)", false, 1, ir.TraitPure, nil)
+	View = formatOp("memref.view", "a view of an i8 buffer at a byte shift",
+		"$source [$byte_shift] [$sizes*] attr-dict : type($source) to type(res)", false, 1, ir.TraitPure, nil)
+	Reshape = formatOp("memref.reshape", "a memref with the shape given by a 1-D memref",
+		"$source ($shape*) attr-dict : fn($source,$shape)", false, 1, ir.TraitPure, nil)
+	Realloc = formatOp("memref.realloc", "grow or shrink a 1-D buffer",
+		"$source ($dynamicResultSize*)? attr-dict : type($source) to type(res)", false, 1, 0, nil)
+	GetGlobal = formatOp("memref.get_global", "the memref of a memref.global",
+		"sym(name) attr-dict : type(res)", false, 1, ir.TraitPure, nil)
+	AssumeAlignment = formatOp("memref.assume_alignment", "assert that a memref's aligned pointer is aligned",
+		"$memref , int(alignment:i32) attr-dict : type($memref)", false, 0, 0, nil)
+	ExtractStridedMetadata = formatOp("memref.extract_strided_metadata", "the base buffer, offset, sizes and strides of a memref",
+		"$source attr-dict : type($source) -> types(res)", false, -1, ir.TraitPure, nil)
+	AtomicRMW = formatOp("memref.atomic_rmw", "atomically combine an element with a value; the old value is the result",
+		"kind(kind) $value , $memref [$indices*] attr-dict : fn($value,$memref)", false, 1, 0, nil)
+	Rank = inferring(formatOp("memref.rank", "the rank of a memref", "$memref attr-dict : type($memref)", false, 1, ir.TraitPure, nil),
+		func(op *ir.Operation) ([]ir.Type, error) { return []ir.Type{ir.Index}, nil })
+	ExtractAlignedPointerAsIndex = formatOp("memref.extract_aligned_pointer_as_index", "the aligned pointer of a memref as an index",
 		"$source attr-dict : type($source) -> type(res)", false, 1, ir.TraitPure, nil)
-	gar := formatOp("memref.generic_atomic_rmw", "atomically replace an element by what the region computes from it",
-		"$memref [$indices*] : type($memref) region attr-dict", false, 1, 0, nil)
-	gar.Infer = func(op *ir.Operation) ([]ir.Type, error) {
-		mt, ok := op.Operands[0].Type.(ir.MemRefType)
-		if !ok {
-			return nil, arith.Errf(op, "operand #0 must be a memref, got %s", op.Operands[0].Type)
-		}
-		return []ir.Type{mt.Elem}, nil
-	}
-	arith.Register(
-		formatOp("memref.subview", "a strided view of a part of a memref",
-			"$source mixed(offsets) mixed(sizes) mixed(strides) attr-dict : type($source) to type(res)", true, 1, ir.TraitPure, nil),
-		formatOp("memref.reinterpret_cast", "the buffer of a memref with another offset, sizes and strides",
-			"$source to offset : mixed(offsets) , sizes : mixed(sizes) , strides : mixed(strides) attr-dict : type($source) to type(res)", true, 1, ir.TraitPure, nil),
-		formatOp("memref.collapse_shape", "merge groups of dimensions",
-			"$src reassoc attr-dict : type($src) into type(res)", false, 1, ir.TraitPure, nil),
-		formatOp("memref.expand_shape", "split dimensions into groups",
-			"$src reassoc attr-dict : type($src) into type(res)", false, 1, ir.TraitPure, nil),
-		formatOp("memref.view", "a view of an i8 buffer at a byte shift",
-			"$source [$byte_shift] [$sizes*] attr-dict : type($source) to type(res)", false, 1, ir.TraitPure, nil),
-		formatOp("memref.reshape", "a memref with the shape given by a 1-D memref",
-			"$source ($shape*) attr-dict : fn($source,$shape)", false, 1, ir.TraitPure, nil),
-		formatOp("memref.realloc", "grow or shrink a 1-D buffer",
-			"$source ($dynamicResultSize*)? attr-dict : type($source) to type(res)", false, 1, 0, nil),
-		formatOp("memref.get_global", "the memref of a memref.global",
-			"sym(name) attr-dict : type(res)", false, 1, ir.TraitPure, nil),
-		formatOp("memref.assume_alignment", "assert that a memref's aligned pointer is aligned",
-			"$memref , int(alignment:i32) attr-dict : type($memref)", false, 0, 0, nil),
-		formatOp("memref.extract_strided_metadata", "the base buffer, offset, sizes and strides of a memref",
-			"$source attr-dict : type($source) -> types(res)", false, -1, ir.TraitPure, nil),
-		formatOp("memref.atomic_rmw", "atomically combine an element with a value; the old value is the result",
-			"kind(kind) $value , $memref [$indices*] attr-dict : fn($value,$memref)", false, 1, 0, nil),
-		rank, ptr, gar,
-		formatOp("memref.alloca_scope", "a region whose stack allocations are freed at its end",
-			"region attr-dict", false, 0, 0, nil),
-		valuesTerminator("memref.alloca_scope.return", "end a memref.alloca_scope region"),
-		valuesTerminator("memref.atomic_yield", "end a memref.generic_atomic_rmw region with the new value"),
-		prefetchDef, globalDef,
-	)
+	GenericAtomicRMW = inferring(formatOp("memref.generic_atomic_rmw", "atomically replace an element by what the region computes from it",
+		"$memref [$indices*] : type($memref) region attr-dict", false, 1, 0, nil),
+		func(op *ir.Operation) ([]ir.Type, error) {
+			mt, ok := op.Operands[0].Type.(ir.MemRefType)
+			if !ok {
+				return nil, arith.Errf(op, "operand #0 must be a memref, got %s", op.Operands[0].Type)
+			}
+			return []ir.Type{mt.Elem}, nil
+		})
+	AllocaScope = formatOp("memref.alloca_scope", "a region whose stack allocations are freed at its end",
+		"region attr-dict", false, 0, 0, nil)
+	AllocaScopeReturn = valuesTerminator("memref.alloca_scope.return", "end a memref.alloca_scope region")
+	AtomicYield       = valuesTerminator("memref.atomic_yield", "end a memref.generic_atomic_rmw region with the new value")
+)
+
+// inferring sets d's result type rule.
+func inferring(d *ir.OpDef, infer func(op *ir.Operation) ([]ir.Type, error)) *ir.OpDef {
+	d.Infer = infer
+	return d
 }
 
 // valuesTerminator is `NAME [%a, %b : T1, T2]`.
@@ -74,8 +76,8 @@ func valuesTerminator(name, summary string) *ir.OpDef {
 	}
 }
 
-// prefetchDef is `memref.prefetch %m[%i], read|write, locality<0-3>, data|instr : T`.
-var prefetchDef = &ir.OpDef{
+// Prefetch is `memref.prefetch %m[%i], read|write, locality<0-3>, data|instr : T`.
+var Prefetch = &ir.OpDef{
 	Name:        "memref.prefetch",
 	Summary:     "a prefetch hint for an element",
 	Syntax:      "memref.prefetch %m[%i, %j], read, locality<3>, data : memref<...>",
@@ -151,8 +153,8 @@ var prefetchDef = &ir.OpDef{
 	},
 }
 
-// globalDef is `memref.global ["private"] [constant] @name : T [= dense<...> | = uninitialized] [{attrs}]`.
-var globalDef = &ir.OpDef{
+// Global is `memref.global ["private"] [constant] @name : T [= dense<...> | = uninitialized] [{attrs}]`.
+var Global = &ir.OpDef{
 	Name:        "memref.global",
 	Summary:     "a named global buffer",
 	Syntax:      `memref.global "private" constant @g : memref<2xf32> = dense<[0.0, 1.0]>`,

@@ -5,7 +5,8 @@ import (
 	"tir/dialects/ir"
 )
 
-var ifDef = &ir.OpDef{
+// If is scf.if.
+var If = &ir.OpDef{
 	Name:        "scf.if",
 	Summary:     "run the then region if the condition holds, else the else region",
 	Syntax:      "[%r = ] scf.if %c [-> (T)] { ... } [else { ... }] [{attrs}]",
@@ -96,7 +97,7 @@ var ifDef = &ir.OpDef{
 			return arith.Errf(op, "must have an else region when it defines values")
 		}
 		for _, r := range op.Regions {
-			if err := CheckYield(op, r, "scf.yield", arith.ResultTypes(op)); err != nil {
+			if err := CheckYield(op, r, Yield, arith.ResultTypes(op)); err != nil {
 				return err
 			}
 		}
@@ -106,7 +107,7 @@ var ifDef = &ir.OpDef{
 
 // NewYield builds `scf.yield %vals...`.
 func NewYield(loc ir.Location, vals ...*ir.Value) *ir.Operation {
-	return ir.NewOp("scf.yield", loc, vals, nil, nil)
+	return ir.NewOpOf(Yield, loc, vals, nil, nil)
 }
 
 // NewFor builds `scf.for %iv = %lb to %ub step %step iter_args(...)` with a
@@ -115,7 +116,7 @@ func NewYield(loc ir.Location, vals ...*ir.Value) *ir.Operation {
 // iter values; an empty one without inits).
 func NewFor(loc ir.Location, lb, ub, step *ir.Value, inits []*ir.Value) *ir.Operation {
 	types := arith.TypesOf(inits)
-	op := ir.NewOp("scf.for", loc, append([]*ir.Value{lb, ub, step}, inits...), types, nil)
+	op := ir.NewOpOf(For, loc, append([]*ir.Value{lb, ub, step}, inits...), types, nil)
 	op.AddRegion().AddBlock(append([]ir.Type{ir.Index}, types...)...)
 	return op
 }
@@ -130,7 +131,7 @@ func InductionVar(op *ir.Operation) *ir.Value { return ForBody(op).Args[0] }
 // and an empty else block when withElse (required with results). No
 // terminators: the caller appends scf.yield to each block.
 func NewIf(loc ir.Location, cond *ir.Value, resultTypes []ir.Type, withElse bool) *ir.Operation {
-	op := ir.NewOp("scf.if", loc, []*ir.Value{cond}, resultTypes, nil)
+	op := ir.NewOpOf(If, loc, []*ir.Value{cond}, resultTypes, nil)
 	op.AddRegion().AddBlock()
 	els := op.AddRegion()
 	if withElse {

@@ -9,13 +9,6 @@ import (
 // mlir-opt prints: scf.while (with scf.condition), scf.parallel (with
 // scf.reduce and scf.reduce.return) and scf.execute_region, in MLIR 16's
 // syntax and representation.
-func init() {
-	arith.Register(whileDef, conditionDef, parallelDef, reduceDef, reduceReturnDef, executeRegionDef)
-}
-
-var yieldParents = map[string]bool{
-	"scf.for": true, "scf.if": true, "scf.while": true, "scf.parallel": true, "scf.execute_region": true,
-}
 
 // parseAssignments reads `(%a = %x, %b = %y)`, appending region arguments
 // of the values' types; it returns the values.
@@ -44,7 +37,8 @@ func parseAssignments(g *ir.OpParser, args *[]ir.RegionArg) ([]*ir.Value, error)
 
 // ---- scf.while ----
 
-var whileDef = &ir.OpDef{
+// While is scf.while.
+var While = &ir.OpDef{
 	Name:        "scf.while",
 	Summary:     "a loop: the before region computes a condition and the values passed on, the after region the next iteration's values",
 	Syntax:      "%r = scf.while (%a = %init) : (T) -> (R) { ... scf.condition(%c) %v : R } do { ^bb0(%x: R): ... scf.yield %n : T }",
@@ -139,16 +133,17 @@ var whileDef = &ir.OpDef{
 		if !ir.TypesEqual(arith.TypesOf(a.Args), arith.ResultTypes(op)) {
 			return arith.Errf(op, "after region arguments (%s) must match the results (%s)", ir.JoinTypes(arith.TypesOf(a.Args)), ir.JoinTypes(arith.ResultTypes(op)))
 		}
-		if t := b.Terminator(); t == nil || t.Name != "scf.condition" {
+		if t := b.Terminator(); !t.Is(Condition) {
 			return arith.Errf(op, "before region must end with 'scf.condition'")
 		} else if got := arith.TypesOf(t.Operands[1:]); !ir.TypesEqual(got, arith.ResultTypes(op)) {
 			return arith.Errf(op, "'scf.condition' passes (%s) but the results are (%s)", ir.JoinTypes(got), ir.JoinTypes(arith.ResultTypes(op)))
 		}
-		return CheckYield(op, op.Regions[1], "scf.yield", arith.TypesOf(op.Operands))
+		return CheckYield(op, op.Regions[1], Yield, arith.TypesOf(op.Operands))
 	},
 }
 
-var conditionDef = &ir.OpDef{
+// Condition is scf.condition.
+var Condition = &ir.OpDef{
 	Name:        "scf.condition",
 	Summary:     "end the before region of scf.while: continue when the i1 is true, passing the values on",
 	Syntax:      "scf.condition(%c) %a, %b : T1, T2",
@@ -184,7 +179,7 @@ var conditionDef = &ir.OpDef{
 		if len(op.Operands) == 0 || !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
 			return arith.Errf(op, "needs an i1 condition")
 		}
-		if par := op.ParentOp(); par == nil || par.Name != "scf.while" {
+		if par := op.ParentOp(); !par.Is(conditionParents...) {
 			return arith.Errf(op, "expects parent op 'scf.while'")
 		}
 		return nil
@@ -193,7 +188,8 @@ var conditionDef = &ir.OpDef{
 
 // ---- scf.execute_region ----
 
-var executeRegionDef = &ir.OpDef{
+// ExecuteRegion is scf.execute_region.
+var ExecuteRegion = &ir.OpDef{
 	Name:        "scf.execute_region",
 	Summary:     "run a region (of any number of blocks) once, yielding its results",
 	Syntax:      "%r = scf.execute_region -> T { ... scf.yield %v : T }",
@@ -266,7 +262,8 @@ func parseValueGroup(p *ir.OpParser, t ir.Type) ([]*ir.Value, error) {
 	return vs, g.ExpectEnd()
 }
 
-var parallelDef = &ir.OpDef{
+// Parallel is scf.parallel.
+var Parallel = &ir.OpDef{
 	Name:        "scf.parallel",
 	Summary:     "a parallel loop nest; scf.reduce ops in the body combine the results",
 	Syntax:      "%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> (T)] { ... }",
@@ -403,13 +400,14 @@ func parallelError(op *ir.Operation) error {
 	if !ir.TypesEqual(arith.TypesOf(op.Operands[3*n:]), arith.ResultTypes(op)) {
 		return arith.Errf(op, "init types must be the result types")
 	}
-	if t := r.Blocks[0].Terminator(); t == nil || t.Name != "scf.yield" || len(t.Operands) > 0 {
+	if t := r.Blocks[0].Terminator(); !t.Is(Yield) || len(t.Operands) > 0 {
 		return arith.Errf(op, "body must end with 'scf.yield' without operands")
 	}
 	return nil
 }
 
-var reduceDef = &ir.OpDef{
+// Reduce is scf.reduce.
+var Reduce = &ir.OpDef{
 	Name:        "scf.reduce",
 	Summary:     "contribute a value to a result of the enclosing scf.parallel, combined by the region",
 	Syntax:      "scf.reduce(%v) : T { ^bb0(%lhs: T, %rhs: T): ... scf.reduce.return %r : T }",
@@ -455,11 +453,12 @@ var reduceDef = &ir.OpDef{
 		if e == nil || !ir.TypesEqual(arith.TypesOf(e.Args), []ir.Type{t, t}) {
 			return arith.Errf(op, "region needs two arguments of type %s", t)
 		}
-		return CheckYield(op, op.Regions[0], "scf.reduce.return", []ir.Type{t})
+		return CheckYield(op, op.Regions[0], ReduceReturn, []ir.Type{t})
 	},
 }
 
-var reduceReturnDef = &ir.OpDef{
+// ReduceReturn is scf.reduce.return.
+var ReduceReturn = &ir.OpDef{
 	Name:        "scf.reduce.return",
 	Summary:     "end the region of scf.reduce with the combined value",
 	Syntax:      "scf.reduce.return %r : T",

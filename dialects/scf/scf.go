@@ -12,13 +12,12 @@ import (
 	"tir/dialects/ir"
 )
 
-func init() { arith.Register(forDef, ifDef, yieldDef) }
-
 func newYield(loc ir.Location) func() *ir.Operation {
 	return func() *ir.Operation { return NewYield(loc) }
 }
 
-var forDef = &ir.OpDef{
+// For is scf.for.
+var For = &ir.OpDef{
 	Name:        "scf.for",
 	Summary:     "a counted loop lb <= i < ub by step, with loop-carried values",
 	Syntax:      "[%r = ] scf.for %i = %lb to %ub step %s [iter_args(%acc = %init) -> (T)] { ... }",
@@ -154,12 +153,13 @@ func ParseIterArgs(p *ir.OpParser, args *[]ir.RegionArg) ([]*ir.Value, []ir.Type
 	return inits, types, nil
 }
 
-// CheckYield verifies that region r's blocks end with a yield of the given
-// types.
-func CheckYield(op *ir.Operation, r *ir.Region, yieldName string, types []ir.Type) error {
+// CheckYield verifies that region r's blocks end with a yield op (scf.Yield,
+// affine.Yield, ...) of the given types.
+func CheckYield(op *ir.Operation, r *ir.Region, yield ir.OpKind, types []ir.Type) error {
+	yieldName := yield.Def().Name
 	for _, b := range r.Blocks {
 		t := b.Terminator()
-		if t == nil || t.Name != yieldName {
+		if !t.Is(yield) {
 			return arith.Errf(op, "region must end with '%s'", yieldName)
 		}
 		if got := arith.TypesOf(t.Operands); !ir.TypesEqual(got, types) {
@@ -195,10 +195,11 @@ func verifyFor(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 	if got := arith.TypesOf(r.Blocks[0].Args); !ir.TypesEqual(got, want) {
 		return arith.Errf(op, "body arguments (%s) should be (%s): the induction variable then the iter_args", ir.JoinTypes(got), ir.JoinTypes(want))
 	}
-	return CheckYield(op, r, "scf.yield", arith.ResultTypes(op))
+	return CheckYield(op, r, Yield, arith.ResultTypes(op))
 }
 
-var yieldDef = &ir.OpDef{
+// Yield is scf.yield.
+var Yield = &ir.OpDef{
 	Name:        "scf.yield",
 	Summary:     "end an scf region, yielding its values",
 	Syntax:      "scf.yield [%a : T]",
@@ -212,7 +213,7 @@ var yieldDef = &ir.OpDef{
 	Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
-		if par := op.ParentOp(); par == nil || !yieldParents[par.Name] {
+		if par := op.ParentOp(); !par.Is(yieldParents...) {
 			return arith.Errf(op, "expects parent op 'scf.for', 'scf.if', 'scf.while', 'scf.parallel' or 'scf.execute_region'")
 		}
 		return nil // the parent checks the types

@@ -100,6 +100,7 @@ var derivativeRules = map[*Op]DerivativeRule{
 	TupleGet:    {Tangent: sameOpTangent, Adjoint: tupleGetAdjoint},
 	Reduce:      {Tangent: reduceTangent, Adjoint: reduceAdjoint},
 	Scan:        {Tangent: scanTangent, Adjoint: scanAdjoint},
+	Gather:      {Tangent: gatherTangent, Adjoint: gatherAdjoint},
 
 	Func: {Structural: true}, Return: {Structural: true}, Yield: {Structural: true}, Call: {Structural: true},
 }
@@ -107,7 +108,6 @@ var derivativeRules = map[*Op]DerivativeRule{
 // derivativeNotYet lists the ops without a rule in this version, with
 // what is missing; the pass refuses them at the op.
 var derivativeNotYet = map[*Op]string{
-	Gather:   "the transpose of a gather is a scatter-add through its table, not written yet",
 	Compress: "the transpose of a compress (a scatter back to the kept points) is not written yet",
 }
 
@@ -893,6 +893,12 @@ func reduceAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 	if err != nil || dx == nil {
 		return outs, err
 	}
+	if MayBeMasked(r.x) {
+		// The reduction skipped the masked points: they get nothing.
+		if dx, err = b.Build(Select, []*ir.Value{mustBuild(b, CanDeref, r.x), dx, b.Const(elemOf(dx), 0)}, nil, nil); err != nil {
+			return nil, err
+		}
+	}
 	if xAt >= 0 {
 		outs[xAt] = dx
 		return outs, nil
@@ -1080,4 +1086,84 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 		}
 		return out
 	}, b)
+}
+
+// A gather's tangent is the same gather of the tangent. Its transpose is
+// a scatter-add through the same table: every point of the operand
+// receives the sum of the cotangent over the table entries that name it.
+// This version writes it densely, as a sum over the table's dimensions of
+// the cotangent where the entry equals the point's position (O(points x
+// entries), entries outside the operand's interval matching nothing);
+// an inverse table built once per call is for the lowering to come.
+func gatherTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
+	return rule(func(e *emitter) []*ir.Value {
+		if dx[0] == nil {
+			return []*ir.Value{nil}
+		}
+		return []*ir.Value{e.build(Gather, o.Op.Attrs, nil, dx[0], o.X[1])}
+	}, b)
+}
+
+func gatherAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
+	out := make([]*ir.Value, 2)
+	if dy[0] == nil || !need[0] {
+		return out, nil
+	}
+	dim := DimAttr(o.Op)
+	xt, tt := tensorTypeOf(o.X[0]), tensorTypeOf(o.X[1])
+	return rule(func(e *emitter) []*ir.Value {
+		table, g := o.X[1], dy[0]
+		if tt.Find(dim) >= 0 {
+			// The table's own dimension of that name is the destination:
+			// rename it (in the table and the cotangent) so that it does not
+			// meet the operand's.
+			fresh := dim + "_to"
+			for tt.Find(fresh) >= 0 || xt.Find(fresh) >= 0 {
+				fresh += "_"
+			}
+			rename := func(v *ir.Value) *ir.Value {
+				vt := tensorTypeOf(v)
+				rt := TensorType{Elem: vt.Elem}
+				m := ViewAttr{}
+				for _, d := range vt.Dims {
+					m.Dims = append(m.Dims, d.Name)
+					if d.Name == dim {
+						m.Exprs = append(m.Exprs, DimVar(fresh))
+						d.Name = fresh
+					} else {
+						m.Exprs = append(m.Exprs, DimVar(d.Name))
+					}
+					rt.Dims = append(rt.Dims, d)
+				}
+				return e.build(View, ir.DictAttr{}.With("map", m), rt, v)
+			}
+			table, g = rename(table), rename(g)
+		}
+		var over []string
+		for _, d := range tensorTypeOf(table).Dims {
+			if xt.Find(d.Name) < 0 {
+				over = append(over, d.Name)
+			}
+		}
+		pos := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(dim)), nil, o.X[0])
+		if te := tensorTypeOf(table).Elem; !ir.TypeEqual(te, ir.I64) {
+			pos = e.build(Cast, nil, tensorTypeOf(pos).WithElem(te), pos)
+		}
+		hit := e.cmp("eq", table, pos)
+		picked := e.op(Select, hit, g, e.c(g, 0))
+		if len(over) > 0 {
+			picked = e.reduce("add", picked, over)
+		}
+		out[0] = picked
+		return out
+	}, b)
+}
+
+// mustBuild builds a one-operand op whose type rule cannot fail on it.
+func mustBuild(b DerivativeBuilder, k *Op, x *ir.Value) *ir.Value {
+	v, err := b.Build(k, []*ir.Value{x}, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -99,10 +99,10 @@ func parseKind(p *ir.OpParser) (ir.Attribute, error) {
 
 func init() {
 	ir.RegisterAttr("vector.kind", parseKind)
-	arith.Register(reductionDef)
 }
 
-var reductionDef = &ir.OpDef{
+// Reduction is vector.reduction.
+var Reduction = &ir.OpDef{
 	Name:        "vector.reduction",
 	Summary:     "combine the lanes of a 1-D vector (and an optional accumulator) into a scalar",
 	Syntax:      "%s = vector.reduction <KIND>, %v [, %acc] : vector<NxT> into T",
@@ -195,5 +195,5 @@ func NewReduction(loc ir.Location, kind CombiningKind, v, acc *ir.Value) *ir.Ope
 		operands = append(operands, acc)
 	}
 	elem := v.Type.(ir.VectorType).Elem
-	return ir.NewOp("vector.reduction", loc, operands, []ir.Type{elem}, ir.DictAttr(nil).With("kind", kind))
+	return ir.NewOpOf(Reduction, loc, operands, []ir.Type{elem}, ir.DictAttr(nil).With("kind", kind))
 }

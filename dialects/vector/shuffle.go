@@ -20,9 +20,8 @@ import (
 // the blocks of the operands it packs transposed (contraction_pack.go);
 // convert-to-llvm lowers it to LLVM's shufflevector.
 
-func init() { arith.Register(shuffleDef) }
-
-var shuffleDef = &ir.OpDef{
+// Shuffle is vector.shuffle.
+var Shuffle = &ir.OpDef{
 	Name:        "vector.shuffle",
 	Summary:     "a 1-D vector of lanes picked from two 1-D vectors",
 	Syntax:      "%r = vector.shuffle %a, %b [i, j, ...] : vector<NxT>, vector<MxT>",
@@ -150,5 +149,5 @@ func ShuffleMask(op *ir.Operation) ([]int64, bool) {
 func NewShuffle(loc ir.Location, a, b *ir.Value, mask []int64) *ir.Operation {
 	elem := a.Type.(ir.VectorType).Elem
 	t := ir.VectorType{Shape: []int64{int64(len(mask))}, Elem: elem}
-	return ir.NewOp("vector.shuffle", loc, []*ir.Value{a, b}, []ir.Type{t}, ir.DictAttr(nil).With("mask", maskAttr(mask)))
+	return ir.NewOpOf(Shuffle, loc, []*ir.Value{a, b}, []ir.Type{t}, ir.DictAttr(nil).With("mask", maskAttr(mask)))
 }

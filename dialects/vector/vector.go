@@ -15,9 +15,8 @@ import (
 	"tir/dialects/ir"
 )
 
-func init() { arith.Register(broadcastDef) }
-
-var broadcastDef = &ir.OpDef{
+// Broadcast is vector.broadcast.
+var Broadcast = &ir.OpDef{
 	Name:        "vector.broadcast",
 	Summary:     "a 1-D vector whose every element is the scalar operand",
 	Syntax:      "%v = vector.broadcast %x : T to vector<NxT>",
@@ -42,5 +41,5 @@ var broadcastDef = &ir.OpDef{
 // NewBroadcast builds `%v = vector.broadcast %x : T to vector<lanes x T>`.
 func NewBroadcast(loc ir.Location, x *ir.Value, lanes int64) *ir.Operation {
 	t := ir.VectorType{Shape: []int64{lanes}, Elem: x.Type}
-	return ir.NewOp("vector.broadcast", loc, []*ir.Value{x}, []ir.Type{t}, nil)
+	return ir.NewOpOf(Broadcast, loc, []*ir.Value{x}, []ir.Type{t}, nil)
 }

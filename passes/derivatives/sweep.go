@@ -178,6 +178,18 @@ func (a *adjoint) markVaried(ops []*ir.Operation) {
 // contribute adds a contribution to v's cotangent, fitted to v's domain.
 func (a *adjoint) contribute(v, c *ir.Value) error {
 	vt, _ := tir.AsTensor(v.Type)
+	if tir.MayBeMasked(c) {
+		// A contribution read from a masked value (the partial of a
+		// product with a gathered factor) is 0 where it is masked: the
+		// reduction that reads the product skipped that point.
+		ok, err := a.b.Build(tir.CanDeref, []*ir.Value{c}, nil, nil)
+		if err != nil {
+			return err
+		}
+		if c, err = a.b.Build(tir.Select, []*ir.Value{ok, c, a.b.Const(vt.Elem, 0)}, nil, nil); err != nil {
+			return err
+		}
+	}
 	c, err := a.b.Fit(c, vt)
 	if err != nil {
 		return err

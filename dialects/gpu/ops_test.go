@@ -1,0 +1,30 @@
+package gpu_test
+
+import (
+	"testing"
+
+	"tir/dialects/gpu"
+	"tir/dialects/ir"
+)
+
+// TestOpValues: every op registered under "gpu." has its value in
+// gpu.Ops(), which lists the registered definitions themselves, once each.
+func TestOpValues(t *testing.T) {
+	listed := map[*ir.OpDef]bool{}
+	for _, d := range gpu.Ops() {
+		switch {
+		case ir.Dialect(d.Name) != "gpu":
+			t.Errorf("%s in gpu.Ops() is not of the gpu dialect", d.Name)
+		case ir.LookupOp(d.Name) != d:
+			t.Errorf("%s in gpu.Ops() is not the registered definition", d.Name)
+		case listed[d]:
+			t.Errorf("%s is listed twice in gpu.Ops()", d.Name)
+		}
+		listed[d] = true
+	}
+	for _, d := range ir.RegisteredOps() {
+		if ir.Dialect(d.Name) == "gpu" && !listed[d] {
+			t.Errorf("%s is registered but has no value in gpu.Ops(): give it one", d.Name)
+		}
+	}
+}
