@@ -962,6 +962,18 @@ func previousStates(e *emitter, o DerivativeOp) *ir.Value {
 	return e.fit(prev, rt)
 }
 
+// scanMasked refuses a scan whose operands may be masked: a step with a
+// masked input leaves the state as it was, which the adjoint scan (that
+// would skip the step, dropping the step's own cotangent) does not follow.
+func scanMasked(o DerivativeOp) error {
+	for _, x := range o.X {
+		if MayBeMasked(x) {
+			return NotDifferentiableYet(o.Op, "an operand may be masked (read through a gather)")
+		}
+	}
+	return nil
+}
+
 func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 	a := ir.DictAttr{}.With("dim", ir.StringAttr(DimAttr(o.Op))).With("direction", ir.StringAttr(direction))
 	if iv, ok := o.Op.Attr("interval").(DomainAttr); ok {
@@ -971,6 +983,9 @@ func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 }
 
 func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
+	if err := scanMasked(o); err != nil {
+		return nil, err
+	}
 	return rule(func(e *emitter) []*ir.Value {
 		body := o.Op.Regions[0].Entry()
 		prev := previousStates(e, o)
@@ -1005,6 +1020,9 @@ func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Val
 }
 
 func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
+	if err := scanMasked(o); err != nil {
+		return nil, err
+	}
 	out := make([]*ir.Value, len(o.X))
 	if dy[0] == nil {
 		return out, nil
