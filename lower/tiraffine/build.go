@@ -1,39 +1,33 @@
 package tiraffine
 
 import (
+	"tir/dialects/affine"
 	"tir/dialects/arith"
 	"tir/dialects/ir"
-
-	// The dialects the lowering builds, so their verifiers run on its
-	// output wherever it is used.
-	_ "tir/dialects/affine"
-	_ "tir/dialects/cf"
-	_ "tir/dialects/fn"
-	_ "tir/dialects/mathd"
-	_ "tir/dialects/memref"
-	_ "tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 )
 
 // builder appends ops at the end of a block; every op the lowering creates
 // goes through it, in MLIR's generic representation (operand order and
-// attribute names as upstream MLIR 16 stores them).
+// attribute names as upstream MLIR 16 stores them). Ops are named by value
+// (arith.AddI, affine.For), which also links in every dialect the lowering
+// builds, so that their verifiers run on its output wherever it is used.
 type builder struct {
 	block *ir.Block
 	loc   ir.Location
 }
 
-func (b builder) op(name string, operands []*ir.Value, results []ir.Type, attrs ir.DictAttr) *ir.Operation {
+func (b builder) op(k ir.OpKind, operands []*ir.Value, results []ir.Type, attrs ir.DictAttr) *ir.Operation {
 	// Float arith/math ops carry their (empty) fast-math flags, as MLIR 16
 	// stores them.
-	if arith.HasFastMath(name) && attrs.Get("fastmath") == nil {
+	if arith.HasFastMath(k.Def().Name) && attrs.Get("fastmath") == nil {
 		attrs = attrs.With("fastmath", arith.FastNone)
 	}
-	return b.block.Append(ir.NewOp(name, b.loc, operands, results, attrs))
+	return b.block.Append(ir.NewOpOf(k, b.loc, operands, results, attrs))
 }
 
-func (b builder) value(name string, operands []*ir.Value, result ir.Type, attrs ir.DictAttr) *ir.Value {
-	return b.op(name, operands, []ir.Type{result}, attrs).Results[0]
+func (b builder) value(k ir.OpKind, operands []*ir.Value, result ir.Type, attrs ir.DictAttr) *ir.Value {
+	return b.op(k, operands, []ir.Type{result}, attrs).Results[0]
 }
 
 // affineFor creates `affine.for %iv = lb to ub` and returns it and its body
@@ -44,7 +38,7 @@ func (b builder) affineFor(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, 
 		With("upper_bound", ir.AffineMapAttr{Map: ub}).
 		With("step", ir.IntegerAttr{Value: 1, Type: ir.Index})
 	operands := append(append([]*ir.Value(nil), lbOps...), ubOps...)
-	op := b.op("affine.for", operands, nil, attrs)
+	op := b.op(affine.For, operands, nil, attrs)
 	body := op.AddRegion().AddBlock(ir.Index)
 	return op, builder{block: body, loc: b.loc}
 }
@@ -62,24 +56,24 @@ func (b builder) affineForIter(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineM
 	for _, v := range inits {
 		types = append(types, v.Type)
 	}
-	op := b.op("affine.for", operands, types, attrs)
+	op := b.op(affine.For, operands, types, attrs)
 	body := op.AddRegion().AddBlock(append([]ir.Type{ir.Index}, types...)...)
 	return op, builder{block: body, loc: b.loc}
 }
 
-func (b builder) yield() { b.op("affine.yield", nil, nil, nil) }
+func (b builder) yield() { b.op(affine.Yield, nil, nil, nil) }
 
 func (b builder) load(mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Value {
 	elem := mem.Type.(ir.MemRefType).Elem
-	return b.value("affine.load", append([]*ir.Value{mem}, operands...), elem, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+	return b.value(affine.Load, append([]*ir.Value{mem}, operands...), elem, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 func (b builder) store(v, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) {
-	b.op("affine.store", append([]*ir.Value{v, mem}, operands...), nil, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+	b.op(affine.Store, append([]*ir.Value{v, mem}, operands...), nil, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
 }
 
 func (b builder) constant(a ir.Attribute, t ir.Type) *ir.Value {
-	return b.value("arith.constant", nil, t, ir.DictAttr{}.With("value", a))
+	return b.value(arith.Constant, nil, t, ir.DictAttr{}.With("value", a))
 }
 
 // affineMap turns expressions over loop variables (sizeexpr Dim vars) and

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"tir/dialects/arith"
 	"tir/dialects/cf"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 	"tir/lower/abi"
@@ -48,11 +50,11 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 				continue
 			}
 			if v, ok := d.Hi.AsVar(); ok && tir.IsUnknownExtent(v) && fl.syms[v.Name] == nil && i < len(ft.Inputs) {
-				size := fl.entry.value("memref.dim", []*ir.Value{args[i], fl.indexConst(int64(k))}, ir.Index, nil)
+				size := fl.entry.value(memref.Dim, []*ir.Value{args[i], fl.indexConst(int64(k))}, ir.Index, nil)
 				size.NameHint = v.Name[1:]
 				hi := size
 				if c, ok := d.Lo.Const(); !ok || c != 0 {
-					hi = fl.entry.value("arith.addi", []*ir.Value{size, ev.index(d.Lo)}, ir.Index, nil)
+					hi = fl.entry.value(arith.AddI, []*ir.Value{size, ev.index(d.Lo)}, ir.Index, nil)
 				}
 				fl.syms[v.Name] = hi
 				continue
@@ -69,10 +71,10 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 				return ir.Errorf(fl.src.Loc, "unknown extent %s is not declared by an argument", e.Name)
 			}
 		}
-		size := fl.entry.value("memref.dim", []*ir.Value{args[p.arg], fl.indexConst(int64(p.dim))}, ir.Index, nil)
+		size := fl.entry.value(memref.Dim, []*ir.Value{args[p.arg], fl.indexConst(int64(p.dim))}, ir.Index, nil)
 		// An inverted interval is empty (docs/decisions.md): extent 0.
 		want := ev.index(sizeexpr.Max(p.d.Extent(), sizeexpr.Const(0)))
-		ok := fl.entry.value("arith.cmpi", []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 0, Type: ir.I64}))
+		ok := fl.entry.value(arith.CmpI, []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 0, Type: ir.I64}))
 		// The interpreter's message: "argument 'y' dimension I: expected
 		// extent ?_x_I = 5, got 4".
 		what := fmt.Sprintf("argument '%s' dimension %s: expected extent %s", names[p.arg], p.d.Name, p.d.Extent())
@@ -116,11 +118,11 @@ func (fl *funcLowering) emitChecks(checks []tir.RuntimeCheck) {
 		b.loc = c.Loc
 		var ok *ir.Value
 		for _, e := range c.NonNeg {
-			ge := b.value("arith.cmpi", []*ir.Value{ev.index(e), zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 5, Type: ir.I64}))
+			ge := b.value(arith.CmpI, []*ir.Value{ev.index(e), zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 5, Type: ir.I64}))
 			if ok == nil {
 				ok = ge
 			} else {
-				ok = b.value("arith.andi", []*ir.Value{ok, ge}, ir.I1, nil)
+				ok = b.value(arith.AndI, []*ir.Value{ok, ge}, ir.I1, nil)
 			}
 		}
 		a := cf.NewAssert(c.Loc, ok, c.Msg)

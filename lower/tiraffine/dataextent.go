@@ -5,8 +5,12 @@ import (
 	"strings"
 
 	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/cf"
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 	"tir/lower/abi"
@@ -146,7 +150,7 @@ func (fl *funcLowering) iotaExtent(op *ir.Operation) (*ir.Value, error) {
 	for i, x := range xs {
 		w[i] = x
 		if it := x.Type.(ir.IntegerType); it.Width < 64 {
-			w[i] = b.value("arith.extsi", []*ir.Value{x}, ir.I64, nil)
+			w[i] = b.value(arith.ExtSI, []*ir.Value{x}, ir.I64, nil)
 		}
 	}
 	start, stop, step := w[0], w[1], w[2]
@@ -154,17 +158,17 @@ func (fl *funcLowering) iotaExtent(op *ir.Operation) (*ir.Value, error) {
 	stepZero, tooLarge := tir.IotaMessages(fl.src, op)
 	b.block.Append(cf.NewAssert(op.Loc, cmpi(b, cmpiNE, step, zero), stepZero))
 	up := cmpi(b, cmpiSGT, step, zero)
-	sel := func(c, x, y *ir.Value) *ir.Value { return b.value("arith.select", []*ir.Value{c, x, y}, ir.I64, nil) }
-	diff := sel(up, b.value("arith.subi", []*ir.Value{stop, start}, ir.I64, nil), b.value("arith.subi", []*ir.Value{start, stop}, ir.I64, nil))
-	nonEmpty := b.value("arith.select", []*ir.Value{up, cmpi(b, cmpiSGT, stop, start), cmpi(b, cmpiSGT, start, stop)}, ir.I1, nil)
-	by := sel(up, step, b.value("arith.subi", []*ir.Value{zero, step}, ir.I64, nil))
-	q := b.value("arith.divui", []*ir.Value{b.value("arith.subi", []*ir.Value{diff, one}, ir.I64, nil), by}, ir.I64, nil)
-	count := b.value("arith.addi", []*ir.Value{q, one}, ir.I64, nil)
+	sel := func(c, x, y *ir.Value) *ir.Value { return b.value(arith.Select, []*ir.Value{c, x, y}, ir.I64, nil) }
+	diff := sel(up, b.value(arith.SubI, []*ir.Value{stop, start}, ir.I64, nil), b.value(arith.SubI, []*ir.Value{start, stop}, ir.I64, nil))
+	nonEmpty := b.value(arith.Select, []*ir.Value{up, cmpi(b, cmpiSGT, stop, start), cmpi(b, cmpiSGT, start, stop)}, ir.I1, nil)
+	by := sel(up, step, b.value(arith.SubI, []*ir.Value{zero, step}, ir.I64, nil))
+	q := b.value(arith.DivUI, []*ir.Value{b.value(arith.SubI, []*ir.Value{diff, one}, ir.I64, nil), by}, ir.I64, nil)
+	count := b.value(arith.AddI, []*ir.Value{q, one}, ir.I64, nil)
 	// Empty, or a count that is a non-negative int64.
-	fits := b.value("arith.ori", []*ir.Value{b.value("arith.xori", []*ir.Value{nonEmpty, fl.constant(ir.IntegerAttr{Value: 1, Type: ir.I1}, ir.I1)}, ir.I1, nil), cmpi(b, cmpiSGE, count, zero)}, ir.I1, nil)
+	fits := b.value(arith.OrI, []*ir.Value{b.value(arith.XOrI, []*ir.Value{nonEmpty, fl.constant(ir.IntegerAttr{Value: 1, Type: ir.I1}, ir.I1)}, ir.I1, nil), cmpi(b, cmpiSGE, count, zero)}, ir.I1, nil)
 	b.block.Append(cf.NewAssert(op.Loc, fits, tooLarge))
 	n := sel(nonEmpty, count, zero)
-	a := b.op("arith.index_cast", []*ir.Value{n}, []ir.Type{ir.Index}, ir.DictAttr{})
+	a := b.op(arith.IndexCast, []*ir.Value{n}, []ir.Type{ir.Index}, ir.DictAttr{})
 	x, _ := tir.DataExtentSym(op)
 	a.SetAttr(DataExtentAttr, ir.StringAttr(x.Name))
 	return a.Results[0], nil
@@ -177,8 +181,8 @@ func lowerIota(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (sca
 	if !ok {
 		return scalar{}, ir.Errorf(op.Loc, "convert-tir-to-affine: internal error: tir.iota read before its extent was computed")
 	}
-	i := ev.b.value("arith.index_cast", []*ir.Value{ev.index(pt[tir.DimAttr(op)])}, t.Elem, nil)
-	x := ev.b.value("arith.addi", []*ir.Value{parts.start, ev.b.value("arith.muli", []*ir.Value{i, parts.step}, t.Elem, nil)}, t.Elem, nil)
+	i := ev.b.value(arith.IndexCast, []*ir.Value{ev.index(pt[tir.DimAttr(op)])}, t.Elem, nil)
+	x := ev.b.value(arith.AddI, []*ir.Value{parts.start, ev.b.value(arith.MulI, []*ir.Value{i, parts.step}, t.Elem, nil)}, t.Elem, nil)
 	return scalar{parts: []*ir.Value{x}}, nil
 }
 
@@ -214,14 +218,14 @@ func (fl *funcLowering) compressLoop(op *ir.Operation, body func(ev *evaluator, 
 	if err != nil {
 		return nil, err
 	}
-	lb.op("affine.yield", []*ir.Value{next}, nil, nil)
+	lb.op(affine.Yield, []*ir.Value{next}, nil, nil)
 	return loop.Results[0], nil
 }
 
 // compressCount counts the points where the mask holds.
 func (fl *funcLowering) compressCount(op *ir.Operation) (*ir.Value, error) {
 	count, err := fl.compressLoop(op, func(ev *evaluator, _ point, k, m *ir.Value) (*ir.Value, error) {
-		return ev.b.value("arith.addi", []*ir.Value{k, ev.b.value("arith.select", []*ir.Value{m, fl.indexConst(1), fl.indexConst(0)}, ir.Index, nil)}, ir.Index, nil), nil
+		return ev.b.value(arith.AddI, []*ir.Value{k, ev.b.value(arith.Select, []*ir.Value{m, fl.indexConst(1), fl.indexConst(0)}, ir.Index, nil)}, ir.Index, nil), nil
 	})
 	if err != nil {
 		return nil, err
@@ -257,7 +261,7 @@ func (fl *funcLowering) compressFill(op *ir.Operation) error {
 		// it was counted; the test keeps every store inside the buffer
 		// even if a float mask were computed differently the second time.
 		inside := cmpi(ev.b, cmpiSLT, k, count)
-		ifOp := ev.b.op("scf.if", []*ir.Value{ev.b.value("arith.andi", []*ir.Value{m, inside}, ir.I1, nil)}, nil, nil)
+		ifOp := ev.b.op(scf.If, []*ir.Value{ev.b.value(arith.AndI, []*ir.Value{m, inside}, ir.I1, nil)}, nil, nil)
 		then := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 		ifOp.AddRegion()
 		kname := "compress_k" + fmt.Sprint(len(ev.nest.ivs))
@@ -285,8 +289,8 @@ func (fl *funcLowering) compressFill(op *ir.Operation) error {
 			c.storeAt(x.parts[i], buf, subs)
 		}
 		closeNest(bodies)
-		then.op("scf.yield", nil, nil, nil)
-		return ev.b.value("arith.addi", []*ir.Value{k, ev.b.value("arith.select", []*ir.Value{m, fl.indexConst(1), fl.indexConst(0)}, ir.Index, nil)}, ir.Index, nil), nil
+		then.op(scf.Yield, nil, nil, nil)
+		return ev.b.value(arith.AddI, []*ir.Value{k, ev.b.value(arith.Select, []*ir.Value{m, fl.indexConst(1), fl.indexConst(0)}, ir.Index, nil)}, ir.Index, nil), nil
 	})
 	if err != nil {
 		return err
@@ -318,7 +322,7 @@ func (fl *funcLowering) checkDataResults(ft ir.FunctionType, args []*ir.Value) {
 				continue
 			}
 			arg := len(ft.Inputs) + i
-			size := fl.entry.value("memref.dim", []*ir.Value{args[arg], fl.indexConst(int64(k))}, ir.Index, nil)
+			size := fl.entry.value(memref.Dim, []*ir.Value{args[arg], fl.indexConst(int64(k))}, ir.Index, nil)
 			want := ev.index(sizeexpr.Max(d.Extent(), sizeexpr.Const(0)))
 			ok := cmpi(fl.entry, cmpiEQ, size, want)
 			what := fmt.Sprintf("argument '%s' dimension %s: expected extent %s (computed from the inputs: %s gives it)", names[arg], d.Name, d.Extent(), ir.SymbolName(fl.src)+ShapeFuncSuffix)
@@ -378,8 +382,8 @@ func lowerShapeFunc(src *ir.Operation) (*ir.Operation, error) {
 	}
 	sig.addSyms()
 	name := ir.SymbolName(src)
-	fn := ir.NewOp("func.func", src.Loc, nil, nil, sig.attrs(name+ShapeFuncSuffix, 1).With(ShapeFuncAttr, ir.StringAttr(name)))
-	entry := fn.AddRegion().AddBlock()
+	f := ir.NewOpOf(fn.Func, src.Loc, nil, nil, sig.attrs(name+ShapeFuncSuffix, 1).With(ShapeFuncAttr, ir.StringAttr(name)))
+	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
 	for i, t := range sig.ins {
 		a := entry.AddArg(t, string(sig.names[i].(ir.StringAttr)))
@@ -412,16 +416,16 @@ func lowerShapeFunc(src *ir.Operation) (*ir.Operation, error) {
 		t, _ := tir.AsTensor(r)
 		for _, d := range t.Dims {
 			n := ev.index(sizeexpr.Max(d.Extent(), sizeexpr.Const(0)))
-			x := fl.entry.value("arith.index_cast", []*ir.Value{n}, ir.I64, nil)
+			x := fl.entry.value(arith.IndexCast, []*ir.Value{n}, ir.I64, nil)
 			ev.storeAt(x, sizes, []sizeexpr.Expr{sizeexpr.Const(k)})
 			k++
 		}
 	}
 	for _, a := range fl.allocs {
-		fl.entry.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+		fl.entry.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 	}
-	fl.entry.op("func.return", nil, nil, nil)
-	return fn, nil
+	fl.entry.op(fn.Return, nil, nil, nil)
+	return f, nil
 }
 
 // readByDataExtents marks the tir.compress ops whose results the

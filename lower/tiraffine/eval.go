@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -212,7 +214,7 @@ func (ev *evaluator) load(mem *ir.Value, t tir.TensorType, pt point) (*ir.Value,
 		idx = append(idx, ev.index(s))
 	}
 	elem := mem.Type.(ir.MemRefType).Elem
-	return ev.b.value("memref.load", append([]*ir.Value{mem}, idx...), elem, nil), nil
+	return ev.b.value(memref.Load, append([]*ir.Value{mem}, idx...), elem, nil), nil
 }
 
 func subscripts(t tir.TensorType, pt point) ([]sizeexpr.Expr, error) {
@@ -262,16 +264,16 @@ func (ev *evaluator) index(e sizeexpr.Expr) *ir.Value {
 		case sizeexpr.OpVar:
 			x = ev.nest.lookup(a.Var())
 		case sizeexpr.OpMin, sizeexpr.OpMax:
-			name := "arith.minsi"
+			k := arith.MinSI
 			if a.Op() == sizeexpr.OpMax {
-				name = "arith.maxsi"
+				k = arith.MaxSI
 			}
 			for i, arg := range a.Args() {
 				y := ev.index(arg)
 				if i == 0 {
 					x = y
 				} else {
-					x = b.value(name, []*ir.Value{x, y}, ir.Index, nil)
+					x = b.value(k, []*ir.Value{x, y}, ir.Index, nil)
 				}
 			}
 		default:
@@ -279,20 +281,20 @@ func (ev *evaluator) index(e sizeexpr.Expr) *ir.Value {
 			d := c(a.Divisor())
 			switch a.Op() {
 			case sizeexpr.OpFloorDiv:
-				x = b.value("arith.floordivsi", []*ir.Value{y, d}, ir.Index, nil)
+				x = b.value(arith.FloorDivSI, []*ir.Value{y, d}, ir.Index, nil)
 			case sizeexpr.OpCeilDiv:
-				x = b.value("arith.ceildivsi", []*ir.Value{y, d}, ir.Index, nil)
+				x = b.value(arith.CeilDivSI, []*ir.Value{y, d}, ir.Index, nil)
 			default:
 				x = intRem(b, y, d, ir.Index)
 			}
 		}
 		if t.Coef != 1 {
-			x = b.value("arith.muli", []*ir.Value{x, c(t.Coef)}, ir.Index, nil)
+			x = b.value(arith.MulI, []*ir.Value{x, c(t.Coef)}, ir.Index, nil)
 		}
 		if first {
 			acc, first = x, false
 		} else {
-			acc = b.value("arith.addi", []*ir.Value{acc, x}, ir.Index, nil)
+			acc = b.value(arith.AddI, []*ir.Value{acc, x}, ir.Index, nil)
 		}
 	}
 	return acc
@@ -308,7 +310,7 @@ func (ev *evaluator) orMask(ms ...*ir.Value) *ir.Value {
 		if out == nil {
 			out = m
 		} else {
-			out = ev.b.value("arith.ori", []*ir.Value{out, m}, ir.I1, nil)
+			out = ev.b.value(arith.OrI, []*ir.Value{out, m}, ir.I1, nil)
 		}
 	}
 	return out
@@ -343,10 +345,10 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 		return c
 	}
 	// Constants go first in the entry block, before any loop.
-	op := ir.NewOp("arith.constant", fl.src.Loc, nil, []ir.Type{elem}, ir.DictAttr{}.With("value", attr))
+	op := ir.NewOpOf(arith.Constant, fl.src.Loc, nil, []ir.Type{elem}, ir.DictAttr{}.With("value", attr))
 	entry := fl.top
 	pos := 0
-	for pos < len(entry.Ops) && entry.Ops[pos].Name == "arith.constant" {
+	for pos < len(entry.Ops) && entry.Ops[pos].Is(arith.Constant) {
 		pos++
 	}
 	entry.InsertAt(pos, op)

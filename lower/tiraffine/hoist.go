@@ -3,7 +3,9 @@ package tiraffine
 import (
 	"strings"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 )
 
@@ -87,7 +89,7 @@ func (fl *funcLowering) hoist(e sizeexpr.Expr) sizeexpr.Expr {
 	if fl.hoistAfter != nil {
 		pos = entry.IndexOf(fl.hoistAfter) + 1
 	} else {
-		for pos < len(entry.Ops) && entry.Ops[pos].Name == "arith.constant" {
+		for pos < len(entry.Ops) && entry.Ops[pos].Is(arith.Constant) {
 			pos++
 		}
 	}
@@ -141,7 +143,7 @@ func (ev *evaluator) storeAt(x, mem *ir.Value, subs []sizeexpr.Expr) {
 	for _, s := range subs {
 		idx = append(idx, ev.index(s))
 	}
-	ev.b.op("memref.store", append([]*ir.Value{x, mem}, idx...), nil, nil)
+	ev.b.op(memref.Store, append([]*ir.Value{x, mem}, idx...), nil, nil)
 }
 
 func (fl *funcLowering) affinizeAll(es []sizeexpr.Expr) []sizeexpr.Expr {

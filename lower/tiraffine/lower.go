@@ -12,7 +12,10 @@ import (
 	"strings"
 
 	"tir/dialects/affine"
+	"tir/dialects/arith"
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 	"tir/lower/abi"
@@ -164,8 +167,8 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		}
 	}
 	sig.addSyms()
-	fn := ir.NewOp("func.func", src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
-	entry := fn.AddRegion().AddBlock()
+	f := ir.NewOpOf(fn.Func, src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
+	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
 	fl.scanLanes, fl.scanRows = opts.ScanLanes, opts.ScanRows
 	for i, t := range sig.ins {
@@ -260,10 +263,10 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		return nil, err
 	}
 	for _, a := range fl.allocs {
-		fl.entry.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+		fl.entry.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 	}
-	fl.entry.op("func.return", nil, nil, nil)
-	return fn, nil
+	fl.entry.op(fn.Return, nil, nil, nil)
+	return f, nil
 }
 
 // sigBuilder collects the arguments of a lowered func.func and the ABI
@@ -425,7 +428,7 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 			// Only values with a gather in their history have a mask, so
 			// the others are stored as they are.
 			zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
-			x = ev.b.value("arith.select", []*ir.Value{val.mask, zero, x}, x.Type, nil)
+			x = ev.b.value(arith.Select, []*ir.Value{val.mask, zero, x}, x.Type, nil)
 		}
 		ev.storeAt(x, o.out, subs)
 		if o.mask != nil {
@@ -664,7 +667,7 @@ func (fl *funcLowering) allocIn(b builder, t tir.TensorType, loc ir.Location, hi
 		}
 	}
 	b.loc = loc
-	a := b.value("memref.alloc", dyn, mt, ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0)))
+	a := b.value(memref.Alloc, dyn, mt, ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0)))
 	a.NameHint = hint
 	return a
 }

@@ -3,7 +3,9 @@ package tiraffine
 import (
 	"strconv"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -136,7 +138,7 @@ func lowerSelect(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (s
 		if !ir.TypeEqual(y.Type, types[i]) {
 			y = ev.fl.constant(constantValue(op.Operands[2]), types[i])
 		}
-		s.parts = append(s.parts, ev.b.value("arith.select", []*ir.Value{c, x, y}, types[i], nil))
+		s.parts = append(s.parts, ev.b.value(arith.Select, []*ir.Value{c, x, y}, types[i], nil))
 	}
 	if a.mask != nil || b.mask != nil {
 		ma, mb := a.mask, b.mask
@@ -146,7 +148,7 @@ func lowerSelect(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (s
 		if mb == nil {
 			mb = ev.falseConst()
 		}
-		s.mask = ev.b.value("arith.select", []*ir.Value{c, ma, mb}, ir.I1, nil)
+		s.mask = ev.b.value(arith.Select, []*ir.Value{c, ma, mb}, ir.I1, nil)
 	}
 	s.mask = ev.orMask(cm, s.mask)
 	return s, nil
@@ -174,37 +176,37 @@ func convert(ev *evaluator, x *ir.Value, to ir.Type) (*ir.Value, error) {
 	}
 	if it, ok := from.(ir.IntegerType); ok && it.Width == 1 {
 		one, zero := ev.fl.constant(ir.IntegerAttr{Value: 1, Type: to}, to), ev.fl.constant(ir.IntegerAttr{Value: 0, Type: to}, to)
-		return b.value("arith.select", []*ir.Value{x, one, zero}, to, nil), nil
+		return b.value(arith.Select, []*ir.Value{x, one, zero}, to, nil), nil
 	}
 	if it, ok := to.(ir.IntegerType); ok && it.Width == 1 {
 		zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: from}, from)
 		if ir.IsFloat(from) {
 			// Not zero, and NaN is false (spec 2.7: NaN converts to 0):
 			// ordered and not equal, cmpf one (6), not une (13).
-			return b.value("arith.cmpf", []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 6, Type: ir.I64})), nil
+			return b.value(arith.CmpF, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 6, Type: ir.I64})), nil
 		}
-		return b.value("arith.cmpi", []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 1, Type: ir.I64})), nil
+		return b.value(arith.CmpI, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 1, Type: ir.I64})), nil
 	}
 	switch f := from.(type) {
 	case ir.FloatType:
 		switch tt := to.(type) {
 		case ir.FloatType:
 			if tt.Bits() > f.Bits() {
-				return b.value("arith.extf", []*ir.Value{x}, to, nil), nil
+				return b.value(arith.ExtF, []*ir.Value{x}, to, nil), nil
 			}
-			return b.value("arith.truncf", []*ir.Value{x}, to, nil), nil
+			return b.value(arith.TruncF, []*ir.Value{x}, to, nil), nil
 		case ir.IntegerType:
-			return b.value("arith.fptosi", []*ir.Value{x}, to, nil), nil
+			return b.value(arith.FPToSI, []*ir.Value{x}, to, nil), nil
 		}
 	case ir.IntegerType:
 		switch tt := to.(type) {
 		case ir.FloatType:
-			return b.value("arith.sitofp", []*ir.Value{x}, to, nil), nil
+			return b.value(arith.SIToFP, []*ir.Value{x}, to, nil), nil
 		case ir.IntegerType:
 			if tt.Width > f.Width {
-				return b.value("arith.extsi", []*ir.Value{x}, to, nil), nil
+				return b.value(arith.ExtSI, []*ir.Value{x}, to, nil), nil
 			}
-			return b.value("arith.trunci", []*ir.Value{x}, to, nil), nil
+			return b.value(arith.TruncI, []*ir.Value{x}, to, nil), nil
 		}
 	}
 	return nil, errorString("cannot convert " + from.String() + " to " + to.String())
@@ -243,7 +245,7 @@ func lowerTupleGet(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) 
 
 func lowerPos(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
 	idx := ev.index(pt[tir.DimAttr(op)])
-	return scalar{parts: []*ir.Value{ev.b.value("arith.index_cast", []*ir.Value{idx}, ir.I64, nil)}}, nil
+	return scalar{parts: []*ir.Value{ev.b.value(arith.IndexCast, []*ir.Value{idx}, ir.I64, nil)}}, nil
 }
 
 func lowerCanDeref(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) (scalar, error) {
@@ -254,7 +256,7 @@ func lowerCanDeref(ev *evaluator, op *ir.Operation, _ tir.TensorType, pt point) 
 	if x.mask == nil {
 		return scalar{parts: []*ir.Value{ev.trueConst()}}, nil
 	}
-	return scalar{parts: []*ir.Value{ev.b.value("arith.xori", []*ir.Value{x.mask, ev.trueConst()}, ir.I1, nil)}}, nil
+	return scalar{parts: []*ir.Value{ev.b.value(arith.XOrI, []*ir.Value{x.mask, ev.trueConst()}, ir.I1, nil)}}, nil
 }
 
 // lowerAccess evaluates an op that only moves data (shift, view, subset,
@@ -291,7 +293,7 @@ func (ev *evaluator) readPieces(op *ir.Operation, reads []tir.Read, t tir.Tensor
 		return ev.read(op, r, pt)
 	}
 	x := ev.index(pt[r.Along])
-	cond := ev.b.value("arith.cmpi", []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 2, Type: ir.I64}))
+	cond := ev.b.value(arith.CmpI, []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 2, Type: ir.I64}))
 	return ev.branch(cond, leaves(t.Elem),
 		func(c *evaluator) (scalar, error) { return c.read(op, r, pt) },
 		func(c *evaluator) (scalar, error) { return c.readPieces(op, reads[1:], t, pt) })
@@ -314,28 +316,28 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 	xt, _ := tir.AsTensor(x.Type)
 	d, _ := xt.Dim(r.Gathered)
 	b := ev.b
-	idx := b.value("arith.index_cast", []*ir.Value{tv}, ir.Index, nil)
+	idx := b.value(arith.IndexCast, []*ir.Value{tv}, ir.Index, nil)
 	lo, hi := ev.index(d.Lo), ev.index(d.Hi)
 	pred := func(p int64, x, y *ir.Value) *ir.Value {
-		return b.value("arith.cmpi", []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: p, Type: ir.I64}))
+		return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: p, Type: ir.I64}))
 	}
 	// lo <= idx < hi as one unsigned comparison, idx - lo < hi - lo: a
 	// negative difference wraps to a huge one. The span is clamped at zero
 	// unless provably positive, so that an empty interval admits nothing.
 	off, span := idx, sizeexpr.Sub(d.Hi, d.Lo)
 	if c, ok := d.Lo.Const(); !ok || c != 0 {
-		off = b.value("arith.subi", []*ir.Value{idx, lo}, ir.Index, nil)
+		off = b.value(arith.SubI, []*ir.Value{idx, lo}, ir.Index, nil)
 	}
 	if !sizeexpr.ProveGE(span, sizeexpr.Const(0)) {
 		span = sizeexpr.Max(span, sizeexpr.Const(0))
 	}
 	inRange := pred(6, off, ev.index(sizeexpr.Simplify(span)))
-	safe := b.value("arith.select", []*ir.Value{inRange, idx, lo}, ir.Index, nil)
+	safe := b.value(arith.Select, []*ir.Value{inRange, idx, lo}, ir.Index, nil)
 	name := "g" + strconv.Itoa(len(ev.nest.ivs))
 	ev.nest.ivs[name] = safe
 	ev.nest.dynamic[name] = true
 	q[r.Gathered] = sizeexpr.Dim(name, 1000+len(ev.nest.ivs))
-	masked := b.value("arith.xori", []*ir.Value{inRange, ev.trueConst()}, ir.I1, nil)
+	masked := b.value(arith.XOrI, []*ir.Value{inRange, ev.trueConst()}, ir.I1, nil)
 	var s scalar
 	if sizeexpr.ProveGE(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(1)) || ev.fl.ownsNonEmpty(x) {
 		s, err = ev.at(x, q)
@@ -356,7 +358,7 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 // blocks; the result has the given leaf types, and a mask unless neither
 // arm has one (a concat of pieces that cannot be masked).
 func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise func(*evaluator) (scalar, error)) (scalar, error) {
-	ifOp := ev.b.op("scf.if", []*ir.Value{cond}, append(append([]ir.Type(nil), types...), ir.I1), nil)
+	ifOp := ev.b.op(scf.If, []*ir.Value{cond}, append(append([]ir.Type(nil), types...), ir.I1), nil)
 	thenB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 	elseB := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 	arms := []struct {
@@ -381,7 +383,7 @@ func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise fun
 		ev.b.block.Remove(ifOp)
 		var s scalar
 		for i, t := range types {
-			s.parts = append(s.parts, ev.b.value("arith.select", []*ir.Value{cond, arms[0].s.parts[i], arms[1].s.parts[i]}, t, nil))
+			s.parts = append(s.parts, ev.b.value(arith.Select, []*ir.Value{cond, arms[0].s.parts[i], arms[1].s.parts[i]}, t, nil))
 		}
 		if masked {
 			m := func(x *ir.Value) *ir.Value {
@@ -390,7 +392,7 @@ func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise fun
 				}
 				return x
 			}
-			s.mask = ev.b.value("arith.select", []*ir.Value{cond, m(arms[0].s.mask), m(arms[1].s.mask)}, ir.I1, nil)
+			s.mask = ev.b.value(arith.Select, []*ir.Value{cond, m(arms[0].s.mask), m(arms[1].s.mask)}, ir.I1, nil)
 		}
 		return s, nil
 	}
@@ -406,7 +408,7 @@ func (ev *evaluator) branch(cond *ir.Value, types []ir.Type, then, otherwise fun
 			}
 			vals = append(vals, m)
 		}
-		arm.b.op("scf.yield", vals, nil, nil)
+		arm.b.op(scf.Yield, vals, nil, nil)
 	}
 	if !masked {
 		return scalar{parts: ifOp.Results[:n]}, nil

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"tir/dialects/affine"
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -39,10 +40,10 @@ func identity(kind string, t ir.Type) ir.Attribute {
 	return ir.IntegerAttr{Value: v, Type: it}
 }
 
-var combiner = map[string][2]string{ // kind -> float op, integer op
-	"add": {"arith.addf", "arith.addi"}, "mul": {"arith.mulf", "arith.muli"},
-	"min": {"arith.minf", "arith.minsi"}, "max": {"arith.maxf", "arith.maxsi"},
-	"and": {"", "arith.andi"}, "or": {"", "arith.ori"},
+var combiner = map[string][2]*ir.OpDef{ // kind -> float op, integer op
+	"add": {arith.AddF, arith.AddI}, "mul": {arith.MulF, arith.MulI},
+	"min": {arith.MinF, arith.MinSI}, "max": {arith.MaxF, arith.MaxSI},
+	"and": {nil, arith.AndI}, "or": {nil, arith.OrI},
 }
 
 func lowerReduce(ev *evaluator, op *ir.Operation, t tir.TensorType, pt point) (scalar, error) {
@@ -94,11 +95,11 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 			if err != nil {
 				return nil, err
 			}
-			name := combiner[kind][1]
+			k := combiner[kind][1]
 			if ir.IsFloat(types[0]) {
-				name = combiner[kind][0]
+				k = combiner[kind][0]
 			}
-			next = []*ir.Value{c.b.value(name, []*ir.Value{acc[0], x}, types[0], nil)}
+			next = []*ir.Value{c.b.value(k, []*ir.Value{acc[0], x}, types[0], nil)}
 			masks = append(masks, m)
 		} else {
 			blk := op.Regions[0].Entry()
@@ -120,7 +121,7 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 		}
 		if m := c.orMask(masks...); m != nil {
 			for i := range next {
-				next[i] = c.b.value("arith.select", []*ir.Value{m, acc[i], next[i]}, types[i], ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+				next[i] = c.b.value(arith.Select, []*ir.Value{m, acc[i], next[i]}, types[i], ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
 			}
 		}
 		return next, nil
@@ -295,7 +296,7 @@ func (ev *evaluator) reduceLoops(dims []string, k int, op *ir.Operation, pt poin
 	if err != nil {
 		return nil, err
 	}
-	b.op("affine.yield", next, nil, nil)
+	b.op(affine.Yield, next, nil, nil)
 	return loop.Results, nil
 }
 

@@ -1,7 +1,9 @@
 package tiraffine
 
 import (
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/mathd"
 	"tir/dialects/tir"
 )
 
@@ -14,22 +16,22 @@ import (
 // compute in f32 with one rounding (an arith op on f16 is one rounding;
 // composite ops extend to f32 and truncate once).
 
-var floatBinary = map[*tir.Op]string{
-	tir.Add: "arith.addf", tir.Sub: "arith.subf", tir.Mul: "arith.mulf", tir.Div: "arith.divf",
-	tir.Min: "arith.minf", tir.Max: "arith.maxf", tir.Pow: "math.powf",
+var floatBinary = map[*tir.Op]*ir.OpDef{
+	tir.Add: arith.AddF, tir.Sub: arith.SubF, tir.Mul: arith.MulF, tir.Div: arith.DivF,
+	tir.Min: arith.MinF, tir.Max: arith.MaxF, tir.Pow: mathd.PowF,
 }
 
-var intBinary = map[*tir.Op]string{
-	tir.Add: "arith.addi", tir.Sub: "arith.subi", tir.Mul: "arith.muli",
-	tir.Min: "arith.minsi", tir.Max: "arith.maxsi",
-	tir.And: "arith.andi", tir.Or: "arith.ori", tir.Xor: "arith.xori",
+var intBinary = map[*tir.Op]*ir.OpDef{
+	tir.Add: arith.AddI, tir.Sub: arith.SubI, tir.Mul: arith.MulI,
+	tir.Min: arith.MinSI, tir.Max: arith.MaxSI,
+	tir.And: arith.AndI, tir.Or: arith.OrI, tir.Xor: arith.XOrI,
 }
 
-var floatUnary = map[*tir.Op]string{
-	tir.Neg: "arith.negf", tir.Abs: "math.absf", tir.Exp: "math.exp", tir.Log: "math.log",
-	tir.Sqrt: "math.sqrt", tir.Rsqrt: "math.rsqrt", tir.Sin: "math.sin", tir.Cos: "math.cos",
-	tir.Tan: "math.tan", tir.Tanh: "math.tanh", tir.Floor: "math.floor", tir.Ceil: "math.ceil",
-	tir.Round: "math.round",
+var floatUnary = map[*tir.Op]*ir.OpDef{
+	tir.Neg: arith.NegF, tir.Abs: mathd.AbsF, tir.Exp: mathd.Exp, tir.Log: mathd.Log,
+	tir.Sqrt: mathd.Sqrt, tir.Rsqrt: mathd.Rsqrt, tir.Sin: mathd.Sin, tir.Cos: mathd.Cos,
+	tir.Tan: mathd.Tan, tir.Tanh: mathd.Tanh, tir.Floor: mathd.Floor, tir.Ceil: mathd.Ceil,
+	tir.Round: mathd.Round,
 }
 
 // MLIR 16's enum values of the cmpf / cmpi predicates.
@@ -45,25 +47,25 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 	case tir.Cmp:
 		pred := tir.CmpOp{Operation: op}.Predicate()
 		if ir.IsFloat(args[0].Type) {
-			return b.value("arith.cmpf", args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
+			return b.value(arith.CmpF, args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
 		}
-		return b.value("arith.cmpi", args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpiPredicate[pred], Type: ir.I64})), nil
+		return b.value(arith.CmpI, args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpiPredicate[pred], Type: ir.I64})), nil
 	case tir.Select:
-		return b.value("arith.select", args, elem, nil), nil
+		return b.value(arith.Select, args, elem, nil), nil
 	case tir.Not:
 		ones := b.constant(ir.IntegerAttr{Value: -1, Type: elem}, elem)
 		if it, ok := elem.(ir.IntegerType); ok && it.Width == 1 {
 			ones = b.constant(ir.IntegerAttr{Value: 1, Type: elem}, elem)
 		}
-		return b.value("arith.xori", []*ir.Value{args[0], ones}, elem, nil), nil
+		return b.value(arith.XOrI, []*ir.Value{args[0], ones}, elem, nil), nil
 	case tir.Sigmoid:
 		// 1 / (1 + exp(-x))
 		return inF32(b, args, elem, func(args []*ir.Value, t ir.Type) *ir.Value {
 			one := b.constant(ir.FloatAttr{Value: 1, Type: t}, t)
-			neg := b.value("arith.negf", args, t, nil)
-			e := b.value("math.exp", []*ir.Value{neg}, t, nil)
-			den := b.value("arith.addf", []*ir.Value{one, e}, t, nil)
-			return b.value("arith.divf", []*ir.Value{one, den}, t, nil)
+			neg := b.value(arith.NegF, args, t, nil)
+			e := b.value(mathd.Exp, []*ir.Value{neg}, t, nil)
+			den := b.value(arith.AddF, []*ir.Value{one, e}, t, nil)
+			return b.value(arith.DivF, []*ir.Value{one, den}, t, nil)
 		}), nil
 	}
 	if isFloat {
@@ -72,24 +74,24 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 				return floatRem(b, args[0], args[1], t)
 			}), nil
 		}
-		if name, ok := floatBinary[tir.OpOf(op)]; ok {
-			return b.value(name, args, elem, nil), nil
+		if k, ok := floatBinary[tir.OpOf(op)]; ok {
+			return b.value(k, args, elem, nil), nil
 		}
-		if name, ok := floatUnary[tir.OpOf(op)]; ok {
-			return b.value(name, args, elem, nil), nil
+		if k, ok := floatUnary[tir.OpOf(op)]; ok {
+			return b.value(k, args, elem, nil), nil
 		}
 	} else {
-		if name, ok := intBinary[tir.OpOf(op)]; ok {
-			return b.value(name, args, elem, nil), nil
+		if k, ok := intBinary[tir.OpOf(op)]; ok {
+			return b.value(k, args, elem, nil), nil
 		}
 		switch tir.OpOf(op) {
 		case tir.Div, tir.Rem:
 			return intDivRem(b, op.Is(tir.Div), args[0], args[1], elem), nil
 		case tir.Neg:
 			zero := b.constant(ir.IntegerAttr{Value: 0, Type: elem}, elem)
-			return b.value("arith.subi", []*ir.Value{zero, args[0]}, elem, nil), nil
+			return b.value(arith.SubI, []*ir.Value{zero, args[0]}, elem, nil), nil
 		case tir.Abs:
-			return b.value("math.absi", args, elem, nil), nil
+			return b.value(mathd.AbsI, args, elem, nil), nil
 		case tir.Pow:
 			return intPow(b, args[0], args[1], elem), nil
 		}
@@ -112,22 +114,22 @@ func inF32(b builder, args []*ir.Value, elem ir.Type, f func(args []*ir.Value, t
 	}
 	wide := make([]*ir.Value, len(args))
 	for i, a := range args {
-		wide[i] = b.value("arith.extf", []*ir.Value{a}, ir.F32, nil)
+		wide[i] = b.value(arith.ExtF, []*ir.Value{a}, ir.F32, nil)
 	}
-	return b.value("arith.truncf", []*ir.Value{f(wide, ir.F32)}, elem, nil)
+	return b.value(arith.TruncF, []*ir.Value{f(wide, ir.F32)}, elem, nil)
 }
 
 // floatRem is x - y*floor(x/y), the remainder with the sign of the divisor.
 func floatRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
-	q := b.value("arith.divf", []*ir.Value{x, y}, t, nil)
-	f := b.value("math.floor", []*ir.Value{q}, t, nil)
-	p := b.value("arith.mulf", []*ir.Value{y, f}, t, nil)
-	return b.value("arith.subf", []*ir.Value{x, p}, t, nil)
+	q := b.value(arith.DivF, []*ir.Value{x, y}, t, nil)
+	f := b.value(mathd.Floor, []*ir.Value{q}, t, nil)
+	p := b.value(arith.MulF, []*ir.Value{y, f}, t, nil)
+	return b.value(arith.SubF, []*ir.Value{x, p}, t, nil)
 }
 
 // cmpi builds arith.cmpi with an MLIR predicate number.
 func cmpi(b builder, pred int64, x, y *ir.Value) *ir.Value {
-	return b.value("arith.cmpi", []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: pred, Type: ir.I64}))
+	return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: pred, Type: ir.I64}))
 }
 
 // MLIR's cmpi predicate numbers used here.
@@ -141,7 +143,7 @@ const (
 // constIntValue returns the value of an integer arith.constant.
 func constIntValue(v *ir.Value) (int64, bool) {
 	d := v.DefiningOp()
-	if d == nil || d.Name != "arith.constant" {
+	if d == nil || !d.Is(arith.Constant) {
 		return 0, false
 	}
 	a, ok := d.Attr("value").(ir.IntegerAttr)
@@ -161,7 +163,7 @@ func intDivRem(b builder, div bool, x, y *ir.Value, t ir.Type) *ir.Value {
 	if it, ok := t.(ir.IntegerType); ok && it.Width == 1 {
 		// i1 divisors are 0 and -1 only: x div y = x and y, rem is 0.
 		if div {
-			return b.value("arith.andi", []*ir.Value{x, y}, t, nil)
+			return b.value(arith.AndI, []*ir.Value{x, y}, t, nil)
 		}
 		return c(0)
 	}
@@ -170,35 +172,35 @@ func intDivRem(b builder, div bool, x, y *ir.Value, t ir.Type) *ir.Value {
 		case k == 0 || (k == -1 && !div):
 			return c(0)
 		case k == -1:
-			return b.value("arith.subi", []*ir.Value{c(0), x}, t, nil)
+			return b.value(arith.SubI, []*ir.Value{c(0), x}, t, nil)
 		case div:
-			return b.value("arith.floordivsi", []*ir.Value{x, y}, t, nil)
+			return b.value(arith.FloorDivSI, []*ir.Value{x, y}, t, nil)
 		}
 		return intRem(b, x, y, t)
 	}
 	one := c(1)
-	bad := cmpi(b, cmpiULE, b.value("arith.addi", []*ir.Value{y, one}, t, nil), one)
-	safe := b.value("arith.select", []*ir.Value{bad, one, y}, t, nil)
+	bad := cmpi(b, cmpiULE, b.value(arith.AddI, []*ir.Value{y, one}, t, nil), one)
+	safe := b.value(arith.Select, []*ir.Value{bad, one, y}, t, nil)
 	if div {
-		q := b.value("arith.floordivsi", []*ir.Value{x, safe}, t, nil)
-		xy := b.value("arith.muli", []*ir.Value{x, y}, t, nil)
-		return b.value("arith.select", []*ir.Value{bad, xy, q}, t, nil)
+		q := b.value(arith.FloorDivSI, []*ir.Value{x, safe}, t, nil)
+		xy := b.value(arith.MulI, []*ir.Value{x, y}, t, nil)
+		return b.value(arith.Select, []*ir.Value{bad, xy, q}, t, nil)
 	}
 	r := intRem(b, x, safe, t)
-	return b.value("arith.select", []*ir.Value{bad, c(0), r}, t, nil)
+	return b.value(arith.Select, []*ir.Value{bad, c(0), r}, t, nil)
 }
 
 // intRem is the remainder with the sign of the divisor for a divisor
 // that is neither 0 nor -1: C's remainder, corrected by adding the divisor
 // when it is non-zero and the signs differ.
 func intRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
-	r := b.value("arith.remsi", []*ir.Value{x, y}, t, nil)
+	r := b.value(arith.RemSI, []*ir.Value{x, y}, t, nil)
 	zero := b.constant(ir.IntegerAttr{Value: 0, Type: t}, t)
 	nonzero := cmpi(b, cmpiNE, r, zero)
 	rneg := cmpi(b, cmpiSLT, r, zero)
 	yneg := cmpi(b, cmpiSLT, y, zero)
-	differ := b.value("arith.xori", []*ir.Value{rneg, yneg}, ir.I1, nil)
-	fix := b.value("arith.andi", []*ir.Value{nonzero, differ}, ir.I1, nil)
-	adj := b.value("arith.addi", []*ir.Value{r, y}, t, nil)
-	return b.value("arith.select", []*ir.Value{fix, adj, r}, t, nil)
+	differ := b.value(arith.XOrI, []*ir.Value{rneg, yneg}, ir.I1, nil)
+	fix := b.value(arith.AndI, []*ir.Value{nonzero, differ}, ir.I1, nil)
+	adj := b.value(arith.AddI, []*ir.Value{r, y}, t, nil)
+	return b.value(arith.Select, []*ir.Value{fix, adj, r}, t, nil)
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -676,7 +678,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 func (fl *funcLowering) closeWithBuffers(bodies []builder, home builder, bufs []*ir.Value) {
 	if home.block != bodies[0].block {
 		for _, a := range bufs {
-			home.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+			home.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 		}
 	} else {
 		fl.allocs = append(fl.allocs, bufs...)
@@ -732,7 +734,7 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 		}
 	}
 	for _, a := range own {
-		body.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+		body.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 	}
 	selectLane(0)
 	body.yield()
@@ -869,7 +871,7 @@ func (ev *evaluator) scanAlong(run []*ir.Operation, lanes []point, kd tir.Dim, s
 			copy(yields[at[i]+lane*w:], next)
 		}
 	}
-	body.op("affine.yield", yields, nil, nil)
+	body.op(affine.Yield, yields, nil, nil)
 	return nil
 }
 
@@ -911,7 +913,7 @@ func (c *evaluator) scanStep(op *ir.Operation, state []*ir.Value, q point) ([]*i
 	next := y.parts
 	if m := c.orMask(append(masks, y.mask)...); m != nil {
 		for i := range next {
-			next[i] = c.b.value("arith.select", []*ir.Value{m, state[i], next[i]}, state[i].Type, nil)
+			next[i] = c.b.value(arith.Select, []*ir.Value{m, state[i], next[i]}, state[i].Type, nil)
 		}
 	}
 	return next, nil

@@ -3,7 +3,10 @@ package tiraffine
 import (
 	"maps"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -65,16 +68,16 @@ func (fl *funcLowering) inVersions(body *ir.Block, compute func() error) error {
 	for _, t := range terms {
 		x := ev.index(t[0])
 		for _, f := range t[1:] {
-			x = outer.value("arith.muli", []*ir.Value{x, ev.index(f)}, ir.Index, nil)
+			x = outer.value(arith.MulI, []*ir.Value{x, ev.index(f)}, ir.Index, nil)
 		}
 		if total == nil {
 			total = x
 		} else {
-			total = outer.value("arith.addi", []*ir.Value{total, x}, ir.Index, nil)
+			total = outer.value(arith.AddI, []*ir.Value{total, x}, ir.Index, nil)
 		}
 	}
 	fits := cmpi(outer, cmpiULE, total, fl.indexConst(limit))
-	ifOp := outer.op("scf.if", []*ir.Value{fits}, nil, ir.DictAttr{}.With(tir.VersionsAttr, ir.UnitAttr{}))
+	ifOp := outer.op(scf.If, []*ir.Value{fits}, nil, ir.DictAttr{}.With(tir.VersionsAttr, ir.UnitAttr{}))
 	saved := fl.save()
 	for _, arm := range []map[*ir.Operation]bool{nil, recompute} {
 		fl.restore(saved)
@@ -84,9 +87,9 @@ func (fl *funcLowering) inVersions(body *ir.Block, compute func() error) error {
 			return err
 		}
 		for _, a := range fl.allocs[len(saved.allocs):] {
-			fl.entry.op("memref.dealloc", []*ir.Value{a}, nil, nil)
+			fl.entry.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 		}
-		fl.entry.op("scf.yield", nil, nil, nil)
+		fl.entry.op(scf.Yield, nil, nil, nil)
 	}
 	fl.restore(saved)
 	fl.recomputed = nil
