@@ -80,7 +80,7 @@ func (e *Emitter) Binary(name string, a, b *ir.Value) *ir.Value {
 		// (i + 2 in one copy of a coarsened GPU kernel's body, (i + 1)
 		// + 1 in the next) gets the same op, which cse merges; llc does
 		// not reassociate, and merges the loads only at equal addresses.
-		if d := a.DefiningOp(); d != nil && d.Name == "arith.addi" {
+		if d := a.DefiningOp(); d != nil && d.Is(arith.AddI) {
 			for k, x := range d.Operands {
 				if c0, ok := constIndex(x); ok {
 					return e.Binary("addi", d.Operands[1-k], e.Index(c0+cb))
@@ -94,7 +94,7 @@ func (e *Emitter) Binary(name string, a, b *ir.Value) *ir.Value {
 // constIndex returns the value of an index constant.
 func constIndex(v *ir.Value) (int64, bool) {
 	op := v.DefiningOp()
-	if op == nil || op.Name != "arith.constant" {
+	if op == nil || !op.Is(arith.Constant) {
 		return 0, false
 	}
 	a, ok := op.Attr("value").(ir.IntegerAttr)

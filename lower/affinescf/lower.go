@@ -54,32 +54,32 @@ func lowerBlock(rw *ir.Rewriter, b *ir.Block) error {
 
 func lowerOp(rw *ir.Rewriter, op *ir.Operation) error {
 	e := Emitter{Rewriter: rw, Anchor: op}
-	switch op.Name {
-	case "affine.load":
+	switch op.Def {
+	case affine.Load:
 		_, mem, m, operands := affine.AccessParts(op)
 		idx := e.Map(m, operands)
 		rw.ReplaceOp(op, e.Append(memref.NewLoad(op.Loc, mem, idx)).Results)
-	case "affine.store":
+	case affine.Store:
 		val, mem, m, operands := affine.AccessParts(op)
 		idx := e.Map(m, operands)
 		e.Append(memref.NewStore(op.Loc, val, mem, idx))
 		rw.EraseOp(op)
-	case "affine.apply":
+	case affine.Apply:
 		m, operands := mapOperands(op)
 		rw.ReplaceOp(op, e.Map(m, operands))
-	case "affine.min", "affine.max":
+	case affine.Min, affine.Max:
 		m, operands := mapOperands(op)
-		rw.ReplaceOp(op, []*ir.Value{e.Bound(m, operands, op.Name == "affine.max")})
-	case "affine.for":
+		rw.ReplaceOp(op, []*ir.Value{e.Bound(m, operands, op.Is(affine.Max))})
+	case affine.For:
 		lowerFor(&e, op)
-	case "affine.if":
+	case affine.If:
 		lowerIf(&e, op)
-	case "affine.parallel":
+	case affine.Parallel:
 		return lowerParallel(&e, op)
-	case "affine.yield":
+	case affine.Yield:
 		// Rewritten with their parent (scf.yield), except in parents that
 		// are not affine, which cannot hold one.
-	case "affine.vector_load", "affine.vector_store":
+	case affine.VectorLoad, affine.VectorStore:
 		return ir.Errorf(op.Loc, "lower-affine: '%s' is not supported (vectorize after choosing a CPU target)", op.Name)
 	}
 	return nil
@@ -97,7 +97,7 @@ func lowerFor(e *Emitter, op *ir.Operation) {
 	lo := e.Bound(lb, lbOps, true)
 	hi := e.Bound(ub, ubOps, false)
 	inits := op.Operands[len(lbOps)+len(ubOps):]
-	loop := ir.NewOp("scf.for", op.Loc, append([]*ir.Value{lo, hi, e.Index(step)}, inits...), arith.ResultTypes(op), nil)
+	loop := ir.NewOpOf(scf.For, op.Loc, append([]*ir.Value{lo, hi, e.Index(step)}, inits...), arith.ResultTypes(op), nil)
 	moveRegion(op, loop, 0)
 	e.Append(loop)
 	e.Rewriter.ReplaceOp(op, loop.Results)
@@ -124,7 +124,7 @@ func lowerIf(e *Emitter, op *ir.Operation) {
 	if cond == nil { // an empty set always holds
 		cond = e.Value(arith.NewConstant(op.Loc, ir.BoolAttr(true), ir.I1))
 	}
-	branch := ir.NewOp("scf.if", op.Loc, []*ir.Value{cond}, arith.ResultTypes(op), nil)
+	branch := ir.NewOpOf(scf.If, op.Loc, []*ir.Value{cond}, arith.ResultTypes(op), nil)
 	moveRegion(op, branch, 0)
 	moveRegion(op, branch, 1)
 	e.Append(branch)
@@ -166,7 +166,7 @@ func lowerParallel(e *Emitter, op *ir.Operation) error {
 		ir.ReplaceAllUsesWith(op, a, scf.InductionVar(loops[d]))
 	}
 	for _, o := range append([]*ir.Operation(nil), body.Ops...) {
-		if o.Name == "affine.yield" {
+		if o.Is(affine.Yield) {
 			continue
 		}
 		o.Erase()
@@ -184,7 +184,7 @@ func lowerParallel(e *Emitter, op *ir.Operation) error {
 func moveRegion(from, to *ir.Operation, i int) {
 	r := from.Regions[i]
 	for _, b := range r.Blocks {
-		if t := b.Terminator(); t != nil && t.Name == "affine.yield" {
+		if t := b.Terminator(); t != nil && t.Is(affine.Yield) {
 			b.Remove(t)
 			b.Append(scf.NewYield(t.Loc, t.Operands...))
 		}

@@ -28,8 +28,11 @@ import (
 
 	"tir/dialects/affine"
 	"tir/dialects/arith"
+	"tir/dialects/cf"
+	"tir/dialects/fn"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/scf"
 	"tir/dialects/tir"
 	"tir/lower/abi"
@@ -65,7 +68,7 @@ func Outline(m *ir.Module, opts Options) error {
 	}
 	var funcs []*ir.Operation
 	for _, op := range m.Body().Ops {
-		if op.Name == "func.func" && len(op.Regions) > 0 && len(op.Regions[0].Blocks) > 0 {
+		if op.Is(fn.Func) && len(op.Regions) > 0 && len(op.Regions[0].Blocks) > 0 {
 			funcs = append(funcs, op)
 		}
 	}
@@ -180,22 +183,22 @@ func (o *outliner) run() error {
 // hostOps are the ops the host may run: index and integer arithmetic on
 // arguments and sizes, the argument checks, and temporaries. (The C host
 // wrapper of --emit=cuda-host implements exactly these.)
-var hostOps = map[string]bool{
-	"arith.constant": true, "arith.addi": true, "arith.subi": true, "arith.muli": true,
-	"arith.divsi": true, "arith.divui": true, "arith.remsi": true, "arith.remui": true,
-	"arith.floordivsi": true, "arith.ceildivsi": true, "arith.maxsi": true, "arith.minsi": true,
-	"arith.maxui": true, "arith.minui": true, "arith.andi": true, "arith.ori": true, "arith.xori": true,
-	"arith.shli": true, "arith.shrsi": true, "arith.shrui": true, "arith.cmpi": true, "arith.select": true,
-	"arith.index_cast": true, "arith.index_castui": true, "arith.extsi": true, "arith.extui": true, "arith.trunci": true,
-	"affine.apply": true, "affine.min": true, "affine.max": true,
-	"memref.dim": true, "memref.alloc": true, "memref.dealloc": true, "cf.assert": true,
+var hostOps = map[*ir.OpDef]bool{
+	arith.Constant: true, arith.AddI: true, arith.SubI: true, arith.MulI: true,
+	arith.DivSI: true, arith.DivUI: true, arith.RemSI: true, arith.RemUI: true,
+	arith.FloorDivSI: true, arith.CeilDivSI: true, arith.MaxSI: true, arith.MinSI: true,
+	arith.MaxUI: true, arith.MinUI: true, arith.AndI: true, arith.OrI: true, arith.XOrI: true,
+	arith.ShLI: true, arith.ShRSI: true, arith.ShRUI: true, arith.CmpI: true, arith.Select: true,
+	arith.IndexCast: true, arith.IndexCastUI: true, arith.ExtSI: true, arith.ExtUI: true, arith.TruncI: true,
+	affine.Apply: true, affine.Min: true, affine.Max: true,
+	memref.Dim: true, memref.Alloc: true, memref.Dealloc: true, cf.Assert: true,
 }
 
 // isHostOp reports whether op runs on the host: a host op whose operands
 // the host has and whose results are integers (a float constant is left
 // to the kernels that use it).
 func (o *outliner) isHostOp(op *ir.Operation) bool {
-	if !hostOps[op.Name] || len(op.Regions) > 0 {
+	if !hostOps[op.Def] || len(op.Regions) > 0 {
 		return false
 	}
 	for _, v := range op.Operands {
@@ -217,8 +220,8 @@ func (o *outliner) isHostOp(op *ir.Operation) bool {
 // times: pure ops and loads (the nest that reads a hoisted load's value
 // runs after everything that precedes the load in the function).
 func isPure(op *ir.Operation) bool {
-	switch op.Name {
-	case "affine.load", "memref.load":
+	switch op.Def {
+	case affine.Load, memref.Load:
 		return true
 	}
 	return op.HasTrait(ir.TraitPure)
@@ -273,8 +276,8 @@ func (o *outliner) band(root *ir.Operation) (loops, between []*ir.Operation) {
 		ok := true
 		for _, op := range affine.ForBody(loops[len(loops)-1]).Ops {
 			switch {
-			case op.Name == "affine.yield":
-			case op.Name == "affine.for" && inner == nil && affine.IsParallel(op) && len(op.Results) == 0 && o.hostBounds(op):
+			case op.Is(affine.Yield):
+			case op.Is(affine.For) && inner == nil && affine.IsParallel(op) && len(op.Results) == 0 && o.hostBounds(op):
 				inner = op
 			case len(op.Regions) == 0 && isPure(op):
 				pure = append(pure, op)
@@ -308,7 +311,7 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 	root := ops[0]
 	loc := root.Loc
 	var loops, between []*ir.Operation
-	if len(ops) == 1 && root.Name == "affine.for" {
+	if len(ops) == 1 && root.Is(affine.For) {
 		loops, between = o.band(root)
 	}
 	// The values the kernel uses from outside: host values other than
@@ -326,7 +329,7 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 		// keeps kernel parameters to pointers and 64-bit integers.
 		_, isMem := v.Type.(ir.MemRefType)
 		passed := o.host[v] && (isMem || ir.TypeEqual(v.Type, ir.Index))
-		if d != nil && (d.Name == "arith.constant" || !passed) {
+		if d != nil && (d.Is(arith.Constant) || !passed) {
 			if d.ParentBlock() != o.fn.Regions[0].Entry() {
 				return nil // defined inside the kernel's ops
 			}
@@ -425,7 +428,7 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 	if len(loops) > 0 {
 		body = append(body, between...)
 		for _, op := range affine.ForBody(loops[len(loops)-1]).Ops {
-			if op.Name != "affine.yield" {
+			if !op.Is(affine.Yield) {
 				body = append(body, op)
 			}
 		}
@@ -484,9 +487,9 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 			}
 			grid[d] = blocks
 			dim := "xyz"[d : d+1]
-			tid := ke.Value(gpu.NewIndexOp(loc, "gpu.thread_id", dim))
-			bid := ke.Value(gpu.NewIndexOp(loc, "gpu.block_id", dim))
-			bdim := ke.Value(gpu.NewIndexOp(loc, "gpu.block_dim", dim))
+			tid := ke.Value(gpu.NewIndexOp(loc, gpu.ThreadID.Name, dim))
+			bid := ke.Value(gpu.NewIndexOp(loc, gpu.BlockID.Name, dim))
+			bdim := ke.Value(gpu.NewIndexOp(loc, gpu.BlockDim.Name, dim))
 			if d == cd {
 				li := dims[d][0]
 				coarse.iv, coarse.lo, coarse.n = affine.InductionVar(loops[li]), kernExt[li].lo, kn
@@ -498,7 +501,7 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 					coarse.first = ke.Binary("addi", ke.Binary("muli", bid, ke.Binary("muli", bdim, ke.Index(o.coarsen))), tid)
 					coarse.step = bdim
 				} else {
-					gdim := ke.Value(gpu.NewIndexOp(loc, "gpu.grid_dim", dim))
+					gdim := ke.Value(gpu.NewIndexOp(loc, gpu.GridDim.Name, dim))
 					start := ke.Binary("muli", ke.Binary("addi", ke.Binary("muli", bid, bdim), tid), ke.Index(o.coarsen))
 					stride := ke.Binary("muli", ke.Binary("muli", gdim, bdim), ke.Index(o.coarsen))
 					loop := scf.NewFor(loc, start, kn, stride, nil)
@@ -520,7 +523,7 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 				ke = &affinescf.Emitter{Block: scf.ThenBlock(guard)}
 				linear = global
 			} else {
-				gdim := ke.Value(gpu.NewIndexOp(loc, "gpu.grid_dim", dim))
+				gdim := ke.Value(gpu.NewIndexOp(loc, gpu.GridDim.Name, dim))
 				stride := ke.Binary("muli", gdim, bdim)
 				loop := scf.NewFor(loc, global, kn, stride, nil)
 				ke.Append(loop)
@@ -716,10 +719,10 @@ func checkKernelBody(kfn *ir.Operation) error {
 		if err != nil {
 			return false
 		}
-		switch op.Name {
-		case "memref.alloc", "memref.alloca", "memref.dealloc":
+		switch op.Def {
+		case memref.Alloc, memref.Alloca, memref.Dealloc:
 			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: '%s' cannot run in a kernel: allocate temporaries outside the loop nests (convert-tir-to-affine{scan-columns=false} does, for GPU targets)", op.Name)
-		case "cf.assert":
+		case cf.Assert:
 			err = ir.Errorf(op.Loc, "gpu-kernel-outlining: 'cf.assert' cannot run in a kernel: a check must depend only on sizes and come before the loop nests")
 		}
 		return err == nil
