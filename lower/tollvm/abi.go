@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/fn"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/lower/abi"
@@ -69,9 +70,8 @@ func (me *moduleEmitter) emitFunc(op *ir.Operation) error {
 	if name == "" {
 		return ir.Errorf(op.Loc, "tollvm: func.func without sym_name")
 	}
-	ta, ok := op.Attr("function_type").(ir.TypeAttr)
-	ft, ok2 := ta.Type.(ir.FunctionType)
-	if !ok || !ok2 {
+	ft, ok := fn.FuncType(op)
+	if !ok {
 		return ir.Errorf(op.Loc, "tollvm: func.func @%s has no function_type", name)
 	}
 	if len(ft.Results) != 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -296,7 +297,7 @@ func emitAffineApply(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	if len(op.Results) != 1 || len(m.Results) == 0 || (op.Name == "affine.apply" && len(m.Results) != 1) {
+	if len(op.Results) != 1 || len(m.Results) == 0 || (op.Is(affine.Apply) && len(m.Results) != 1) {
 		return ir.Errorf(op.Loc, "tollvm: malformed '%s'", op.Name)
 	}
 	args, err := fe.vals2(op, op.Operands)
@@ -309,7 +310,7 @@ func emitAffineApply(fe *fnEmitter, op *ir.Operation) error {
 	}
 	v := rs[0]
 	for _, r := range rs[1:] {
-		if op.Name == "affine.max" {
+		if op.Is(affine.Max) {
 			v = fe.smax(v, r)
 		} else {
 			v = fe.smin(v, r)

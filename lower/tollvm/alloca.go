@@ -5,9 +5,10 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
+	memrefd "tir/dialects/memref"
 )
 
-func init() { memOps["memref.alloca"] = emitAlloca }
+func init() { memOps[memrefd.Alloca] = emitAlloca }
 
 // emitAlloca lowers memref.alloca of a static shape to an LLVM alloca in
 // the entry block of the function (a static alloca: one stack slot per

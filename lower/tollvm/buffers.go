@@ -8,7 +8,10 @@ import (
 
 	ll "github.com/llir/llvm/ir"
 
+	"tir/dialects/affine"
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	"tir/dialects/scf"
 )
 
 // Temporaries a CPU function allocates at its top level (a memref.alloc in
@@ -42,10 +45,10 @@ func (fe *fnEmitter) cachesBuffers(op *ir.Operation) bool {
 		return false
 	}
 	for parent := op.ParentOp(); parent != nil; parent = parent.ParentOp() {
-		switch parent.Name {
-		case "func.func":
+		switch parent.Def {
+		case fn.Func:
 			return true
-		case "scf.if", "affine.if":
+		case scf.If, affine.If:
 		default:
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tir/dialects/ir"
+	"tir/dialects/mathd"
 	"tir/passes/mathexpand"
 )
 
@@ -81,7 +82,7 @@ func ExpandsCPUMath(target, mode, cpu string) (expand, noFMA bool, err error) {
 // cpuExpanded tells the ops expanded on CPU targets: every op expand-math
 // knows but roundeven, which x86 with SSE4.1 (every CPU with FMA) and
 // AArch64 select as one instruction.
-func cpuExpanded(name string) bool { return name != "math.roundeven" }
+func cpuExpanded(name string) bool { return name != mathd.RoundEven.Name }
 
 // expandCPUMath returns m, or a copy of it whose math ops are expanded
 // when they are to be (emitting leaves the caller's module as it was).

@@ -9,8 +9,8 @@ import (
 	"github.com/llir/llvm/ir/types"
 )
 
-// fn wraps ops in a generic func.func taking a memref<4xf32> and an index.
-func fn(body string) string {
+// genericFunc wraps ops in a generic func.func taking a memref<4xf32> and an index.
+func genericFunc(body string) string {
 	return `"builtin.module"() ({
   "func.func"() ({
   ^bb0(%arg0: memref<4xf32>, %arg1: index):
@@ -25,28 +25,28 @@ func TestErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, opts, want string
 	}{
-		{"unsupported op", fn(`    "foo.bar"() : () -> ()`), "", `in.mlir:4:5: error: tollvm: unsupported operation 'foo.bar'`},
-		{"nested unsupported op", fn(`    "affine.for"() ({
+		{"unsupported op", genericFunc(`    "foo.bar"() : () -> ()`), "", `in.mlir:4:5: error: tollvm: unsupported operation 'foo.bar'`},
+		{"nested unsupported op", genericFunc(`    "affine.for"() ({
     ^bb0(%i: index):
       %x = "vector.splat"(%arg1) : (index) -> vector<4xindex>
       "affine.yield"() : () -> ()
     }) {lower_bound = affine_map<() -> (0)>, step = 1 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", `in.mlir:6:7: error: tollvm: unsupported operation 'vector.splat'`},
-		{"nvptx without kernels", fn(""), "nvptx64", "run gpu-kernel-outlining before convert-to-llvm"},
-		{"unknown target", fn(""), "riscv", `unknown target "riscv"`},
+		{"nvptx without kernels", genericFunc(""), "nvptx64", "run gpu-kernel-outlining before convert-to-llvm"},
+		{"unknown target", genericFunc(""), "riscv", `unknown target "riscv"`},
 		{"results", `"func.func"() ({
   ^bb0(%arg0: index):
     "func.return"(%arg0) : (index) -> ()
   }) {function_type = (index) -> index, sym_name = "g"} : () -> ()`, "", "destination-passing style"},
 		{"top-level op", `"memref.global"() {sym_name = "x", type = memref<4xf32>} : () -> ()`, "", "unsupported top-level operation 'memref.global'"},
-		{"bad step", fn(`    "affine.for"() ({
+		{"bad step", genericFunc(`    "affine.for"() ({
     ^bb0(%i: index):
       "affine.yield"() : () -> ()
     }) {lower_bound = affine_map<() -> (0)>, step = 0 : index, upper_bound = affine_map<() -> (4)>} : () -> ()`), "", "step must be positive"},
 		// Byte counts known to overflow are refused where the buffer is
 		// made (the run-time ones return a status code, allocfail.go).
-		{"huge alloc", fn(`    %0 = "memref.alloc"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<4611686018427387904x4xf64>`), "", "in.mlir:4:5: error: tollvm: memref.alloc of memref<4611686018427387904x4xf64> needs 2^63 bytes or more"},
-		{"huge alloca", fn(`    %0 = "memref.alloca"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<3x3074457345618258603xi8>`), "", "in.mlir:4:5: error: tollvm: memref.alloca of memref<3x3074457345618258603xi8> needs 2^63 bytes or more"},
-		{"dealloc of argument", fn(`    "memref.dealloc"(%arg0) : (memref<4xf32>) -> ()`), "", "memref.dealloc of a buffer not allocated by memref.alloc"},
+		{"huge alloc", genericFunc(`    %0 = "memref.alloc"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<4611686018427387904x4xf64>`), "", "in.mlir:4:5: error: tollvm: memref.alloc of memref<4611686018427387904x4xf64> needs 2^63 bytes or more"},
+		{"huge alloca", genericFunc(`    %0 = "memref.alloca"() {operand_segment_sizes = array<i32: 0, 0>} : () -> memref<3x3074457345618258603xi8>`), "", "in.mlir:4:5: error: tollvm: memref.alloca of memref<3x3074457345618258603xi8> needs 2^63 bytes or more"},
+		{"dealloc of argument", genericFunc(`    "memref.dealloc"(%arg0) : (memref<4xf32>) -> ()`), "", "memref.dealloc of a buffer not allocated by memref.alloc"},
 		{"bad extents", `"func.func"() ({
   ^bb0(%arg0: memref<?xf32>, %arg1: index):
     "func.return"() : () -> ()
@@ -105,7 +105,7 @@ func TestCheckTerminators(t *testing.T) {
 // MLIR) and f16 values reach llc as valid constants.
 func TestSpecialConstants(t *testing.T) {
 	llc := tool(t, "llc")
-	src := fn(`    %0 = "arith.constant"() {value = 0x7FC00000 : f32} : () -> f32
+	src := genericFunc(`    %0 = "arith.constant"() {value = 0x7FC00000 : f32} : () -> f32
     %1 = "arith.constant"() {value = 0xFF800000 : f32} : () -> f32
     %2 = "arith.constant"() {value = 0x7FF0000000000000 : f64} : () -> f64
     %3 = "arith.constant"() {value = 1.000000e-01 : f32} : () -> f32

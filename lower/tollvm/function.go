@@ -11,7 +11,12 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
+	"tir/dialects/cf"
+	"tir/dialects/fn"
+	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	"tir/dialects/scf"
 	"tir/lower/abi"
 )
 
@@ -445,22 +450,22 @@ func (fe *fnEmitter) emitBlock(b *ir.Block) ([]value.Value, error) {
 		if fe.hoisted[op] {
 			continue
 		}
-		switch op.Name {
-		case "affine.yield", "scf.yield":
+		switch op.Def {
+		case affine.Yield, scf.Yield:
 			return fe.vals2(op, op.Operands)
-		case "gpu.return":
+		case gpu.Return:
 			if len(op.Operands) != 0 {
 				return nil, ir.Errorf(op.Loc, "tollvm: gpu.return with operands is not supported (kernels return nothing)")
 			}
 			fe.cur.NewRet(nil)
 			return nil, nil
-		case "func.return":
+		case fn.Return:
 			if len(op.Operands) != 0 {
 				return nil, ir.Errorf(op.Loc, "tollvm: func.return with operands is not supported (functions use destination-passing style)")
 			}
 			fe.cur.NewRet(constant.NewInt(types.I32, 0))
 			return nil, nil
-		case "cf.assert":
+		case cf.Assert:
 			if err := fe.emitAssert(op); err != nil {
 				return nil, err
 			}
@@ -490,19 +495,19 @@ func singleBlock(op *ir.Operation, i int) (*ir.Block, error) {
 
 // emitOp lowers one non-terminator op.
 func (fe *fnEmitter) emitOp(op *ir.Operation) error {
-	if h, ok := arithOps[op.Name]; ok {
+	if h, ok := arithOps[op.Def]; ok {
 		return h(fe, op)
 	}
-	if h, ok := mathOps[op.Name]; ok {
+	if h, ok := mathOps[op.Def]; ok {
 		return fe.emitMath(op, h)
 	}
-	if h, ok := controlOps[op.Name]; ok {
+	if h, ok := controlOps[op.Def]; ok {
 		return h(fe, op)
 	}
-	if h, ok := memOps[op.Name]; ok {
+	if h, ok := memOps[op.Def]; ok {
 		return h(fe, op)
 	}
-	if _, ok := sregNames[op.Name]; ok {
+	if _, ok := sregNames[op.Def]; ok {
 		return emitGPUIndex(fe, op)
 	}
 	return ir.Errorf(op.Loc, "tollvm: unsupported operation '%s'", op.Name)

@@ -10,8 +10,10 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	memrefd "tir/dialects/memref"
 	"tir/lower/abi"
 	"tir/passes/mathexpand"
 )
@@ -33,16 +35,16 @@ import (
 // sregNames are the PTX special registers behind the gpu index ops, and
 // emulatedIDs the position of their x component in the emulator's ids.
 var (
-	sregNames   = map[string]string{"gpu.thread_id": "tid", "gpu.block_id": "ctaid", "gpu.block_dim": "ntid", "gpu.grid_dim": "nctaid"}
-	emulatedIDs = map[string]int64{"gpu.thread_id": 0, "gpu.block_id": 3, "gpu.block_dim": 6, "gpu.grid_dim": 9}
+	sregNames   = map[*ir.OpDef]string{gpu.ThreadID: "tid", gpu.BlockID: "ctaid", gpu.BlockDim: "ntid", gpu.GridDim: "nctaid"}
+	emulatedIDs = map[*ir.OpDef]int64{gpu.ThreadID: 0, gpu.BlockID: 3, gpu.BlockDim: 6, gpu.GridDim: 9}
 )
 
 // emitGPUModule lowers the kernels of a gpu.module.
 func (me *moduleEmitter) emitGPUModule(op *ir.Operation) error {
 	for _, k := range gpu.ModuleBody(op).Ops {
 		switch {
-		case k.Name == "gpu.module_end":
-		case k.Name == "gpu.func" && gpu.IsKernel(k):
+		case k.Is(gpu.ModuleEnd):
+		case k.Is(gpu.Func) && gpu.IsKernel(k):
 			if !me.libdevice {
 				// The math NVPTX cannot select is computed with arithmetic
 				// (expand-math), on a copy: emitting LLVM IR leaves the
@@ -168,16 +170,16 @@ func emitGPUIndex(fe *fnEmitter, op *ir.Operation) error {
 	var v value.Value
 	switch {
 	case fe.emulatedIDs != nil:
-		p := fe.cur.NewGetElementPtr(types.I32, fe.emulatedIDs, i64(emulatedIDs[op.Name]+k))
+		p := fe.cur.NewGetElementPtr(types.I32, fe.emulatedIDs, i64(emulatedIDs[op.Def]+k))
 		p.InBounds = true
 		v = fe.cur.NewLoad(types.I32, p)
 	case fe.me.tgt.Kernels && !fe.me.tgt.Emulated:
-		f := fe.me.declare(fmt.Sprintf("llvm.nvvm.read.ptx.sreg.%s.%s", sregNames[op.Name], dim), types.I32, false)
+		f := fe.me.declare(fmt.Sprintf("llvm.nvvm.read.ptx.sreg.%s.%s", sregNames[op.Def], dim), types.I32, false)
 		v = fe.cur.NewCall(f)
 	default:
 		return ir.Errorf(op.Loc, "tollvm: '%s' is only meaningful in a GPU kernel (target nvptx64)", op.Name)
 	}
-	fe.bind(op.Results[0], fe.cur.NewZExt(v, types.I64), sregNames[op.Name]+"."+dim)
+	fe.bind(op.Results[0], fe.cur.NewZExt(v, types.I64), sregNames[op.Def]+"."+dim)
 	return nil
 }
 
@@ -201,8 +203,8 @@ func checkHostFunc(fn *ir.Operation) error {
 func markReadOnly(blk *ir.Block, args []*abi.Arg, params []*ll.Param) {
 	written := map[*ir.Value]bool{}
 	blk.ParentOp().Walk(func(op *ir.Operation) bool {
-		switch op.Name {
-		case "memref.store", "affine.store", "affine.vector_store":
+		switch op.Def {
+		case memrefd.Store, affine.Store, affine.VectorStore:
 			if len(op.Operands) > 1 {
 				written[op.Operands[1]] = true
 			}

@@ -7,6 +7,7 @@ import (
 
 	ll "github.com/llir/llvm/ir"
 
+	"tir/dialects/fn"
 	"tir/dialects/ir"
 )
 
@@ -86,7 +87,7 @@ func checkLibraryClashes(m *ir.Module, mod *ll.Module) error {
 		return nil
 	}
 	for _, op := range m.Body().Ops {
-		if op.Name != "func.func" || len(op.Regions) == 0 || len(op.Regions[0].Blocks) == 0 {
+		if !op.Is(fn.Func) || len(op.Regions) == 0 || len(op.Regions[0].Blocks) == 0 {
 			continue
 		}
 		name := ir.SymbolName(op)

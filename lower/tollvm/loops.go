@@ -8,23 +8,26 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
 	"tir/dialects/arith"
 	"tir/dialects/ir"
+	memrefd "tir/dialects/memref"
+	"tir/dialects/scf"
 )
 
 // controlOps lowers the structured control flow and the affine index ops.
-var controlOps map[string]func(*fnEmitter, *ir.Operation) error
+var controlOps map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error
 
 func init() {
-	controlOps = map[string]func(*fnEmitter, *ir.Operation) error{
-		"affine.for":      emitAffineFor,
-		"affine.parallel": emitAffineParallel,
-		"affine.if":       emitAffineIf,
-		"affine.apply":    emitAffineApply,
-		"affine.min":      emitAffineApply,
-		"affine.max":      emitAffineApply,
-		"scf.for":         emitSCFFor,
-		"scf.if":          emitSCFIf,
+	controlOps = map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error{
+		affine.For:      emitAffineFor,
+		affine.Parallel: emitAffineParallel,
+		affine.If:       emitAffineIf,
+		affine.Apply:    emitAffineApply,
+		affine.Min:      emitAffineApply,
+		affine.Max:      emitAffineApply,
+		scf.For:         emitSCFFor,
+		scf.If:          emitSCFIf,
 	}
 }
 
@@ -372,13 +375,13 @@ func (fe *fnEmitter) emitIf(op *ir.Operation, cond value.Value) error {
 func (fe *fnEmitter) hoistPrivateAllocs(blk *ir.Block) (func() error, error) {
 	freed := map[*ir.Value]*ir.Operation{}
 	for _, op := range blk.Ops {
-		if op.Name == "memref.dealloc" && len(op.Operands) == 1 {
+		if op.Is(memrefd.Dealloc) && len(op.Operands) == 1 {
 			freed[op.Operands[0]] = op
 		}
 	}
 	var deallocs []*ir.Operation
 	for _, op := range blk.Ops {
-		if op.Name != "memref.alloc" || len(op.Results) != 1 || freed[op.Results[0]] == nil || fe.cachesBuffers(op) {
+		if !op.Is(memrefd.Alloc) || len(op.Results) != 1 || freed[op.Results[0]] == nil || fe.cachesBuffers(op) {
 			continue
 		}
 		inside := false

@@ -21,6 +21,7 @@ import (
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 
+	"tir/dialects/fn"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
 	"tir/lower/abi"
@@ -115,27 +116,27 @@ func Emit(m *ir.Module, opts Options) (out string, err error) {
 	kernels := 0
 	for _, op := range m.Body().Ops {
 		switch {
-		case op.Name == "func.func" && tgt.Kernels:
+		case op.Is(fn.Func) && tgt.Kernels:
 			// Host code: the kernels it launches are emitted from their
 			// gpu.module; what it computes itself must be host work.
 			if err := checkHostFunc(op); err != nil {
 				return "", err
 			}
-		case op.Name == "func.func" && op.Attr(abi.AttrShapeOf) != nil:
+		case op.Is(fn.Func) && op.Attr(abi.AttrShapeOf) != nil:
 			// Emitted with the function whose shape it computes.
 			if f := lookupFunc(m, op.Attr(abi.AttrShapeOf)); f == nil || me.shapeFuncOf(f) != op {
 				return "", ir.Errorf(op.Loc, "tollvm: @%s computes the result shape of %s, which is not a func.func of this module", ir.SymbolName(op), op.Attr(abi.AttrShapeOf))
 			}
-		case op.Name == "func.func":
+		case op.Is(fn.Func):
 			if err := me.emitFunc(op); err != nil {
 				return "", err
 			}
-		case op.Name == "gpu.module" && tgt.Kernels:
+		case op.Is(gpu.Module) && tgt.Kernels:
 			if err := me.emitGPUModule(op); err != nil {
 				return "", err
 			}
 			kernels++
-		case op.Name == "gpu.module":
+		case op.Is(gpu.Module):
 			return "", ir.Errorf(op.Loc, "tollvm: GPU kernels need target=nvptx64 (this is target=%s)", tgt.Name)
 		default:
 			return "", ir.Errorf(op.Loc, "tollvm: unsupported top-level operation '%s' (only func.func and gpu.module are lowered)", op.Name)

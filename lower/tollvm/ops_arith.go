@@ -18,96 +18,96 @@ import (
 
 // arithOps lowers the arith dialect. Every op works on scalars and on 1-D
 // vectors alike, since the LLVM instructions do.
-var arithOps map[string]func(*fnEmitter, *ir.Operation) error
+var arithOps map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error
 
 func init() {
-	arithOps = map[string]func(*fnEmitter, *ir.Operation) error{
-		"arith.constant":     emitConstant,
-		"arith.select":       emitSelect,
-		"arith.cmpf":         emitCmpF,
-		"arith.cmpi":         emitCmpI,
-		"arith.negf":         emitNegF,
-		"arith.maxf":         emitMinMaxF,
-		"arith.minf":         emitMinMaxF,
-		"arith.floordivsi":   emitFloorCeilDivSI,
-		"arith.ceildivsi":    emitFloorCeilDivSI,
-		"arith.maxsi":        emitIntMinMax,
-		"arith.minsi":        emitIntMinMax,
-		"arith.maxui":        emitIntMinMax,
-		"arith.minui":        emitIntMinMax,
-		"arith.index_cast":   emitIndexCast,
-		"arith.index_castui": emitIndexCast,
+	arithOps = map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error{
+		arith.Constant:    emitConstant,
+		arith.Select:      emitSelect,
+		arith.CmpF:        emitCmpF,
+		arith.CmpI:        emitCmpI,
+		arith.NegF:        emitNegF,
+		arith.MaxF:        emitMinMaxF,
+		arith.MinF:        emitMinMaxF,
+		arith.FloorDivSI:  emitFloorCeilDivSI,
+		arith.CeilDivSI:   emitFloorCeilDivSI,
+		arith.MaxSI:       emitIntMinMax,
+		arith.MinSI:       emitIntMinMax,
+		arith.MaxUI:       emitIntMinMax,
+		arith.MinUI:       emitIntMinMax,
+		arith.IndexCast:   emitIndexCast,
+		arith.IndexCastUI: emitIndexCast,
 	}
-	for name := range floatBinOps {
-		arithOps[name] = emitFloatBin
+	for k := range floatBinOps {
+		arithOps[k] = emitFloatBin
 	}
-	for name := range intBinOps {
-		arithOps[name] = emitIntBin
+	for k := range intBinOps {
+		arithOps[k] = emitIntBin
 	}
-	for name := range castOps {
-		arithOps[name] = emitCast
+	for k := range castOps {
+		arithOps[k] = emitCast
 	}
 }
 
 // floatBinOps map to LLVM's float binary instructions, which take
 // fast-math flags.
-var floatBinOps = map[string]func(b *blockBuilder, x, y value.Value) value.Value{
-	"arith.addf": func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFAdd(x, y) },
-	"arith.subf": func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFSub(x, y) },
-	"arith.mulf": func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFMul(x, y) },
-	"arith.divf": func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFDiv(x, y) },
-	"arith.remf": func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFRem(x, y) },
+var floatBinOps = map[*ir.OpDef]func(b *blockBuilder, x, y value.Value) value.Value{
+	arith.AddF: func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFAdd(x, y) },
+	arith.SubF: func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFSub(x, y) },
+	arith.MulF: func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFMul(x, y) },
+	arith.DivF: func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFDiv(x, y) },
+	arith.RemF: func(b *blockBuilder, x, y value.Value) value.Value { return b.NewFRem(x, y) },
 }
 
 // intBinOps map to LLVM's integer binary instructions. nsw is added on
 // index-typed addi, subi and muli only: index values of lowered programs
 // never wrap, but arith on iN is wrapping by definition.
-var intBinOps = map[string]func(b *blockBuilder, x, y value.Value, nsw bool) value.Value{
-	"arith.addi": func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
+var intBinOps = map[*ir.OpDef]func(b *blockBuilder, x, y value.Value, nsw bool) value.Value{
+	arith.AddI: func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
 		i := b.NewAdd(x, y)
 		if nsw {
 			i.OverflowFlags = nswFlags
 		}
 		return i
 	},
-	"arith.subi": func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
+	arith.SubI: func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
 		i := b.NewSub(x, y)
 		if nsw {
 			i.OverflowFlags = nswFlags
 		}
 		return i
 	},
-	"arith.muli": func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
+	arith.MulI: func(b *blockBuilder, x, y value.Value, nsw bool) value.Value {
 		i := b.NewMul(x, y)
 		if nsw {
 			i.OverflowFlags = nswFlags
 		}
 		return i
 	},
-	"arith.divsi": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewSDiv(x, y) },
-	"arith.divui": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewUDiv(x, y) },
-	"arith.remsi": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewSRem(x, y) },
-	"arith.remui": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewURem(x, y) },
-	"arith.andi":  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewAnd(x, y) },
-	"arith.ori":   func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewOr(x, y) },
-	"arith.xori":  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewXor(x, y) },
-	"arith.shli":  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewShl(x, y) },
-	"arith.shrsi": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewAShr(x, y) },
-	"arith.shrui": func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewLShr(x, y) },
+	arith.DivSI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewSDiv(x, y) },
+	arith.DivUI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewUDiv(x, y) },
+	arith.RemSI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewSRem(x, y) },
+	arith.RemUI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewURem(x, y) },
+	arith.AndI:  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewAnd(x, y) },
+	arith.OrI:   func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewOr(x, y) },
+	arith.XOrI:  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewXor(x, y) },
+	arith.ShLI:  func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewShl(x, y) },
+	arith.ShRSI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewAShr(x, y) },
+	arith.ShRUI: func(b *blockBuilder, x, y value.Value, _ bool) value.Value { return b.NewLShr(x, y) },
 }
 
 // castOps map to LLVM conversion instructions with the result type.
-var castOps = map[string]func(b *blockBuilder, x value.Value, t types.Type) value.Value{
-	"arith.sitofp":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewSIToFP(x, t) },
-	"arith.uitofp":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewUIToFP(x, t) },
-	"arith.fptosi":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPToSI(x, t) },
-	"arith.fptoui":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPToUI(x, t) },
-	"arith.extf":    func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPExt(x, t) },
-	"arith.truncf":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPTrunc(x, t) },
-	"arith.extsi":   func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewSExt(x, t) },
-	"arith.extui":   func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewZExt(x, t) },
-	"arith.trunci":  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewTrunc(x, t) },
-	"arith.bitcast": func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewBitCast(x, t) },
+var castOps = map[*ir.OpDef]func(b *blockBuilder, x value.Value, t types.Type) value.Value{
+	arith.SIToFP:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewSIToFP(x, t) },
+	arith.UIToFP:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewUIToFP(x, t) },
+	arith.FPToSI:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPToSI(x, t) },
+	arith.FPToUI:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPToUI(x, t) },
+	arith.ExtF:    func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPExt(x, t) },
+	arith.TruncF:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewFPTrunc(x, t) },
+	arith.ExtSI:   func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewSExt(x, t) },
+	arith.ExtUI:   func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewZExt(x, t) },
+	arith.TruncI:  func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewTrunc(x, t) },
+	arith.Bitcast: func(b *blockBuilder, x value.Value, t types.Type) value.Value { return b.NewBitCast(x, t) },
 }
 
 // blockBuilder is the llir block instructions are appended to.
@@ -155,9 +155,9 @@ func emitFloatBin(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	inst := floatBinOps[op.Name](fe.bb(), x, y)
+	inst := floatBinOps[op.Def](fe.bb(), x, y)
 	fmf := fastMath(op)
-	if fe.me.contract && (op.Name == "arith.addf" || op.Name == "arith.subf" || op.Name == "arith.mulf") && !hasFlag(fmf, enum.FastMathFlagContract) {
+	if fe.me.contract && op.Is(arith.AddF, arith.SubF, arith.MulF) && !hasFlag(fmf, enum.FastMathFlagContract) {
 		fmf = append(fmf, enum.FastMathFlagContract)
 	}
 	setFMF(inst, fmf)
@@ -173,12 +173,12 @@ func emitIntBin(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	if same, ok := intIdentity(op.Name, x, y); ok {
+	if same, ok := intIdentity(op.Def, x, y); ok {
 		fe.bind(op.Results[0], same, "")
 		return nil
 	}
 	_, isIndex := op.Results[0].Type.(ir.IndexType)
-	fe.bind(op.Results[0], intBinOps[op.Name](fe.bb(), x, y, isIndex), "")
+	fe.bind(op.Results[0], intBinOps[op.Def](fe.bb(), x, y, isIndex), "")
 	return nil
 }
 
@@ -190,16 +190,16 @@ func emitIntBin(fe *fnEmitter, op *ir.Operation) error {
 // `or false, m`. llc splits a branch on an `or` into two branches before
 // it folds constants, so each such mask cost a compare and a branch of a
 // register holding 0 in nabla's recomputing loop.
-func intIdentity(name string, x, y value.Value) (value.Value, bool) {
+func intIdentity(k *ir.OpDef, x, y value.Value) (value.Value, bool) {
 	var e int64 // the identity element; -1: all ones
 	commutes := true
-	switch name {
-	case "arith.ori", "arith.xori", "arith.addi":
-	case "arith.subi", "arith.shli", "arith.shrsi", "arith.shrui":
+	switch k {
+	case arith.OrI, arith.XOrI, arith.AddI:
+	case arith.SubI, arith.ShLI, arith.ShRSI, arith.ShRUI:
 		commutes = false
-	case "arith.muli":
+	case arith.MulI:
 		e = 1
-	case "arith.andi":
+	case arith.AndI:
 		e = -1
 	default:
 		return nil, false
@@ -229,22 +229,22 @@ func emitCast(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	fe.bind(op.Results[0], fe.cast(op.Name, x, t, halfKind(op.Operands[0].Type), halfKind(op.Results[0].Type)), "")
+	fe.bind(op.Results[0], fe.cast(op.Def, x, t, halfKind(op.Operands[0].Type), halfKind(op.Results[0].Type)), "")
 	return nil
 }
 
 // cast emits a conversion to the value type t; from and to are the half
 // kinds (f16, bf16 or "") of the operand and the result (spec 2.7).
-func (fe *fnEmitter) cast(name string, x value.Value, t types.Type, from, to string) value.Value {
+func (fe *fnEmitter) cast(k *ir.OpDef, x value.Value, t types.Type, from, to string) value.Value {
 	b := fe.cur
-	switch name {
-	case "arith.fptosi", "arith.fptoui":
-		return fe.saturatingFPToI(x, t, name == "arith.fptosi")
-	case "arith.extf":
+	switch k {
+	case arith.FPToSI, arith.FPToUI:
+		return fe.saturatingFPToI(x, t, k == arith.FPToSI)
+	case arith.ExtF:
 		if from != "" && x.Type().Equal(t) {
 			return x // f16 and bf16 values are f32 already
 		}
-	case "arith.truncf":
+	case arith.TruncF:
 		if to == "" {
 			break
 		}
@@ -252,11 +252,11 @@ func (fe *fnEmitter) cast(name string, x value.Value, t types.Type, from, to str
 			return fe.doubleToHalf(to, x)
 		}
 		return fe.roundHalf(to, x)
-	case "arith.sitofp", "arith.uitofp":
+	case arith.SIToFP, arith.UIToFP:
 		if to != "" {
-			return fe.intToHalf(to, x, name == "arith.sitofp")
+			return fe.intToHalf(to, x, k == arith.SIToFP)
 		}
-	case "arith.bitcast":
+	case arith.Bitcast:
 		switch {
 		case from != "" && to == "":
 			return fe.halfToBits(from, x)
@@ -266,7 +266,7 @@ func (fe *fnEmitter) cast(name string, x value.Value, t types.Type, from, to str
 			return fe.bitsToHalf(to, fe.halfToBits(from, x))
 		}
 	}
-	return castOps[name](b, x, t)
+	return castOps[k](b, x, t)
 }
 
 // emitIndexCast converts between index (i64) and iN: sign extension for
@@ -291,7 +291,7 @@ func emitIndexCast(fe *fnEmitter, op *ir.Operation) error {
 		r = x
 	case from > to:
 		r = fe.cur.NewTrunc(x, t)
-	case op.Name == "arith.index_castui":
+	case op.Is(arith.IndexCastUI):
 		r = fe.cur.NewZExt(x, t)
 	default:
 		r = fe.cur.NewSExt(x, t)
@@ -359,7 +359,7 @@ func emitMinMaxF(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	fe.bind(op.Results[0], fe.floatMinMax(x, y, op.Name == "arith.maxf"), "")
+	fe.bind(op.Results[0], fe.floatMinMax(x, y, op.Is(arith.MaxF)), "")
 	return nil
 }
 
@@ -423,7 +423,7 @@ func emitIntMinMax(fe *fnEmitter, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	pred := map[string]enum.IPred{"arith.maxsi": enum.IPredSGT, "arith.minsi": enum.IPredSLT, "arith.maxui": enum.IPredUGT, "arith.minui": enum.IPredULT}[op.Name]
+	pred := map[*ir.OpDef]enum.IPred{arith.MaxSI: enum.IPredSGT, arith.MinSI: enum.IPredSLT, arith.MaxUI: enum.IPredUGT, arith.MinUI: enum.IPredULT}[op.Def]
 	fe.bind(op.Results[0], fe.cur.NewSelect(fe.cur.NewICmp(pred, x, y), x, y), "")
 	return nil
 }
@@ -440,7 +440,7 @@ func emitFloorCeilDivSI(fe *fnEmitter, op *ir.Operation) error {
 	}
 	t := x.Type()
 	b := fe.cur
-	if c, ok := constInt(y); ok && op.Name == "arith.floordivsi" {
+	if c, ok := constInt(y); ok && op.Is(arith.FloorDivSI) {
 		if k, pow2 := log2Exact(c); pow2 {
 			fe.bind(op.Results[0], b.NewAShr(x, intConst(t, k)), "")
 			return nil
@@ -452,7 +452,7 @@ func emitFloorCeilDivSI(fe *fnEmitter, op *ir.Operation) error {
 	nonzero := b.NewICmp(enum.IPredNE, r, zero)
 	signsDiffer := b.NewICmp(enum.IPredSLT, b.NewXor(r, y), zero)
 	var res value.Value
-	if op.Name == "arith.floordivsi" {
+	if op.Is(arith.FloorDivSI) {
 		adj := b.NewAnd(nonzero, signsDiffer)
 		res = b.NewSub(q, b.NewZExt(adj, t))
 	} else {

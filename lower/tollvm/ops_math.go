@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/ir"
+	"tir/dialects/mathd"
 	"tir/passes/mathexpand"
 )
 
@@ -23,34 +24,34 @@ type mathSpec struct {
 	custom    func(fe *fnEmitter, op *ir.Operation, args []value.Value) (value.Value, error)
 }
 
-var mathOps = map[string]mathSpec{
-	"math.exp":       {nargs: 1, intrinsic: "llvm.exp"},
-	"math.exp2":      {nargs: 1, intrinsic: "llvm.exp2"},
-	"math.log":       {nargs: 1, intrinsic: "llvm.log"},
-	"math.log2":      {nargs: 1, intrinsic: "llvm.log2"},
-	"math.log10":     {nargs: 1, intrinsic: "llvm.log10"},
-	"math.sqrt":      {nargs: 1, intrinsic: "llvm.sqrt"},
-	"math.sin":       {nargs: 1, intrinsic: "llvm.sin"},
-	"math.cos":       {nargs: 1, intrinsic: "llvm.cos"},
-	"math.floor":     {nargs: 1, intrinsic: "llvm.floor"},
-	"math.ceil":      {nargs: 1, intrinsic: "llvm.ceil"},
-	"math.round":     {nargs: 1, intrinsic: "llvm.round"},
-	"math.roundeven": {nargs: 1, intrinsic: "llvm.roundeven"},
-	"math.trunc":     {nargs: 1, intrinsic: "llvm.trunc"},
-	"math.absf":      {nargs: 1, intrinsic: "llvm.fabs"},
-	"math.powf":      {nargs: 2, intrinsic: "llvm.pow"},
-	"math.copysign":  {nargs: 2, intrinsic: "llvm.copysign"},
-	"math.fma":       {nargs: 3, intrinsic: "llvm.fma"},
-	"math.tan":       {nargs: 1, libm32: "tanf", libm64: "tan"},
-	"math.tanh":      {nargs: 1, libm32: "tanhf", libm64: "tanh"},
-	"math.atan":      {nargs: 1, libm32: "atanf", libm64: "atan"},
-	"math.atan2":     {nargs: 2, libm32: "atan2f", libm64: "atan2"},
-	"math.erf":       {nargs: 1, libm32: "erff", libm64: "erf"},
-	"math.expm1":     {nargs: 1, libm32: "expm1f", libm64: "expm1"},
-	"math.log1p":     {nargs: 1, libm32: "log1pf", libm64: "log1p"},
-	"math.cbrt":      {nargs: 1, libm32: "cbrtf", libm64: "cbrt"},
-	"math.rsqrt":     {nargs: 1, custom: emitRsqrt},
-	"math.absi":      {nargs: 1, custom: emitAbsI},
+var mathOps = map[*ir.OpDef]mathSpec{
+	mathd.Exp:       {nargs: 1, intrinsic: "llvm.exp"},
+	mathd.Exp2:      {nargs: 1, intrinsic: "llvm.exp2"},
+	mathd.Log:       {nargs: 1, intrinsic: "llvm.log"},
+	mathd.Log2:      {nargs: 1, intrinsic: "llvm.log2"},
+	mathd.Log10:     {nargs: 1, intrinsic: "llvm.log10"},
+	mathd.Sqrt:      {nargs: 1, intrinsic: "llvm.sqrt"},
+	mathd.Sin:       {nargs: 1, intrinsic: "llvm.sin"},
+	mathd.Cos:       {nargs: 1, intrinsic: "llvm.cos"},
+	mathd.Floor:     {nargs: 1, intrinsic: "llvm.floor"},
+	mathd.Ceil:      {nargs: 1, intrinsic: "llvm.ceil"},
+	mathd.Round:     {nargs: 1, intrinsic: "llvm.round"},
+	mathd.RoundEven: {nargs: 1, intrinsic: "llvm.roundeven"},
+	mathd.Trunc:     {nargs: 1, intrinsic: "llvm.trunc"},
+	mathd.AbsF:      {nargs: 1, intrinsic: "llvm.fabs"},
+	mathd.PowF:      {nargs: 2, intrinsic: "llvm.pow"},
+	mathd.CopySign:  {nargs: 2, intrinsic: "llvm.copysign"},
+	mathd.Fma:       {nargs: 3, intrinsic: "llvm.fma"},
+	mathd.Tan:       {nargs: 1, libm32: "tanf", libm64: "tan"},
+	mathd.Tanh:      {nargs: 1, libm32: "tanhf", libm64: "tanh"},
+	mathd.Atan:      {nargs: 1, libm32: "atanf", libm64: "atan"},
+	mathd.Atan2:     {nargs: 2, libm32: "atan2f", libm64: "atan2"},
+	mathd.Erf:       {nargs: 1, libm32: "erff", libm64: "erf"},
+	mathd.ExpM1:     {nargs: 1, libm32: "expm1f", libm64: "expm1"},
+	mathd.Log1p:     {nargs: 1, libm32: "log1pf", libm64: "log1p"},
+	mathd.Cbrt:      {nargs: 1, libm32: "cbrtf", libm64: "cbrt"},
+	mathd.Rsqrt:     {nargs: 1, custom: emitRsqrt},
+	mathd.AbsI:      {nargs: 1, custom: emitAbsI},
 }
 
 // emitMath lowers one math op according to its spec.
@@ -81,7 +82,7 @@ func (fe *fnEmitter) emitMath(op *ir.Operation, spec mathSpec) error {
 	if err != nil {
 		return err
 	}
-	if k := halfKind(op.Results[0].Type); k != "" && !exactOnHalf[op.Name] {
+	if k := halfKind(op.Results[0].Type); k != "" && !exactOnHalf[op.Def] {
 		// Computed in f32, rounded once (spec 2.7).
 		r = fe.roundHalf(k, r)
 	}
@@ -91,9 +92,9 @@ func (fe *fnEmitter) emitMath(op *ir.Operation, spec mathSpec) error {
 
 // exactOnHalf are the math ops whose result on an f16 or bf16 value is
 // again one: they need no rounding.
-var exactOnHalf = map[string]bool{
-	"math.absf": true, "math.copysign": true, "math.floor": true, "math.ceil": true,
-	"math.round": true, "math.roundeven": true, "math.trunc": true,
+var exactOnHalf = map[*ir.OpDef]bool{
+	mathd.AbsF: true, mathd.CopySign: true, mathd.Floor: true, mathd.Ceil: true,
+	mathd.Round: true, mathd.RoundEven: true, mathd.Trunc: true,
 }
 
 // typeSuffix is LLVM's overloaded-intrinsic name mangling of a type.

@@ -9,21 +9,23 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
+	memrefd "tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 )
 
 // memOps lowers memory accesses and buffer management.
-var memOps = map[string]func(*fnEmitter, *ir.Operation) error{
-	"affine.load":         emitLoad,
-	"affine.vector_load":  emitLoad,
-	"memref.load":         emitLoad,
-	"affine.store":        emitStore,
-	"affine.vector_store": emitStore,
-	"memref.store":        emitStore,
-	"memref.alloc":        emitAlloc,
-	"memref.dealloc":      emitDealloc,
-	"memref.dim":          emitDim,
+var memOps = map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error{
+	affine.Load:        emitLoad,
+	affine.VectorLoad:  emitLoad,
+	memrefd.Load:       emitLoad,
+	affine.Store:       emitStore,
+	affine.VectorStore: emitStore,
+	memrefd.Store:      emitStore,
+	memrefd.Alloc:      emitAlloc,
+	memrefd.Dealloc:    emitDealloc,
+	memrefd.Dim:        emitDim,
 }
 
 // allocAlign is the alignment of memref.alloc buffers: a cache line, and

@@ -9,14 +9,15 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/vector"
 )
 
 func init() {
-	arithOps["vector.broadcast"] = emitBroadcast
-	arithOps["vector.reduction"] = emitReduction
-	arithOps["vector.shuffle"] = emitShuffle
+	arithOps[vector.Broadcast] = emitBroadcast
+	arithOps[vector.Reduction] = emitReduction
+	arithOps[vector.Shuffle] = emitShuffle
 }
 
 // emitShuffle lowers vector.shuffle to LLVM's shufflevector, whose mask
@@ -154,9 +155,9 @@ func combineInt(b *ll.Block, kind vector.CombiningKind, x, y value.Value) value.
 	if p, ok := pred[kind]; ok {
 		return b.NewSelect(b.NewICmp(p, x, y), x, y)
 	}
-	name := map[vector.CombiningKind]string{vector.KindAdd: "arith.addi", vector.KindMul: "arith.muli",
-		vector.KindAnd: "arith.andi", vector.KindOr: "arith.ori", vector.KindXor: "arith.xori"}[kind]
-	return intBinOps[name](b, x, y, false)
+	k := map[vector.CombiningKind]*ir.OpDef{vector.KindAdd: arith.AddI, vector.KindMul: arith.MulI,
+		vector.KindAnd: arith.AndI, vector.KindOr: arith.OrI, vector.KindXor: arith.XOrI}[kind]
+	return intBinOps[k](b, x, y, false)
 }
 
 // lanesTree combines the lanes of v pairwise with f: the low half with the

@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/fn"
 	"tir/dialects/ir"
 	"tir/lower/abi"
 )
@@ -29,7 +30,7 @@ import (
 func lookupFunc(m *ir.Module, name ir.Attribute) *ir.Operation {
 	s, _ := name.(ir.StringAttr)
 	for _, op := range m.Body().Ops {
-		if op.Name == "func.func" && ir.SymbolName(op) == string(s) {
+		if op.Is(fn.Func) && ir.SymbolName(op) == string(s) {
 			return op
 		}
 	}
@@ -44,7 +45,7 @@ func (me *moduleEmitter) shapeFuncOf(f *ir.Operation) *ir.Operation {
 	if me.shapeFuncs == nil {
 		me.shapeFuncs = map[string]*ir.Operation{}
 		for _, op := range f.ParentBlock().Ops {
-			if s, ok := op.Attr(abi.AttrShapeOf).(ir.StringAttr); ok && op.Name == "func.func" {
+			if s, ok := op.Attr(abi.AttrShapeOf).(ir.StringAttr); ok && op.Is(fn.Func) {
 				me.shapeFuncs[string(s)] = op
 			}
 		}
@@ -56,8 +57,7 @@ func (me *moduleEmitter) shapeFuncOf(f *ir.Operation) *ir.Operation {
 // fsig is f's signature.
 func (me *moduleEmitter) emitShapeFunc(op *ir.Operation, fsig *signature, errBuf, errCode *ll.Global) error {
 	name := ir.SymbolName(op)
-	ta, _ := op.Attr("function_type").(ir.TypeAttr)
-	ft, ok := ta.Type.(ir.FunctionType)
+	ft, ok := fn.FuncType(op)
 	if !ok || len(op.Regions) == 0 || len(op.Regions[0].Blocks) == 0 {
 		return ir.Errorf(op.Loc, "tollvm: shape function @%s has no type or body", name)
 	}

@@ -12,7 +12,11 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"tir/dialects/affine"
+	"tir/dialects/cf"
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	memrefd "tir/dialects/memref"
+	"tir/dialects/scf"
 )
 
 // All cores through GNU OpenMP's runtime (Options.Threads = "omp").
@@ -107,10 +111,10 @@ func (fe *fnEmitter) outlines(op *ir.Operation) bool {
 	if !fe.me.omp || fe.inParallel || fe.emulatedIDs != nil || len(op.Results) != 0 {
 		return false
 	}
-	switch op.Name {
-	case "affine.for":
+	switch op.Def {
+	case affine.For:
 		return affine.IsParallel(op)
-	case "affine.parallel":
+	case affine.Parallel:
 		return true
 	}
 	return false
@@ -143,21 +147,21 @@ func (fe *fnEmitter) capture(op *ir.Operation) (c *captured, ok bool) {
 	}
 	writtenVals := map[*ir.Value]bool{}
 	for _, o := range inner {
-		switch o.Name {
-		case "cf.assert", "func.return":
+		switch o.Def {
+		case cf.Assert, fn.Return:
 			return nil, false
-		case "memref.store", "affine.store", "affine.vector_store":
+		case memrefd.Store, affine.Store, affine.VectorStore:
 			if len(o.Operands) > 1 {
 				writtenVals[o.Operands[1]] = true
 			}
-		case "memref.dealloc":
+		case memrefd.Dealloc:
 			if len(o.Operands) == 1 && fe.mems[o.Operands[0]] != nil {
 				return nil, false
 			}
 		}
 	}
 	uses := make([][]*ir.Value, 0, len(inner)+1)
-	if op.Name == "affine.parallel" {
+	if op.Is(affine.Parallel) {
 		// The loop function evaluates the bounds of the other dimensions.
 		uses = append(uses, op.Operands)
 	}
@@ -179,7 +183,7 @@ func (fe *fnEmitter) capture(op *ir.Operation) (c *captured, ok bool) {
 			if !ok {
 				continue // defined inside the loop
 			}
-			if d := v.DefiningOp(); d != nil && d.Name == "memref.alloca" && writtenVals[v] {
+			if d := v.DefiningOp(); d != nil && d.Is(memrefd.Alloca) && writtenVals[v] {
 				c.private = append(c.private, d)
 				continue
 			}
@@ -257,8 +261,8 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 		return true, err
 	}
 	var par *parallelOp
-	switch op.Name {
-	case "affine.for":
+	switch op.Def {
+	case affine.For:
 		blk, err := singleBlock(op, 0)
 		if err != nil || blk == nil || len(blk.Args) == 0 {
 			return false, nil // emitAffineFor reports it
@@ -267,7 +271,7 @@ func (fe *fnEmitter) emitOutlined(op *ir.Operation) (bool, error) {
 			return true, err
 		}
 		ivArg = blk.Args[0]
-	case "affine.parallel":
+	case affine.Parallel:
 		if par, err = readAffineParallel(op); err != nil {
 			return true, err
 		}
@@ -448,7 +452,7 @@ func (fe *fnEmitter) sdivConst(a value.Value, d int64) value.Value {
 func allocates(op *ir.Operation) bool {
 	found := false
 	op.Walk(func(x *ir.Operation) bool {
-		found = found || x.Name == "memref.alloc"
+		found = found || x.Is(memrefd.Alloc)
 		return !found
 	})
 	return found
@@ -607,7 +611,7 @@ func (fe *fnEmitter) emitAffineForRange(op *ir.Operation, lb, ub value.Value, st
 // the nest is then assumed large enough.
 func (fe *fnEmitter) workEstimate(op *ir.Operation, iv *ir.Value, lb value.Value) value.Value {
 	w := &workEstimator{fe: fe, ivs: map[*ir.Value]value.Value{iv: lb}}
-	if op.Name == "affine.parallel" {
+	if op.Is(affine.Parallel) {
 		// Dimensions other than the first are inner loops.
 		p, err := readAffineParallel(op)
 		if err != nil {
@@ -663,8 +667,8 @@ func (w *workEstimator) block(b *ir.Block) (value.Value, bool) {
 
 func (w *workEstimator) op(op *ir.Operation) (value.Value, bool) {
 	fe := w.fe
-	switch op.Name {
-	case "affine.for":
+	switch op.Def {
+	case affine.For:
 		args, ok := w.operands(op.Operands)
 		if !ok {
 			return nil, false
@@ -680,7 +684,7 @@ func (w *workEstimator) op(op *ir.Operation) (value.Value, bool) {
 			return nil, false
 		}
 		return fe.mul(fe.tripCount(lb, ub, step), body), true
-	case "affine.parallel":
+	case affine.Parallel:
 		p, err := readAffineParallel(op)
 		if err != nil {
 			return nil, false
@@ -694,7 +698,7 @@ func (w *workEstimator) op(op *ir.Operation) (value.Value, bool) {
 			return nil, false
 		}
 		return fe.mul(trips, body), true
-	case "scf.for":
+	case scf.For:
 		args, ok := w.operands(op.Operands[:min(3, len(op.Operands))])
 		if !ok || len(args) != 3 || len(op.Regions) == 0 || len(op.Regions[0].Blocks) != 1 {
 			return nil, false
@@ -712,7 +716,7 @@ func (w *workEstimator) op(op *ir.Operation) (value.Value, bool) {
 			return nil, false
 		}
 		return fe.mul(fe.tripCount(args[0], args[1], step), body), true
-	case "affine.if", "scf.if":
+	case affine.If, scf.If:
 		var sum value.Value = i64(1)
 		for _, r := range op.Regions {
 			for _, b := range r.Blocks {
