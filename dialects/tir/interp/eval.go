@@ -139,7 +139,7 @@ func located(op *ir.Operation, err error) error {
 // moduleOf finds the module op above a function (for tir.call).
 func moduleOf(op *ir.Operation) *ir.Operation {
 	for p := op.ParentOp(); p != nil; p = p.ParentOp() {
-		if p.Name == "builtin.module" {
+		if p.Is(ir.BuiltinModule) {
 			return p
 		}
 	}
