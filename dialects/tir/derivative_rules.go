@@ -560,8 +560,8 @@ func viewAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 			}
 		}
 		if r.pivot < 0 {
-			ex, _ := m.Expr(r.dim.Name)
-			return nil, NotDifferentiableYet(o.Op, "dimension "+r.dim.Name+" = "+ex.String()+" has no result dimension of coefficient 1 or -1 of its own (a strided or mixed read needs a scatter)")
+			// A strided or mixed read: the scatter written densely.
+			return denseViewAdjoint(b, o, dy[0])
 		}
 		isPivot[r.terms[r.pivot].Var.Name] = true
 	}
@@ -1184,4 +1184,83 @@ func mustBuild(b DerivativeBuilder, k *Op, x *ir.Value) *ir.Value {
 		panic(err)
 	}
 	return v
+}
+
+// denseViewAdjoint is the transpose of any view whose expressions have
+// integer offsets (no size symbol), written densely: each operand point
+// receives the sum of the cotangent over the result points whose
+// expressions name it (O(operand points x result points); the strided
+// reads of a subsampling, 2*i + 1). A result dimension named like an
+// operand dimension is renamed first so that the two do not meet.
+func denseViewAdjoint(b DerivativeBuilder, o DerivativeOp, g *ir.Value) ([]*ir.Value, error) {
+	m, _ := o.Op.Attr("map").(ViewAttr)
+	xt, yt := tensorTypeOf(o.X[0]), tensorTypeOf(o.Y[0])
+	renamed := map[string]string{}
+	for _, d := range yt.Dims {
+		if xt.Find(d.Name) >= 0 {
+			n := d.Name + "_from"
+			for xt.Find(n) >= 0 || yt.Find(n) >= 0 {
+				n += "_"
+			}
+			renamed[d.Name] = n
+		}
+	}
+	for _, d := range xt.Dims {
+		ex, _ := m.Expr(d.Name)
+		if _, _, ok := ex.Linear(); !ok {
+			return nil, NotDifferentiableYet(o.Op, "the expression of "+d.Name+" is not affine")
+		}
+		for _, v := range ex.Vars() {
+			if v.Kind != sizeexpr.DimVar {
+				return nil, NotDifferentiableYet(o.Op, "dimension "+d.Name+" = "+ex.String()+" needs a scatter, and its offset holds a size symbol")
+			}
+		}
+	}
+	return rule(func(e *emitter) []*ir.Value {
+		if len(renamed) > 0 {
+			rt := TensorType{Elem: yt.Elem}
+			vm := ViewAttr{}
+			for _, d := range yt.Dims {
+				vm.Dims = append(vm.Dims, d.Name)
+				if n, ok := renamed[d.Name]; ok {
+					d.Name = n
+				}
+				vm.Exprs = append(vm.Exprs, DimVar(d.Name))
+				rt.Dims = append(rt.Dims, d)
+			}
+			g = e.build(View, ir.DictAttr{}.With("map", vm), rt, g)
+		}
+		name := func(r string) string {
+			if n, ok := renamed[r]; ok {
+				return n
+			}
+			return r
+		}
+		i64 := func(c int64) *ir.Value { return e.b.Const(ir.I64, float64(c)) }
+		var hit *ir.Value
+		for _, d := range xt.Dims {
+			ex, _ := m.Expr(d.Name)
+			terms, c, _ := ex.Linear()
+			at := i64(c)
+			for _, t := range terms {
+				p := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(name(t.Var.Name))), nil, g)
+				if t.Coef != 1 {
+					p = e.op(Mul, p, i64(t.Coef))
+				}
+				at = e.op(Add, at, p)
+			}
+			eq := e.cmp("eq", at, e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(d.Name)), nil, o.X[0]))
+			if hit == nil {
+				hit = eq
+			} else {
+				hit = e.op(And, hit, eq)
+			}
+		}
+		picked := e.op(Select, hit, g, e.c(g, 0))
+		var over []string
+		for _, d := range yt.Dims {
+			over = append(over, name(d.Name))
+		}
+		return []*ir.Value{e.reduce("add", picked, over)}
+	}, b)
 }

@@ -86,7 +86,7 @@ func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, ne
 	}
 	a := newAdjoint(b)
 	for i, x := range args {
-		a.varied[x] = need[i] && isDiff(x.Type)
+		a.varied[x] = a.varied[x] || need[i] && isDiff(x.Type)
 	}
 	a.markVaried(ops)
 	out := make([]*ir.Value, len(args))
@@ -99,8 +99,12 @@ func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, ne
 	if err := a.sweep(ops); err != nil {
 		return nil, err
 	}
+	// A value bound to several arguments (ins(%x, %x)) gets its whole
+	// cotangent once, at the first of them.
+	given := map[*ir.Value]bool{}
 	for i, x := range args {
-		if need[i] {
+		if need[i] && !given[x] {
+			given[x] = true
 			if out[i], err = a.total(x); err != nil {
 				return nil, err
 			}
