@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/passes"
@@ -250,7 +251,7 @@ type cnest struct {
 // redLoop reports whether loop can be a reduction of a contraction: step
 // 1, one accumulator of a type that can be a vector lane.
 func redLoop(loop *ir.Operation) bool {
-	return loop.Name == "affine.for" && loopStep(loop) == 1 && len(loop.Results) == 1 &&
+	return loop.Is(affine.For) && loopStep(loop) == 1 && len(loop.Results) == 1 &&
 		vectorElem(loop.Results[0].Type, false) && !ir.TypeEqual(loop.Results[0].Type, ir.I1)
 }
 
@@ -260,11 +261,11 @@ func (c *contraction) match(red *ir.Operation) (*cnest, bool) {
 		return nil, false
 	}
 	col := red.ParentOp()
-	if col == nil || col.Name != "affine.for" || loopStep(col) != 1 || len(col.Results) != 0 {
+	if !col.Is(affine.For) || loopStep(col) != 1 || len(col.Results) != 0 {
 		return nil, false
 	}
 	colOps := bodyOps(col)
-	if len(colOps) < 2 || colOps[len(colOps)-1].Name != "affine.store" {
+	if len(colOps) < 2 || !colOps[len(colOps)-1].Is(affine.Store) {
 		return nil, false
 	}
 	base := &cnest{col: col, store: colOps[len(colOps)-1], jIV: affine.InductionVar(col),
@@ -304,7 +305,7 @@ func (c *contraction) match(red *ir.Operation) (*cnest, bool) {
 	// it is packed once per row tiles); the loops in between then hold
 	// the tiles. Without such a loop, the innermost one that qualifies.
 	var chain []*ir.Operation
-	for p, ch := col.ParentOp(), col; p != nil && p.Name == "affine.for" && loopStep(p) == 1 && len(p.Results) == 0 && len(chain) < 4; p, ch = p.ParentOp(), p {
+	for p, ch := col.ParentOp(), col; p.Is(affine.For) && loopStep(p) == 1 && len(p.Results) == 0 && len(chain) < 4; p, ch = p.ParentOp(), p {
 		if ops := bodyOps(p); len(ops) != 1 || ops[0] != ch {
 			break
 		}
@@ -590,8 +591,8 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 		for _, r := range o.Results {
 			isLive = isLive || live[r]
 		}
-		if !isLive || o.Name == "affine.apply" {
-			if !o.HasTrait(ir.TraitPure) && o.Name != "affine.load" {
+		if !isLive || o.Is(affine.Apply) {
+			if !o.HasTrait(ir.TraitPure) && !o.Is(affine.Load) {
 				return false
 			}
 			dead[o] = true
@@ -619,7 +620,7 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 		}
 		r := o.Results[0]
 		switch {
-		case o.Name == "affine.load":
+		case o.Is(affine.Load):
 			_, mem, m, operands := affine.AccessParts(o)
 			if !memElemOK(mem) || mayAlias(mem, n.mem) {
 				return false
@@ -653,12 +654,12 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 			default:
 				return false
 			}
-		case o.Name == "arith.constant":
+		case o.Is(arith.Constant):
 			if !isSplatConstant(r) {
 				return false
 			}
 			n.kind[o] = ctConst
-		case elementwiseOps[o.Name] && vectorElem(r.Type, false):
+		case elementwiseOps[o.Def] && vectorElem(r.Type, false):
 			n.kind[o] = ctElementwise
 			for i, x := range o.Operands {
 				if !vectorElem(x.Type, false) {
@@ -676,7 +677,7 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 					n.rowDep[r], n.vecDep[r] = true, true
 				case definedInside(x, n.top):
 					return false // an induction variable or a value of the nest
-				case ir.TypeEqual(x.Type, ir.I1) && !(o.Name == "arith.select" && i == 0):
+				case ir.TypeEqual(x.Type, ir.I1) && !(o.Is(arith.Select) && i == 0):
 					return false // i1 vectors cannot be made from a scalar here
 				}
 			}

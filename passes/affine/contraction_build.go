@@ -145,7 +145,7 @@ func (c *contraction) rewrite(n *cnest) bool {
 		// marked parallel lose the mark (threads would write the panels
 		// at the same time; the row tiles inside stay parallel).
 		for p := n.top.ParentOp(); p != nil && p != c.fn; p = p.ParentOp() {
-			if p.Name == "affine.for" && affine.IsParallel(p) {
+			if p.Is(affine.For) && affine.IsParallel(p) {
 				p.Attrs = p.Attrs.Without(affine.ParallelAttr)
 				c.rw.Modified(p)
 			}

@@ -6,6 +6,7 @@ import (
 	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/memref"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 )
 
@@ -723,7 +724,7 @@ func (b *ctBuild) mod(e sizeexpr.Expr, d int64) sizeexpr.Expr {
 // cannot be given up for a shared panel buffer.
 func inParallelOp(op, fn *ir.Operation) bool {
 	for p := op.ParentOp(); p != nil && p != fn; p = p.ParentOp() {
-		if p.Name == "affine.parallel" || p.Name == "scf.parallel" {
+		if p.Is(affine.Parallel, scf.Parallel) {
 			return true
 		}
 	}

@@ -2,7 +2,10 @@ package affinepasses
 
 import (
 	"tir/dialects/affine"
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 )
 
@@ -22,13 +25,13 @@ type access struct {
 
 // structuredOps have no memory effect of their own: only the ops in their
 // regions count.
-var structuredOps = map[string]bool{
-	"affine.for": true, "affine.parallel": true, "affine.if": true,
-	"scf.for": true, "scf.if": true,
+var structuredOps = map[*ir.OpDef]bool{
+	affine.For: true, affine.Parallel: true, affine.If: true,
+	scf.For: true, scf.If: true,
 }
 
 // noEffectOps are not pure but touch no existing memory.
-var noEffectOps = map[string]bool{"memref.alloc": true, "memref.alloca": true}
+var noEffectOps = map[*ir.OpDef]bool{memref.Alloc: true, memref.Alloca: true}
 
 // effects lists the memory accesses of op and of every op nested in it.
 // unknown is true when some op may touch memory in a way that cannot be
@@ -52,8 +55,8 @@ func effects(x *valueExprs, op *ir.Operation) (accs []access, unknown bool) {
 // ownAccess classifies one op, without its regions: its accesses (ok), or
 // unknown effects.
 func ownAccess(x *valueExprs, o *ir.Operation) (accs []access, ok, unknown bool) {
-	switch o.Name {
-	case "affine.load", "affine.vector_load", "affine.store", "affine.vector_store":
+	switch o.Def {
+	case affine.Load, affine.VectorLoad, affine.Store, affine.VectorStore:
 		val, mem, m, operands := affine.AccessParts(o)
 		subs, good := x.apply(m, operands)
 		if !good {
@@ -71,9 +74,9 @@ func ownAccess(x *valueExprs, o *ir.Operation) (accs []access, ok, unknown bool)
 			a.lanes = vt.Shape[0]
 		}
 		return []access{a}, true, false
-	case "memref.load", "memref.store":
+	case memref.Load, memref.Store:
 		mi := 0
-		if o.Name == "memref.store" {
+		if o.Is(memref.Store) {
 			mi = 1
 		}
 		if len(o.Operands) <= mi {
@@ -84,12 +87,12 @@ func ownAccess(x *valueExprs, o *ir.Operation) (accs []access, ok, unknown bool)
 			a.subs = append(a.subs, x.of(idx))
 		}
 		return []access{a}, true, false
-	case "memref.dealloc":
+	case memref.Dealloc:
 		return []access{{op: o, mem: o.Operands[0], write: true, lanes: 1}}, true, false
-	case "memref.copy":
+	case memref.Copy:
 		return []access{{op: o, mem: o.Operands[0], lanes: 1}, {op: o, mem: o.Operands[1], write: true, lanes: 1}}, true, false
 	}
-	if structuredOps[o.Name] || noEffectOps[o.Name] || (o.HasTrait(ir.TraitPure) && len(o.Regions) == 0) {
+	if structuredOps[o.Def] || noEffectOps[o.Def] || (o.HasTrait(ir.TraitPure) && len(o.Regions) == 0) {
 		return nil, true, false
 	}
 	return nil, false, true
@@ -100,16 +103,16 @@ func ownAccess(x *valueExprs, o *ir.Operation) (accs []access, ok, unknown bool)
 func memRoot(v *ir.Value) (root *ir.Value, known bool) {
 	for {
 		op := v.DefiningOp()
-		if op == nil || op.Name != "memref.cast" || len(op.Operands) != 1 {
+		if !op.Is(memref.Cast) || len(op.Operands) != 1 {
 			break
 		}
 		v = op.Operands[0]
 	}
 	if op := v.DefiningOp(); op != nil {
-		return v, op.Name == "memref.alloc" || op.Name == "memref.alloca"
+		return v, op.Is(memref.Alloc, memref.Alloca)
 	}
 	if b := v.OwnerBlock(); b != nil {
-		if f := b.ParentOp(); f != nil && f.Name == "func.func" {
+		if f := b.ParentOp(); f.Is(fn.Func) {
 			return v, true
 		}
 	}

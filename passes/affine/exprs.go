@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 )
@@ -44,14 +45,14 @@ func (x *valueExprs) value(w sizeexpr.Var) *ir.Value { return x.vals[w.Name] }
 // applied to its operands, an index constant by its value.
 func (x *valueExprs) of(v *ir.Value) sizeexpr.Expr {
 	if op := v.DefiningOp(); op != nil {
-		switch op.Name {
-		case "affine.apply":
+		switch op.Def {
+		case affine.Apply:
 			if a, ok := op.Attr("map").(ir.AffineMapAttr); ok && len(a.Map.Results) == 1 {
 				if es, ok := x.apply(a.Map, op.Operands); ok {
 					return es[0]
 				}
 			}
-		case "arith.constant":
+		case arith.Constant:
 			if c, ok := op.Attr("value").(ir.IntegerAttr); ok && ir.TypeEqual(c.Type, ir.Index) {
 				return sizeexpr.Const(c.Value)
 			}

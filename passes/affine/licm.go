@@ -1,6 +1,8 @@
 package affinepasses
 
 import (
+	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/passes"
 )
@@ -90,14 +92,14 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 // but its own: evaluating it before loop computes the same values, and
 // nothing else.
 func pureLoop(o, loop *ir.Operation) bool {
-	if o.Name != "affine.for" {
+	if !o.Is(affine.For) {
 		return false
 	}
 	ok := true
 	o.Walk(func(in *ir.Operation) bool {
 		if in != o {
 			switch {
-			case in.Name == "affine.for" || in.Name == "affine.yield":
+			case in.Is(affine.For, affine.Yield):
 			case in.HasTrait(ir.TraitPure) && len(in.Regions) == 0 && !mayTrap(in):
 			default:
 				ok = false
@@ -140,13 +142,13 @@ func readOnly(accs []access, mem *ir.Value) bool {
 // division or remainder by a divisor that may be 0 (or -1, which
 // overflows for the smallest integer).
 func mayTrap(o *ir.Operation) bool {
-	switch o.Name {
-	case "arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi", "arith.ceildivsi":
+	switch o.Def {
+	case arith.DivSI, arith.DivUI, arith.RemSI, arith.RemUI, arith.FloorDivSI, arith.CeilDivSI:
 	default:
 		return false
 	}
 	d := o.Operands[1].DefiningOp()
-	if d == nil || d.Name != "arith.constant" {
+	if !d.Is(arith.Constant) {
 		return true
 	}
 	c, ok := d.Attr("value").(ir.IntegerAttr)

@@ -85,12 +85,12 @@ func (f *fuser) once(b *ir.Block) bool {
 	x := f.x
 	ops := append([]*ir.Operation(nil), b.Ops...)
 	for i, p := range ops {
-		if p.Name != "affine.for" {
+		if !p.Is(affine.For) {
 			continue
 		}
 		for j := i + 1; j < len(ops); j++ {
 			c := ops[j]
-			if c.Name == "affine.for" && feeds(x, p, c) && f.fuse(ops[i+1:j], p, c) {
+			if c.Is(affine.For) && feeds(x, p, c) && f.fuse(ops[i+1:j], p, c) {
 				return true
 			}
 		}
@@ -290,7 +290,7 @@ func matchingLoops(x *valueExprs, p, c *ir.Operation) (pl, cl []*ir.Operation) {
 		pl, cl = append(pl, p), append(cl, c)
 		ren[affine.InductionVar(c)] = affine.InductionVar(p)
 		po, co := bodyOps(p), bodyOps(c)
-		if len(po) != 1 || len(co) != 1 || po[0].Name != "affine.for" || co[0].Name != "affine.for" {
+		if len(po) != 1 || len(co) != 1 || !po[0].Is(affine.For) || !co[0].Is(affine.For) {
 			return
 		}
 		p, c = po[0], co[0]
@@ -320,7 +320,7 @@ func movableUp(x *valueExprs, between []*ir.Operation, c *ir.Operation) (hoist [
 		if !uses {
 			continue
 		}
-		if len(o.Regions) > 0 || !(o.HasTrait(ir.TraitPure) || noEffectOps[o.Name]) {
+		if len(o.Regions) > 0 || !(o.HasTrait(ir.TraitPure) || noEffectOps[o.Def]) {
 			return nil, false
 		}
 		moved[o] = true

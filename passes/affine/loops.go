@@ -3,6 +3,7 @@ package affinepasses
 import (
 	"tir/dialects/affine"
 	"tir/dialects/ir"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 )
 
@@ -20,7 +21,7 @@ func forLoops(root *ir.Operation) []*ir.Operation {
 				}
 			}
 		}
-		if op.Name == "affine.for" && op != root {
+		if op.Is(affine.For) && op != root {
 			out = append(out, op)
 		}
 	}
@@ -244,7 +245,7 @@ func proveNonNeg(x *valueExprs, e sizeexpr.Expr, budget *int) bool {
 			continue
 		}
 		owner := v.OwnerBlock().ParentOp()
-		if owner == nil || owner.Name != "affine.for" || v.ArgIndex() != 0 {
+		if !owner.Is(affine.For) || v.ArgIndex() != 0 {
 			continue
 		}
 		if d := nesting(owner); d > depth {
@@ -295,7 +296,7 @@ func nesting(op *ir.Operation) int {
 func isInnermost(loop *ir.Operation) bool {
 	inner := false
 	loop.Walk(func(o *ir.Operation) bool {
-		if o != loop && (o.Name == "affine.for" || o.Name == "affine.parallel" || o.Name == "scf.for") {
+		if o != loop && o.Is(affine.For, affine.Parallel, scf.For) {
 			inner = true
 		}
 		return !inner

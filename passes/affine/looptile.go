@@ -58,7 +58,7 @@ func init() {
 				rw := &ir.Rewriter{Root: fn}
 				var roots []*ir.Operation
 				fn.Walk(func(op *ir.Operation) bool {
-					if op.Name == "affine.for" {
+					if op.Is(affine.For) {
 						roots = append(roots, op)
 						return false
 					}
@@ -80,7 +80,7 @@ func band(root *ir.Operation, max int) []*ir.Operation {
 	for l := root; l != nil && len(out) < max && len(l.Results) == 0; {
 		out = append(out, l)
 		ops := bodyOps(l)
-		if len(ops) != 1 || ops[0].Name != "affine.for" {
+		if len(ops) != 1 || !ops[0].Is(affine.For) {
 			break
 		}
 		l = ops[0]

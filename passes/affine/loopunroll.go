@@ -196,15 +196,15 @@ func unrollFull(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, threshold in
 // unused. The LLVM emitter then sees one base address per access group.
 func foldApplies(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 	for _, o := range b.Ops {
-		switch o.Name {
-		case "affine.load", "affine.vector_load", "affine.store", "affine.vector_store":
+		switch o.Def {
+		case affine.Load, affine.VectorLoad, affine.Store, affine.VectorStore:
 		default:
 			continue
 		}
 		val, mem, m, operands := affine.AccessParts(o)
 		fromApply := false
 		for _, v := range operands {
-			if d := v.DefiningOp(); d != nil && d.Name == "affine.apply" {
+			if d := v.DefiningOp(); d.Is(affine.Apply) {
 				fromApply = true
 			}
 		}
@@ -229,7 +229,7 @@ func foldApplies(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 	}
 	for i := len(b.Ops) - 1; i >= 0; i-- {
 		o := b.Ops[i]
-		if o.Name == "affine.apply" && !usedIn(b, o.Result(0)) {
+		if o.Is(affine.Apply) && !usedIn(b, o.Result(0)) {
 			rw.EraseOp(o)
 		}
 	}

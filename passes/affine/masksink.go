@@ -166,7 +166,7 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 	}
 	for i := end - 1; i >= 0; i-- {
 		o := b.Ops[i]
-		if len(o.Results) == 0 || inGroup[o] || o.HasTrait(ir.TraitTerminator) || o.Name == "arith.constant" {
+		if len(o.Results) == 0 || inGroup[o] || o.HasTrait(ir.TraitTerminator) || o.Is(arith.Constant) {
 			continue
 		}
 		if !isPureTree(o) && !(i > lastWrite && !passes.MayWrite(o)) {
@@ -192,7 +192,7 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 	for i, s := range g.selects {
 		types[i], keep[i], update[i] = s.Results[0].Type, s.Operands[1], s.Operands[2]
 	}
-	ifOp := ir.NewOp("scf.if", last.Loc, []*ir.Value{g.cond}, types, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+	ifOp := ir.NewOpOf(scf.If, last.Loc, []*ir.Value{g.cond}, types, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
 	ifOp.AddRegion().AddBlock().Append(scf.NewYield(last.Loc, keep...))
 	arm := ifOp.AddRegion().AddBlock()
 	for _, o := range append([]*ir.Operation(nil), b.Ops[:end]...) {
@@ -229,18 +229,18 @@ func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
 			return
 		}
 		a, b := d.Operands[0], d.Operands[1]
-		switch d.Name {
-		case "arith.ori":
+		switch d.Def {
+		case arith.OrI:
 			if !val {
 				learn(a, false)
 				learn(b, false)
 			}
-		case "arith.andi":
+		case arith.AndI:
 			if val {
 				learn(a, true)
 				learn(b, true)
 			}
-		case "arith.xori":
+		case arith.XOrI:
 			if c, ok := boolConstant(b); ok {
 				learn(a, val != c)
 			} else if c, ok := boolConstant(a); ok {
@@ -253,7 +253,7 @@ func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
 		top.Walk(func(o *ir.Operation) bool {
 			for i, v := range o.Operands {
 				d := v.DefiningOp()
-				if d == nil || d.Name != "arith.select" || len(d.Operands) != 3 {
+				if !d.Is(arith.Select) || len(d.Operands) != 3 {
 					continue
 				}
 				if c, ok := known[d.Operands[0]]; ok {
@@ -295,7 +295,7 @@ func used(b *ir.Block, v *ir.Value) bool {
 // boolConstant is the value of an i1 arith.constant.
 func boolConstant(v *ir.Value) (bool, bool) {
 	d := v.DefiningOp()
-	if d == nil || d.Name != "arith.constant" || !ir.TypeEqual(v.Type, ir.I1) {
+	if !d.Is(arith.Constant) || !ir.TypeEqual(v.Type, ir.I1) {
 		return false, false
 	}
 	a, ok := d.Attr("value").(ir.IntegerAttr)
@@ -316,7 +316,7 @@ func ancestorIn(u *ir.Operation, b *ir.Block) *ir.Operation {
 func isPureTree(o *ir.Operation) bool {
 	ok := true
 	o.Walk(func(u *ir.Operation) bool {
-		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Name] || u.HasTrait(ir.TraitTerminator)) {
+		if !(u.HasTrait(ir.TraitPure) || structuredOps[u.Def] || u.HasTrait(ir.TraitTerminator)) {
 			ok = false
 		}
 		return ok

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/passes"
 )
 
@@ -178,7 +180,7 @@ func (av *availValues) lookup(a access, t ir.Type) *ir.Value {
 }
 
 func isStore(o *ir.Operation) bool {
-	return o.Name == "affine.store" || o.Name == "affine.vector_store" || o.Name == "memref.store"
+	return o.Is(affine.Store, affine.VectorStore, memref.Store)
 }
 
 // removeWriteOnlyBuffers erases the allocations whose only uses are stores
@@ -186,7 +188,7 @@ func isStore(o *ir.Operation) bool {
 func removeWriteOnlyBuffers(rw *ir.Rewriter, fn *ir.Operation) {
 	var allocs []*ir.Operation
 	fn.Walk(func(o *ir.Operation) bool {
-		if o.Name == "memref.alloc" || o.Name == "memref.alloca" {
+		if o.Is(memref.Alloc, memref.Alloca) {
 			allocs = append(allocs, o)
 		}
 		return true
@@ -201,7 +203,7 @@ func removeWriteOnlyBuffers(rw *ir.Rewriter, fn *ir.Operation) {
 			for _, idx := range u.Operands[min(2, len(u.Operands)):] {
 				storeInto = storeInto && idx != buf
 			}
-			if !storeInto && u.Name != "memref.dealloc" {
+			if !storeInto && !u.Is(memref.Dealloc) {
 				dead = false
 				break
 			}

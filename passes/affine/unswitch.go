@@ -1,6 +1,7 @@
 package affinepasses
 
 import (
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
 	"tir/passes"
@@ -61,13 +62,13 @@ func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (loop, test *ir.
 		if loop != nil {
 			return false
 		}
-		if o.Name != "scf.if" || len(o.Operands) != 1 {
+		if !o.Is(scf.If) || len(o.Operands) != 1 {
 			return true
 		}
 		c := o.Operands[0]
 		var outer *ir.Operation
 		for p := o.ParentOp(); p != nil && p != fn; p = p.ParentOp() {
-			if p.Name == "affine.for" && invariantIn(c, p, 4) {
+			if p.Is(affine.For) && invariantIn(c, p, 4) {
 				outer = p
 			}
 		}
@@ -166,7 +167,7 @@ func resolveBranches(rw *ir.Rewriter, root *ir.Operation, cond *ir.Value, taken 
 	for {
 		var ifs []*ir.Operation
 		root.Walk(func(o *ir.Operation) bool {
-			if o.Name == "scf.if" && len(o.Operands) == 1 && o.Operands[0] == cond {
+			if o.Is(scf.If) && len(o.Operands) == 1 && o.Operands[0] == cond {
 				ifs = append(ifs, o)
 				return false
 			}
@@ -184,7 +185,7 @@ func resolveBranches(rw *ir.Rewriter, root *ir.Operation, cond *ir.Value, taken 
 			if arm != nil {
 				mapping := map[*ir.Value]*ir.Value{}
 				for _, a := range arm.Ops {
-					if a.Name != "scf.yield" {
+					if !a.Is(scf.Yield) {
 						rw.InsertBefore(o, a.Clone(mapping))
 						continue
 					}

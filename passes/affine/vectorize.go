@@ -97,7 +97,7 @@ func init() {
 					// A loop around reductions that cannot be vectorized
 					// along their own loop is vectorized across
 					// (vectorize_outer.go), all its reductions with it.
-					if p := loop.ParentOp(); outer && p != nil && p.Name == "affine.for" && !tried[p] {
+					if p := loop.ParentOp(); outer && p.Is(affine.For) && !tried[p] {
 						tried[p] = true
 						if v.hasScalarReduction(p) && v.across(p) {
 							across[p] = true
@@ -141,19 +141,19 @@ const (
 
 // elementwiseOps may be applied lane by lane (operands and results
 // scalars of one element type, except compares and casts).
-var elementwiseOps = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range []string{
-		"addf", "subf", "mulf", "divf", "remf", "maxf", "minf", "negf", "cmpf", "cmpi", "select",
-		"addi", "subi", "muli", "andi", "ori", "xori", "maxsi", "minsi", "maxui", "minui",
-		"extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "extsi", "extui", "trunci",
+var elementwiseOps = func() map[*ir.OpDef]bool {
+	m := map[*ir.OpDef]bool{}
+	for _, d := range []*ir.OpDef{
+		arith.AddF, arith.SubF, arith.MulF, arith.DivF, arith.RemF, arith.MaxF, arith.MinF, arith.NegF, arith.CmpF, arith.CmpI, arith.Select,
+		arith.AddI, arith.SubI, arith.MulI, arith.AndI, arith.OrI, arith.XOrI, arith.MaxSI, arith.MinSI, arith.MaxUI, arith.MinUI,
+		arith.ExtF, arith.TruncF, arith.SIToFP, arith.UIToFP, arith.FPToSI, arith.FPToUI, arith.ExtSI, arith.ExtUI, arith.TruncI,
 	} {
-		m["arith."+n] = true
+		m[d] = true
 	}
-	for _, n := range append(append([]string(nil), mathd.FloatUnary...), mathd.FloatBinary...) {
-		m["math."+n] = true
+	for _, d := range append(append([]*ir.OpDef(nil), mathd.FloatUnaryOps...), mathd.FloatBinaryOps...) {
+		m[d] = true
 	}
-	m["math.fma"] = true
+	m[mathd.Fma] = true
 	return m
 }()
 
@@ -174,7 +174,7 @@ func vectorElem(t ir.Type, inMemory bool) bool {
 // with iter_args that v.loop would leave scalar.
 func (v *vectorizer) hasScalarReduction(p *ir.Operation) bool {
 	for _, o := range bodyOps(p) {
-		if o.Name != "affine.for" || len(o.Results) == 0 || !isInnermost(o) {
+		if !o.Is(affine.For) || len(o.Results) == 0 || !isInnermost(o) {
 			continue
 		}
 		if loopStep(o) != 1 {
@@ -263,7 +263,7 @@ func (v *vectorizer) classify(loop *ir.Operation, ops []*ir.Operation, iv *ir.Va
 	}
 	for i := len(ops) - 1; i >= 0; i-- {
 		o := ops[i]
-		isLive := o.Name == "affine.store" || o.Name == "affine.vector_store" || !o.HasTrait(ir.TraitPure)
+		isLive := o.Is(affine.Store, affine.VectorStore) || !o.HasTrait(ir.TraitPure)
 		for _, r := range o.Results {
 			isLive = isLive || live[r]
 		}
@@ -287,10 +287,10 @@ func (v *vectorizer) classify(loop *ir.Operation, ops []*ir.Operation, iv *ir.Va
 }
 
 func (v *vectorizer) kindOf(o *ir.Operation, iv *ir.Value, body *ir.Block) (vecKind, bool) {
-	switch o.Name {
-	case "affine.apply":
+	switch o.Def {
+	case affine.Apply:
 		return vecSkip, true
-	case "affine.load", "affine.store":
+	case affine.Load, affine.Store:
 		val, mem, _, _ := affine.AccessParts(o)
 		mt := mem.Type.(ir.MemRefType)
 		if !vectorElem(mt.Elem, true) || (mt.Layout != nil && (len(mt.Layout.Strides) == 0 || mt.Layout.Strides[len(mt.Layout.Strides)-1] != 1)) {
@@ -306,20 +306,20 @@ func (v *vectorizer) kindOf(o *ir.Operation, iv *ir.Value, body *ir.Block) (vecK
 			return vecBroadcast, true
 		}
 		return 0, false
-	case "arith.constant":
+	case arith.Constant:
 		t := o.Results[0].Type
 		_, isInt := o.Attr("value").(ir.IntegerAttr)
 		_, isFloat := o.Attr("value").(ir.FloatAttr)
 		return vecConst, (isInt || isFloat) && vectorElem(t, false)
 	}
-	if !elementwiseOps[o.Name] || len(o.Results) != 1 || !vectorElem(o.Results[0].Type, false) {
+	if !elementwiseOps[o.Def] || len(o.Results) != 1 || !vectorElem(o.Results[0].Type, false) {
 		return 0, false
 	}
 	for i, x := range o.Operands {
 		if !vectorElem(x.Type, false) {
 			return 0, false
 		}
-		if o.Name == "arith.select" && i == 0 && !definedInside(x, body.ParentOp()) {
+		if o.Is(arith.Select) && i == 0 && !definedInside(x, body.ParentOp()) {
 			continue // an invariant condition stays scalar
 		}
 		if !v.vectorOperand(x, iv, body) {
@@ -347,7 +347,7 @@ func (v *vectorizer) vectorOperand(x, iv *ir.Value, body *ir.Block) bool {
 
 func isSplatConstant(x *ir.Value) bool {
 	d := x.DefiningOp()
-	if d == nil || d.Name != "arith.constant" {
+	if !d.Is(arith.Constant) {
 		return false
 	}
 	switch d.Attr("value").(type) {
@@ -513,7 +513,7 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 		case vecElementwise:
 			args := make([]*ir.Value, len(o.Operands))
 			for j, x := range o.Operands {
-				if o.Name == "arith.select" && j == 0 && !definedInside(x, loop) {
+				if o.Is(arith.Select) && j == 0 && !definedInside(x, loop) {
 					args[j] = x
 					continue
 				}

@@ -2,6 +2,7 @@ package affinepasses
 
 import (
 	"tir/dialects/affine"
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/vector"
@@ -88,7 +89,7 @@ func (v *vectorizer) across(p *ir.Operation) bool {
 
 // planOuter checks p and classifies its body.
 func (v *vectorizer) planOuter(p *ir.Operation) (*outerPlan, bool) {
-	if p.Name != "affine.for" || loopStep(p) != 1 || len(p.Results) != 0 {
+	if !p.Is(affine.For) || loopStep(p) != 1 || len(p.Results) != 0 {
 		return nil, false
 	}
 	pl := &outerPlan{p: p, n: affine.InductionVar(p), uniform: map[*ir.Value]bool{}, scalar: map[*ir.Operation]bool{},
@@ -99,7 +100,7 @@ func (v *vectorizer) planOuter(p *ir.Operation) (*outerPlan, bool) {
 		switch {
 		case pl.dead[o]:
 		case pl.markUniform(o):
-		case o.Name == "affine.for":
+		case o.Is(affine.For):
 			if !v.planReduction(pl, o) {
 				return nil, false
 			}
@@ -126,8 +127,8 @@ func (pl *outerPlan) uniformOp(o *ir.Operation) bool {
 	ok := true
 	o.Walk(func(w *ir.Operation) bool {
 		switch {
-		case w.HasTrait(ir.TraitPure), w.Name == "affine.load", w.Name == "affine.yield":
-		case w.Name == "affine.for" || w.Name == "affine.if":
+		case w.HasTrait(ir.TraitPure), w.Is(affine.Load, affine.Yield):
+		case w.Is(affine.For, affine.If):
 		default:
 			ok = false
 		}
@@ -161,7 +162,7 @@ func deadOps(loop *ir.Operation) map[*ir.Operation]bool {
 		needed := false
 		o.Walk(func(w *ir.Operation) bool {
 			switch {
-			case w.HasTrait(ir.TraitPure), w.Name == "affine.load", w.Name == "affine.yield", w.Name == "affine.for", w.Name == "affine.if":
+			case w.HasTrait(ir.TraitPure), w.Is(affine.Load, affine.Yield, affine.For, affine.If):
 			default:
 				needed = true
 			}
@@ -244,12 +245,12 @@ func (v *vectorizer) laneOperand(pl *outerPlan, x *ir.Value) bool {
 // planLaneOp classifies an op that runs per lane (r: the reduction loop
 // whose body holds it, or nil).
 func (v *vectorizer) planLaneOp(pl *outerPlan, o *ir.Operation, r *ir.Operation) bool {
-	switch o.Name {
-	case "affine.apply":
+	switch o.Def {
+	case affine.Apply:
 		return true // feeds subscripts, which are recomputed
-	case "affine.load", "affine.store":
+	case affine.Load, affine.Store:
 		k, ok := v.laneKind(pl, o)
-		if !ok || (o.Name == "affine.store" && (r != nil || k != laneContiguous)) {
+		if !ok || (o.Is(affine.Store) && (r != nil || k != laneContiguous)) {
 			return false
 		}
 		if val, _, _, _ := affine.AccessParts(o); val != nil && !v.laneOperand(pl, val) {
@@ -258,11 +259,11 @@ func (v *vectorizer) planLaneOp(pl *outerPlan, o *ir.Operation, r *ir.Operation)
 		pl.access[o] = k
 		return true
 	}
-	if !elementwiseOps[o.Name] || len(o.Results) != 1 || !vectorElem(o.Results[0].Type, false) {
+	if !elementwiseOps[o.Def] || len(o.Results) != 1 || !vectorElem(o.Results[0].Type, false) {
 		return false
 	}
 	for j, x := range o.Operands {
-		if o.Name == "arith.select" && j == 0 && pl.isUniform(x) {
+		if o.Is(arith.Select) && j == 0 && pl.isUniform(x) {
 			continue // stays scalar
 		}
 		if !v.laneOperand(pl, x) {
@@ -429,10 +430,10 @@ func (b *outerBuilder) subs(o *ir.Operation, n sizeexpr.Expr, smap map[*ir.Value
 func (b *outerBuilder) laneOp(blk *ir.Block, o *ir.Operation, smap map[*ir.Value]*ir.Value, get func(*ir.Value) *ir.Value) (*ir.Value, bool) {
 	w := b.v.width
 	n0 := b.v.x.varOf(b.n0).Expr()
-	switch o.Name {
-	case "affine.apply":
+	switch o.Def {
+	case affine.Apply:
 		return nil, true
-	case "affine.load":
+	case affine.Load:
 		_, mem, _, _ := affine.AccessParts(o)
 		if b.pl.access[o] == laneUniform {
 			m, ops, ok := b.subs(o, n0, smap)
@@ -473,7 +474,7 @@ func (b *outerBuilder) laneOp(blk *ir.Block, o *ir.Operation, smap map[*ir.Value
 		r := blk.Append(affine.NewVectorLoad(o.Loc, b.vt(o.Results[0].Type), mem, m, ops)).Results[0]
 		r.NameHint = o.Results[0].NameHint
 		return r, true
-	case "affine.store":
+	case affine.Store:
 		val, mem, _, _ := affine.AccessParts(o)
 		m, ops, ok := b.subs(o, n0, smap)
 		if !ok {
@@ -484,7 +485,7 @@ func (b *outerBuilder) laneOp(blk *ir.Block, o *ir.Operation, smap map[*ir.Value
 	}
 	args := make([]*ir.Value, len(o.Operands))
 	for j, a := range o.Operands {
-		if o.Name == "arith.select" && j == 0 && b.pl.isUniform(a) {
+		if o.Is(arith.Select) && j == 0 && b.pl.isUniform(a) {
 			if s, ok := smap[a]; ok {
 				a = s
 			}
@@ -596,7 +597,7 @@ func (b *outerBuilder) reduction(blk *ir.Block, r *ir.Operation, split chunkSpli
 			continue
 		}
 		for j, y := range o.Operands {
-			if (o.Name == "arith.select" && j == 0) || !b.pl.isUniform(y) || definedInside(y, r) || !vectorElem(y.Type, false) {
+			if (o.Is(arith.Select) && j == 0) || !b.pl.isUniform(y) || definedInside(y, r) || !vectorElem(y.Type, false) {
 				continue
 			}
 			b.vec(y, blk)
@@ -709,7 +710,7 @@ func (b *outerBuilder) reduction(blk *ir.Block, r *ir.Operation, split chunkSpli
 	}
 	mb.Append(affine.NewYield(r.Loc, accs...))
 	for i := len(mb.Ops) - 1; i >= 0; i-- {
-		if o := mb.Ops[i]; o.Name == "affine.apply" && !usedIn(mb, o.Results[0]) {
+		if o := mb.Ops[i]; o.Is(affine.Apply) && !usedIn(mb, o.Results[0]) {
 			o.Erase()
 		}
 	}

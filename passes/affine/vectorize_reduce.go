@@ -47,25 +47,25 @@ type reduction struct {
 // combiners maps the ops that may combine an accumulator with an element
 // to their kind; reassoc marks the float ones whose result depends on the
 // order, subtract the ones that only take the accumulator first.
-var combiners = map[string]struct {
+var combiners = map[*ir.OpDef]struct {
 	kind              vector.CombiningKind
 	reassoc, subtract bool
 }{
-	"arith.addi":  {kind: vector.KindAdd},
-	"arith.subi":  {kind: vector.KindAdd, subtract: true},
-	"arith.muli":  {kind: vector.KindMul},
-	"arith.andi":  {kind: vector.KindAnd},
-	"arith.ori":   {kind: vector.KindOr},
-	"arith.xori":  {kind: vector.KindXor},
-	"arith.minsi": {kind: vector.KindMinSI},
-	"arith.maxsi": {kind: vector.KindMaxSI},
-	"arith.minui": {kind: vector.KindMinUI},
-	"arith.maxui": {kind: vector.KindMaxUI},
-	"arith.minf":  {kind: vector.KindMinF},
-	"arith.maxf":  {kind: vector.KindMaxF},
-	"arith.addf":  {kind: vector.KindAdd, reassoc: true},
-	"arith.subf":  {kind: vector.KindAdd, reassoc: true, subtract: true},
-	"arith.mulf":  {kind: vector.KindMul, reassoc: true},
+	arith.AddI:  {kind: vector.KindAdd},
+	arith.SubI:  {kind: vector.KindAdd, subtract: true},
+	arith.MulI:  {kind: vector.KindMul},
+	arith.AndI:  {kind: vector.KindAnd},
+	arith.OrI:   {kind: vector.KindOr},
+	arith.XOrI:  {kind: vector.KindXor},
+	arith.MinSI: {kind: vector.KindMinSI},
+	arith.MaxSI: {kind: vector.KindMaxSI},
+	arith.MinUI: {kind: vector.KindMinUI},
+	arith.MaxUI: {kind: vector.KindMaxUI},
+	arith.MinF:  {kind: vector.KindMinF},
+	arith.MaxF:  {kind: vector.KindMaxF},
+	arith.AddF:  {kind: vector.KindAdd, reassoc: true},
+	arith.SubF:  {kind: vector.KindAdd, reassoc: true, subtract: true},
+	arith.MulF:  {kind: vector.KindMul, reassoc: true},
 }
 
 // reductions matches every iter_arg of loop as a reduction; false when one
@@ -96,7 +96,7 @@ func (v *vectorizer) matchReduction(body *ir.Block, a, y *ir.Value) (vector.Comb
 		return 0, false
 	}
 	comb := d
-	if d.Name == "arith.select" {
+	if d.Is(arith.Select) {
 		// A masked element: the select keeps the accumulator or takes the
 		// combined value. a is used by both ops, once each.
 		c, t, f := d.Operands[0], d.Operands[1], d.Operands[2]
@@ -113,7 +113,7 @@ func (v *vectorizer) matchReduction(body *ir.Block, a, y *ir.Value) (vector.Comb
 	} else if countUses(body, a) != 1 {
 		return 0, false
 	}
-	spec, ok := combiners[comb.Name]
+	spec, ok := combiners[comb.Def]
 	if !ok || len(comb.Operands) != 2 || len(comb.Results) != 1 || (spec.reassoc && !v.reassoc) {
 		return 0, false
 	}
