@@ -3,6 +3,7 @@ package mathexpand
 import (
 	"math"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
 
@@ -110,7 +111,7 @@ func (b *builder) atan2(y, x *ir.Value) *ir.Value {
 	p := int64(b.f.p)
 	e := b.iand(b.shru(b.bitsOf(m), p-1), b.ci(b.f.expMask()))
 	field := b.isub(b.ci(int64(2*b.f.bias)), e)
-	field = b.ibin("arith.maxsi", field, b.ci(1))
+	field = b.ibin(arith.MaxSI, field, b.ci(1))
 	scale := b.fromBits(b.shl(field, p-1))
 	a := b.atanRatio(b.mul(ay2, scale), b.mul(ax2, scale))
 	// x < 0 (sign bit set): π - atan = (π_h - vh) + (π_l - lo) - th.

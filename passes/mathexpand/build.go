@@ -5,6 +5,7 @@ import (
 
 	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/mathd"
 )
 
 // format describes one IEEE binary format the expansions compute in.
@@ -122,33 +123,33 @@ func (b *builder) ci(v int64) *ir.Value {
 
 // Float arithmetic.
 
-func (b *builder) bin(name string, x, y *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, name, x, y))
+func (b *builder) bin(op *ir.OpDef, x, y *ir.Value) *ir.Value {
+	return b.emit(arith.NewElementwise(b.loc, op.Name, x, y))
 }
-func (b *builder) add(x, y *ir.Value) *ir.Value { return b.bin("arith.addf", x, y) }
-func (b *builder) sub(x, y *ir.Value) *ir.Value { return b.bin("arith.subf", x, y) }
-func (b *builder) mul(x, y *ir.Value) *ir.Value { return b.bin("arith.mulf", x, y) }
-func (b *builder) div(x, y *ir.Value) *ir.Value { return b.bin("arith.divf", x, y) }
+func (b *builder) add(x, y *ir.Value) *ir.Value { return b.bin(arith.AddF, x, y) }
+func (b *builder) sub(x, y *ir.Value) *ir.Value { return b.bin(arith.SubF, x, y) }
+func (b *builder) mul(x, y *ir.Value) *ir.Value { return b.bin(arith.MulF, x, y) }
+func (b *builder) div(x, y *ir.Value) *ir.Value { return b.bin(arith.DivF, x, y) }
 func (b *builder) neg(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "arith.negf", x))
+	return b.emit(arith.NewElementwise(b.loc, arith.NegF.Name, x))
 }
 
 // fma is x*y + z with one rounding (math.fma).
 func (b *builder) fma(x, y, z *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "math.fma", x, y, z))
+	return b.emit(arith.NewElementwise(b.loc, mathd.Fma.Name, x, y, z))
 }
 func (b *builder) abs(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "math.absf", x))
+	return b.emit(arith.NewElementwise(b.loc, mathd.AbsF.Name, x))
 }
 func (b *builder) floor(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "math.floor", x))
+	return b.emit(arith.NewElementwise(b.loc, mathd.Floor.Name, x))
 }
 func (b *builder) sqrt(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "math.sqrt", x))
+	return b.emit(arith.NewElementwise(b.loc, mathd.Sqrt.Name, x))
 }
 
 // copysign is |x| with the sign of y.
-func (b *builder) copysign(x, y *ir.Value) *ir.Value { return b.bin("math.copysign", x, y) }
+func (b *builder) copysign(x, y *ir.Value) *ir.Value { return b.bin(mathd.CopySign, x, y) }
 
 // rint rounds to the nearest integer (halfway cases away from zero: only
 // the reduction index, where ties do not matter, uses it).
@@ -176,10 +177,10 @@ func (b *builder) notFinite(x *ir.Value) *ir.Value { return b.cmp("uge", b.abs(x
 func (b *builder) sel(c, x, y *ir.Value) *ir.Value { return b.emit(arith.NewSelect(b.loc, c, x, y)) }
 
 func (b *builder) and(x, y *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "arith.andi", x, y))
+	return b.emit(arith.NewElementwise(b.loc, arith.AndI.Name, x, y))
 }
 func (b *builder) or(x, y *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, "arith.ori", x, y))
+	return b.emit(arith.NewElementwise(b.loc, arith.OrI.Name, x, y))
 }
 
 // clamp is min(max(x, lo), hi), NaN kept.
@@ -191,27 +192,27 @@ func (b *builder) clamp(x *ir.Value, lo, hi float64) *ir.Value {
 // Integer views of the bits.
 
 func (b *builder) bitsOf(x *ir.Value) *ir.Value {
-	return b.emit(arith.NewCast(b.loc, "bitcast", x, b.it))
+	return b.emit(arith.NewCast(b.loc, arith.Bitcast.Name, x, b.it))
 }
 func (b *builder) fromBits(i *ir.Value) *ir.Value {
-	return b.emit(arith.NewCast(b.loc, "bitcast", i, b.t))
+	return b.emit(arith.NewCast(b.loc, arith.Bitcast.Name, i, b.t))
 }
-func (b *builder) ibin(name string, x, y *ir.Value) *ir.Value {
-	return b.emit(arith.NewElementwise(b.loc, name, x, y))
+func (b *builder) ibin(op *ir.OpDef, x, y *ir.Value) *ir.Value {
+	return b.emit(arith.NewElementwise(b.loc, op.Name, x, y))
 }
-func (b *builder) iadd(x, y *ir.Value) *ir.Value { return b.ibin("arith.addi", x, y) }
-func (b *builder) isub(x, y *ir.Value) *ir.Value { return b.ibin("arith.subi", x, y) }
-func (b *builder) iand(x, y *ir.Value) *ir.Value { return b.ibin("arith.andi", x, y) }
-func (b *builder) ior(x, y *ir.Value) *ir.Value  { return b.ibin("arith.ori", x, y) }
-func (b *builder) ixor(x, y *ir.Value) *ir.Value { return b.ibin("arith.xori", x, y) }
+func (b *builder) iadd(x, y *ir.Value) *ir.Value { return b.ibin(arith.AddI, x, y) }
+func (b *builder) isub(x, y *ir.Value) *ir.Value { return b.ibin(arith.SubI, x, y) }
+func (b *builder) iand(x, y *ir.Value) *ir.Value { return b.ibin(arith.AndI, x, y) }
+func (b *builder) ior(x, y *ir.Value) *ir.Value  { return b.ibin(arith.OrI, x, y) }
+func (b *builder) ixor(x, y *ir.Value) *ir.Value { return b.ibin(arith.XOrI, x, y) }
 func (b *builder) shl(x *ir.Value, n int64) *ir.Value {
-	return b.ibin("arith.shli", x, b.ci(n))
+	return b.ibin(arith.ShLI, x, b.ci(n))
 }
 func (b *builder) shrs(x *ir.Value, n int64) *ir.Value {
-	return b.ibin("arith.shrsi", x, b.ci(n))
+	return b.ibin(arith.ShRSI, x, b.ci(n))
 }
 func (b *builder) shru(x *ir.Value, n int64) *ir.Value {
-	return b.ibin("arith.shrui", x, b.ci(n))
+	return b.ibin(arith.ShRUI, x, b.ci(n))
 }
 func (b *builder) icmp(pred string, x, y *ir.Value) *ir.Value {
 	return b.emit(arith.NewCmpI(b.loc, pred, x, y))
@@ -232,7 +233,7 @@ func (b *builder) toInt(x *ir.Value) *ir.Value {
 	return b.isub(b.bitsOf(b.add(x, b.c(m))), b.ci(mb))
 }
 func (b *builder) toFloat(i *ir.Value) *ir.Value {
-	return b.emit(arith.NewCast(b.loc, "sitofp", i, b.t))
+	return b.emit(arith.NewCast(b.loc, arith.SIToFP.Name, i, b.t))
 }
 
 // safeInt converts an integral float k, not NaN, to an integer after

@@ -3,6 +3,7 @@ package mathexpand
 import (
 	"math"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
 
@@ -24,7 +25,7 @@ func (b *builder) cbrt(x *ir.Value) *ir.Value {
 	axs = b.sel(sub, b.mul(axs, b.c(math.Ldexp(1, int(shift)))), axs)
 	bits := b.bitsOf(axs)
 	e := b.isub(b.iand(b.shru(bits, p-1), b.ci(b.f.expMask())), b.ci(int64(b.f.bias)))
-	q := b.ibin("arith.floordivsi", e, b.ci(3))
+	q := b.ibin(arith.FloorDivSI, e, b.ci(3))
 	rem := b.isub(e, b.iadd(q, b.iadd(q, q)))
 	mant := b.iand(bits, b.ci(int64(1)<<(p-1)-1))
 	a := b.fromBits(b.ior(mant, b.shl(b.iadd(rem, b.ci(int64(b.f.bias))), p-1)))

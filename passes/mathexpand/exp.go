@@ -3,6 +3,7 @@ package mathexpand
 import (
 	"math"
 
+	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
 
@@ -149,7 +150,7 @@ func (b *builder) expm1DW(x *ir.Value) dw {
 	// exact, so their sum is formed exactly (TwoSum); for k > p the -1 is
 	// added to the low part instead. k <= bias on this path (beyond, 2^k is
 	// +Inf and the large path is selected).
-	ks := b.ibin("arith.minsi", k, b.ci(int64(b.f.bias)))
+	ks := b.ibin(arith.MinSI, k, b.ci(int64(b.f.bias)))
 	twok := b.pow2(ks)
 	kp := b.icmp("sle", k, b.ci(int64(b.f.p)))
 	m1 := b.sel(kp, b.sub(twok, b.c(1)), twok)

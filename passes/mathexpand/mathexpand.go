@@ -25,6 +25,7 @@ import (
 
 	"tir/dialects/arith"
 	"tir/dialects/ir"
+	"tir/dialects/mathd"
 	"tir/passes"
 )
 
@@ -49,38 +50,36 @@ type expansion struct {
 	fn    func(b *builder, args []*ir.Value) *ir.Value
 }
 
-var expansions = map[string]expansion{
-	"math.exp": {1, func(b *builder, a []*ir.Value) *ir.Value {
+var expansions = map[*ir.OpDef]expansion{
+	mathd.Exp: {1, func(b *builder, a []*ir.Value) *ir.Value {
 		if b.noFMA {
 			return b.expNoFMA(a[0])
 		}
 		return b.exp(a[0])
 	}},
-	"math.exp2":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.exp2(a[0]) }},
-	"math.expm1":     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.expm1(a[0]) }},
-	"math.log":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], logE) }},
-	"math.log2":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], log2) }},
-	"math.log10":     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], log10) }},
-	"math.log1p":     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log1p(a[0]) }},
-	"math.powf":      {2, func(b *builder, a []*ir.Value) *ir.Value { return b.pow(a[0], a[1]) }},
-	"math.sin":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigSin) }},
-	"math.cos":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigCos) }},
-	"math.tan":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigTan) }},
-	"math.tanh":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.tanh(a[0]) }},
-	"math.atan":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.atan(a[0]) }},
-	"math.atan2":     {2, func(b *builder, a []*ir.Value) *ir.Value { return b.atan2(a[0], a[1]) }},
-	"math.erf":       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.erf(a[0]) }},
-	"math.cbrt":      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.cbrt(a[0]) }},
-	"math.roundeven": {1, func(b *builder, a []*ir.Value) *ir.Value { return b.roundeven(a[0]) }},
+	mathd.Exp2:      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.exp2(a[0]) }},
+	mathd.ExpM1:     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.expm1(a[0]) }},
+	mathd.Log:       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], logE) }},
+	mathd.Log2:      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], log2) }},
+	mathd.Log10:     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log(a[0], log10) }},
+	mathd.Log1p:     {1, func(b *builder, a []*ir.Value) *ir.Value { return b.log1p(a[0]) }},
+	mathd.PowF:      {2, func(b *builder, a []*ir.Value) *ir.Value { return b.pow(a[0], a[1]) }},
+	mathd.Sin:       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigSin) }},
+	mathd.Cos:       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigCos) }},
+	mathd.Tan:       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.trig(a[0], trigTan) }},
+	mathd.Tanh:      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.tanh(a[0]) }},
+	mathd.Atan:      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.atan(a[0]) }},
+	mathd.Atan2:     {2, func(b *builder, a []*ir.Value) *ir.Value { return b.atan2(a[0], a[1]) }},
+	mathd.Erf:       {1, func(b *builder, a []*ir.Value) *ir.Value { return b.erf(a[0]) }},
+	mathd.Cbrt:      {1, func(b *builder, a []*ir.Value) *ir.Value { return b.cbrt(a[0]) }},
+	mathd.RoundEven: {1, func(b *builder, a []*ir.Value) *ir.Value { return b.roundeven(a[0]) }},
 }
 
-// Ops returns the names of the ops Expand rewrites, sorted. math.cbrt and
-// math.roundeven are not registered by the math dialect package; Expand
-// rewrites them when they appear in the generic form.
+// Ops returns the names of the ops Expand rewrites, sorted.
 func Ops() []string {
 	var out []string
-	for n := range expansions {
-		out = append(out, n)
+	for d := range expansions {
+		out = append(out, d.Name)
 	}
 	sort.Strings(out)
 	return out
@@ -109,20 +108,27 @@ type Options struct {
 	NoFMA bool
 }
 
-// NoFMAOps are the ops with an expansion that needs no fma (and no
+// noFMAOps are the ops with an expansion that needs no fma (and no
 // floor): exp, the one softmax, sigmoid and friends are made of.
-func NoFMAOps() []string { return []string{"math.exp"} }
+var noFMAOps = map[*ir.OpDef]bool{mathd.Exp: true}
+
+// NoFMAOps returns the names of the ops with an expansion that needs no
+// fma (and no floor), sorted.
+func NoFMAOps() []string {
+	var out []string
+	for d := range noFMAOps {
+		out = append(out, d.Name)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // ExpandWith rewrites, in place, the ops of root's regions the options
 // select (see Expand).
 func ExpandWith(root *ir.Operation, opts Options) error {
-	noFMA := map[string]bool{}
-	for _, n := range NoFMAOps() {
-		noFMA[n] = true
-	}
 	var todo []*ir.Operation
 	root.Walk(func(op *ir.Operation) bool {
-		if _, ok := expansions[op.Name]; ok && op != root && (opts.Keep == nil || opts.Keep(op.Name)) && (!opts.NoFMA || noFMA[op.Name]) {
+		if _, ok := expansions[op.Def]; ok && op != root && (opts.Keep == nil || opts.Keep(op.Name)) && (!opts.NoFMA || noFMAOps[op.Def]) {
 			todo = append(todo, op)
 		}
 		return true
@@ -137,7 +143,7 @@ func ExpandWith(root *ir.Operation, opts Options) error {
 }
 
 func expandOp(rw *ir.Rewriter, op *ir.Operation, noFMA bool) error {
-	e := expansions[op.Name]
+	e := expansions[op.Def]
 	if len(op.Operands) != e.nargs || len(op.Results) != 1 {
 		return ir.Errorf(op.Loc, "'%s' op expects %d operands and 1 result, got %d and %d", op.Name, e.nargs, len(op.Operands), len(op.Results))
 	}
@@ -175,12 +181,12 @@ func expandOp(rw *ir.Rewriter, op *ir.Operation, noFMA bool) error {
 	if narrow {
 		args = make([]*ir.Value, len(op.Operands))
 		for i, v := range op.Operands {
-			args[i] = b.emit(arith.NewCast(op.Loc, "extf", v, wt))
+			args[i] = b.emit(arith.NewCast(op.Loc, arith.ExtF.Name, v, wt))
 		}
 	}
 	r := e.fn(b, args)
 	if narrow {
-		r = b.emit(arith.NewCast(op.Loc, "truncf", r, t))
+		r = b.emit(arith.NewCast(op.Loc, arith.TruncF.Name, r, t))
 	}
 	rw.ReplaceOp(op, []*ir.Value{r})
 	return nil
