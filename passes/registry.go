@@ -18,23 +18,25 @@ import (
 	"sort"
 	"strings"
 
+	"tir/dialects/fn"
 	"tir/dialects/ir"
+	"tir/dialects/tir"
 )
 
-// Anchors: the op names a pass can be anchored on, as the pipeline text
-// spells them. Any op name is allowed; these are the ones TIR uses. This
-// package knows no dialect, so they are names here; tests in the pass
-// packages check them against the op values (tir.Func.Name).
-const (
-	// AnchorAny marks an op-agnostic pass (canonicalize, cse): it runs on
-	// whatever op its pipeline is anchored on.
-	AnchorAny = ""
+// AnchorAny marks an op-agnostic pass (canonicalize, cse): it runs on
+// whatever op its pipeline is anchored on.
+const AnchorAny = ""
+
+// Anchors: the names of the ops a pass can be anchored on, as the pipeline
+// text spells them, taken from the op values. Any op name is allowed;
+// these are the ones TIR uses.
+var (
 	// AnchorModule is the top-level op.
-	AnchorModule = "builtin.module"
+	AnchorModule = ir.BuiltinModule.Name
 	// AnchorFunc is a func.func (affine stage).
-	AnchorFunc = "func.func"
+	AnchorFunc = fn.Func.Name
 	// AnchorTIRFunc is a tir.func (tensor stage).
-	AnchorTIRFunc = "tir.func"
+	AnchorTIRFunc = tir.Func.Name
 )
 
 // Pass is one run of a pass on one op (the module, or each op of its
