@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"tir/dialects/fn"
 	"tir/tools/driver"
 )
 
@@ -152,7 +153,7 @@ func topLevel(chunk string) []top {
 				cur.key, _, _ = strings.Cut(trim, " ")
 				cur.name = cur.key
 			}
-			if strings.HasPrefix(trim, "func.func") && !strings.Contains(trim, "private") {
+			if strings.HasPrefix(trim, fn.Func.Name) && !strings.Contains(trim, "private") {
 				cur.isFunc = true
 			}
 			if m := symName.FindString(trim); m != "" && !cur.alias {

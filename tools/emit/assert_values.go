@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tir/dialects/cf"
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/lower/abi"
@@ -16,7 +17,7 @@ import (
 // hasFormattedAssert reports whether some cf.assert of ops has a format.
 func hasFormattedAssert(ops []*ir.Operation) bool {
 	for _, op := range ops {
-		if _, _, ok, _ := abi.AssertFormat(op); op.Name == "cf.assert" && ok {
+		if _, _, ok, _ := abi.AssertFormat(op); op.Is(cf.Assert) && ok {
 			return true
 		}
 	}

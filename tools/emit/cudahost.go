@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	"tir/dialects/arith"
+	"tir/dialects/cf"
+	"tir/dialects/fn"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/lower/abi"
 )
@@ -533,10 +536,10 @@ func (f *funcWriter) val(op *ir.Operation, v *ir.Value) (string, error) {
 // unsigned ones.
 var cmpOps = map[string]string{"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
 
-var binOps = map[string]string{"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divsi": "/", "arith.remsi": "%",
-	"arith.andi": "&", "arith.ori": "|", "arith.xori": "^", "arith.shli": "<<", "arith.shrsi": ">>"}
+var binOps = map[*ir.OpDef]string{arith.AddI: "+", arith.SubI: "-", arith.MulI: "*", arith.DivSI: "/", arith.RemSI: "%",
+	arith.AndI: "&", arith.OrI: "|", arith.XOrI: "^", arith.ShLI: "<<", arith.ShRSI: ">>"}
 
-var callOps = map[string]string{"arith.floordivsi": "tir_floordiv", "arith.ceildivsi": "tir_ceildiv", "arith.maxsi": "tir_max", "arith.minsi": "tir_min"}
+var callOps = map[*ir.OpDef]string{arith.FloorDivSI: "tir_floordiv", arith.CeilDivSI: "tir_ceildiv", arith.MaxSI: "tir_max", arith.MinSI: "tir_min"}
 
 // ctypeOf is the C type a host integer value is held in.
 func ctypeOf(t ir.Type) string {
@@ -567,9 +570,9 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 		}
 	}
 	switch {
-	case op.Name == "func.return":
+	case op.Is(fn.Return):
 		b.WriteString("  goto done;\n")
-	case op.Name == "arith.constant":
+	case op.Is(arith.Constant):
 		switch a := op.Attr("value").(type) {
 		case ir.IntegerAttr:
 			def(cInt(a.Value))
@@ -583,28 +586,28 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			// A float constant the kernels recompute themselves.
 			return nil
 		}
-	case binOps[op.Name] != "":
-		def(fmt.Sprintf("%s %s %s", operands[0], binOps[op.Name], operands[1]))
-	case callOps[op.Name] != "":
-		def(fmt.Sprintf("%s(%s, %s)", callOps[op.Name], operands[0], operands[1]))
-	case op.Name == "arith.divui" || op.Name == "arith.remui" || op.Name == "arith.shrui" || op.Name == "arith.maxui" || op.Name == "arith.minui":
+	case binOps[op.Def] != "":
+		def(fmt.Sprintf("%s %s %s", operands[0], binOps[op.Def], operands[1]))
+	case callOps[op.Def] != "":
+		def(fmt.Sprintf("%s(%s, %s)", callOps[op.Def], operands[0], operands[1]))
+	case op.Is(arith.DivUI, arith.RemUI, arith.ShRUI, arith.MaxUI, arith.MinUI):
 		x, y := "(uint64_t)"+operands[0], "(uint64_t)"+operands[1]
-		switch op.Name {
-		case "arith.divui":
+		switch op.Def {
+		case arith.DivUI:
 			def(fmt.Sprintf("(int64_t)(%s / %s)", x, y))
-		case "arith.remui":
+		case arith.RemUI:
 			def(fmt.Sprintf("(int64_t)(%s %% %s)", x, y))
-		case "arith.shrui":
+		case arith.ShRUI:
 			def(fmt.Sprintf("(int64_t)(%s >> %s)", x, y))
-		case "arith.maxui":
+		case arith.MaxUI:
 			def(fmt.Sprintf("(int64_t)(%s > %s ? %s : %s)", x, y, x, y))
 		default:
 			def(fmt.Sprintf("(int64_t)(%s < %s ? %s : %s)", x, y, x, y))
 		}
-	case op.Name == "arith.cmpi":
+	case op.Is(arith.CmpI):
 		p, _ := op.Attr("predicate").(ir.IntegerAttr)
 		if p.Value < 0 || int(p.Value) >= len(arith.CmpIPredicates) {
-			return ir.Errorf(op.Loc, "arith.cmpi with an unknown predicate")
+			return ir.Errorf(op.Loc, "%s with an unknown predicate", arith.CmpI.Name)
 		}
 		pred := arith.CmpIPredicates[p.Value]
 		x, y := operands[0], operands[1]
@@ -612,21 +615,21 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			x, y = "(uint64_t)"+x, "(uint64_t)"+y
 		}
 		def(fmt.Sprintf("%s %s %s", x, cmpOps[pred], y))
-	case op.Name == "arith.select":
+	case op.Is(arith.Select):
 		def(fmt.Sprintf("%s ? %s : %s", operands[0], operands[1], operands[2]))
-	case op.Name == "arith.index_cast" || op.Name == "arith.index_castui" || op.Name == "arith.extsi" || op.Name == "arith.extui" || op.Name == "arith.trunci":
-		def(castC(op.Name, op.Operands[0].Type, op.Results[0].Type, operands[0]))
-	case op.Name == "memref.dim":
+	case op.Is(arith.IndexCast, arith.IndexCastUI, arith.ExtSI, arith.ExtUI, arith.TruncI):
+		def(castC(op.Def, op.Operands[0].Type, op.Results[0].Type, operands[0]))
+	case op.Is(memref.Dim):
 		c, ok := constOperand(op.Operands[1])
 		if !ok {
-			return ir.Errorf(op.Loc, "memref.dim with a dimension that is not a constant")
+			return ir.Errorf(op.Loc, "%s with a dimension that is not a constant", memref.Dim.Name)
 		}
 		s, err := f.dim(op, op.Operands[0], int(c))
 		if err != nil {
 			return err
 		}
 		def(s)
-	case op.Name == "cf.assert":
+	case op.Is(cf.Assert):
 		f.asserts++
 		code := abi.AssertCodeBase + f.asserts
 		fail, err := f.assertFail(op, code)
@@ -634,7 +637,7 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			return err
 		}
 		fmt.Fprintf(b, "  if (!(%s)) { %s }\n", operands[0], fail)
-	case op.Name == "memref.alloc":
+	case op.Is(memref.Alloc):
 		if err := f.init(b); err != nil {
 			return err
 		}
@@ -670,9 +673,9 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 		}
 		fmt.Fprintf(b, "  if ((rc = tir_alloc(&%s, %d, (const int64_t[]){%s}, sizeof(%s), %s, %s_errbuf, sizeof %s_errbuf)) != 0) { %s_errcode = rc; goto done; }\n",
 			tmp, len(sizes), strings.Join(sizes, ", "), elem.Name, cString(abi.AllocName(allocHint(v), op.Loc)), name, name, name)
-	case op.Name == "memref.dealloc":
+	case op.Is(memref.Dealloc):
 		// Freed at the end, after the kernels have finished.
-	case op.Name == "gpu.launch_func":
+	case op.Is(gpu.LaunchFunc):
 		return f.launch(b, op, operands)
 	default:
 		return ir.Errorf(op.Loc, "'%s' cannot run in the host code of a GPU function", op.Name)
@@ -722,7 +725,7 @@ func (f *funcWriter) init(b *strings.Builder) error {
 	return nil
 }
 
-func castC(name string, from, to ir.Type, x string) string {
+func castC(cast *ir.OpDef, from, to ir.Type, x string) string {
 	width := func(t ir.Type) int {
 		if it, ok := t.(ir.IntegerType); ok {
 			return it.Width
@@ -733,9 +736,9 @@ func castC(name string, from, to ir.Type, x string) string {
 	switch {
 	case wt == 1:
 		return fmt.Sprintf("(%s & 1)", x)
-	case wt < 64 && (name == "arith.trunci" || wt < wf):
+	case wt < 64 && (cast == arith.TruncI || wt < wf):
 		return fmt.Sprintf("(int64_t)(int%d_t)%s", wt, x)
-	case (name == "arith.extui" || name == "arith.index_castui") && wf < 64:
+	case (cast == arith.ExtUI || cast == arith.IndexCastUI) && wf < 64:
 		if wf == 1 {
 			return fmt.Sprintf("(int64_t)(%s & 1)", x)
 		}
@@ -746,7 +749,7 @@ func castC(name string, from, to ir.Type, x string) string {
 
 func constOperand(v *ir.Value) (int64, bool) {
 	d := v.DefiningOp()
-	if d == nil || d.Name != "arith.constant" {
+	if !d.Is(arith.Constant) {
 		return 0, false
 	}
 	a, ok := d.Attr("value").(ir.IntegerAttr)
@@ -762,7 +765,7 @@ func (f *funcWriter) dim(op *ir.Operation, m *ir.Value, d int) (string, error) {
 	if a := f.h.argOf(m); a != nil {
 		return fmt.Sprintf("%s->sizes[%d]", f.params[a.Index], d), nil
 	}
-	if t, ok := f.names[m]; ok && m.DefiningOp() != nil && m.DefiningOp().Name == "memref.alloc" {
+	if t, ok := f.names[m]; ok && m.DefiningOp().Is(memref.Alloc) {
 		return fmt.Sprintf("%s_size%d", t, d), nil
 	}
 	return "", ir.Errorf(op.Loc, "'%s' uses a buffer the host does not know", op.Name)
@@ -812,7 +815,7 @@ func (f *funcWriter) launch(b *strings.Builder, op *ir.Operation, operands []str
 		gs = append(gs, g)
 		c, ok := constOperand(block[d])
 		if !ok || c < 1 || c > 1024 {
-			return ir.Errorf(op.Loc, "gpu.launch_func: the block size must be a constant between 1 and 1024")
+			return ir.Errorf(op.Loc, "%s: the block size must be a constant between 1 and 1024", gpu.LaunchFunc.Name)
 		}
 		bv, err := f.val(op, block[d])
 		if err != nil {
@@ -850,7 +853,7 @@ func (f *funcWriter) param(op *ir.Operation, p launchParam) (string, error) {
 	}
 	t, ok := f.names[v]
 	if !ok {
-		return "", ir.Errorf(op.Loc, "gpu.launch_func passes a buffer the host does not know")
+		return "", ir.Errorf(op.Loc, "%s passes a buffer the host does not know", gpu.LaunchFunc.Name)
 	}
 	// A temporary: contiguous, row-major, offset 0.
 	switch p.piece.Kind {
@@ -879,7 +882,7 @@ func (f *funcWriter) errorFunc(checks []abi.EntryCheck) {
 	}
 	n := 0
 	for _, op := range f.h.ops {
-		if op.Name == "cf.assert" {
+		if op.Is(cf.Assert) {
 			n++
 			msg, _ := op.Attr("msg").(ir.StringAttr)
 			if _, _, formatted, _ := abi.AssertFormat(op); formatted {

@@ -56,7 +56,7 @@ type signature struct {
 func readSignature(fn *ir.Operation) (*signature, error) {
 	ft, ok := tir.FuncType(fn)
 	if !ok || len(fn.Regions) == 0 || fn.Regions[0].Entry() == nil {
-		return nil, ir.Errorf(fn.Loc, "tir.func without a signature or body")
+		return nil, ir.Errorf(fn.Loc, "%s without a signature or body", tir.Func.Name)
 	}
 	s := &signature{fn: fn, name: ir.SymbolName(fn), ft: ft, args: fn.Regions[0].Entry().Args}
 	for i, t := range ft.Inputs {

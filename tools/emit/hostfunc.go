@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"tir/dialects/fn"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
 	"tir/lower/abi"
@@ -34,24 +35,24 @@ func hostFuncs(m *ir.Module) ([]*hostFunc, error) {
 	}
 	kernels := map[string]*ir.Operation{}
 	for _, op := range m.Body().Ops {
-		if op.Name != "gpu.module" {
+		if !op.Is(gpu.Module) {
 			continue
 		}
 		for _, k := range gpu.ModuleBody(op).Ops {
-			if k.Name == "gpu.func" {
+			if k.Is(gpu.Func) {
 				kernels[ir.SymbolName(op)+"::"+ir.SymbolName(k)] = k
 			}
 		}
 	}
 	var out []*hostFunc
 	for _, op := range m.Body().Ops {
-		if op.Name != "func.func" || len(op.Regions[0].Blocks) == 0 {
+		if !op.Is(fn.Func) || len(op.Regions[0].Blocks) == 0 {
 			continue
 		}
 		ta, _ := op.Attr("function_type").(ir.TypeAttr)
 		ft, ok := ta.Type.(ir.FunctionType)
 		if !ok {
-			return nil, ir.Errorf(op.Loc, "func.func without a function type")
+			return nil, ir.Errorf(op.Loc, "%s without a function type", fn.Func.Name)
 		}
 		sig, err := abi.Read(op, ir.SymbolName(op), ft.Inputs)
 		if err != nil {
@@ -62,11 +63,11 @@ func hostFuncs(m *ir.Module) ([]*hostFunc, error) {
 			if len(o.Regions) > 0 {
 				return nil, ir.Errorf(o.Loc, "'%s' in the host code of @%s: the GPU emit kinds need every loop nest outlined (run -O2 --target=nvptx64)", o.Name, sig.Name)
 			}
-			if o.Name == "gpu.launch_func" {
+			if o.Is(gpu.LaunchFunc) {
 				mod, k := gpu.LaunchKernel(o)
 				kf := kernels[mod+"::"+k]
 				if kf == nil {
-					return nil, ir.Errorf(o.Loc, "gpu.launch_func of an unknown kernel @%s::@%s", mod, k)
+					return nil, ir.Errorf(o.Loc, "%s of an unknown kernel @%s::@%s", gpu.LaunchFunc.Name, mod, k)
 				}
 				h.kernels[o] = kf
 			}
@@ -103,7 +104,7 @@ func (h *hostFunc) launchParams(launch *ir.Operation) ([]launchParam, error) {
 	kargs := gpu.FuncBody(kf).Args
 	args := gpu.LaunchArgs(launch)
 	if len(args) != len(kargs) {
-		return nil, ir.Errorf(launch.Loc, "gpu.launch_func passes %d arguments to a kernel of %d", len(args), len(kargs))
+		return nil, ir.Errorf(launch.Loc, "%s passes %d arguments to a kernel of %d", gpu.LaunchFunc.Name, len(args), len(kargs))
 	}
 	var out []launchParam
 	for i, v := range args {

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"tir/dialects/arith"
+	"tir/dialects/cf"
 	"tir/dialects/gpu"
 	"tir/dialects/ir"
+	"tir/dialects/memref"
 	"tir/dialects/sizeexpr"
 	"tir/lower/abi"
 )
@@ -167,12 +169,12 @@ func describe(h *hostFunc) (*launchFunction, error) {
 	}
 	asserts := 0
 	for _, op := range h.ops {
-		switch op.Name {
-		case "cf.assert":
+		switch op.Def {
+		case cf.Assert:
 			asserts++
 			msg, _ := op.Attr("msg").(ir.StringAttr)
 			lf.Checks = append(lf.Checks, launchCheck{Code: abi.AssertCodeBase + asserts, Condition: s.cond(op.Operands[0]), Message: string(msg)})
-		case "memref.alloc":
+		case memref.Alloc:
 			mt := op.Results[0].Type.(ir.MemRefType)
 			t := &launchTemp{Name: uniqueName(op.Results[0].NameHint, lf.Temporaries), Element: mt.Elem.String()}
 			count := sizeexpr.Const(1)
@@ -201,7 +203,7 @@ func describe(h *hostFunc) (*launchFunction, error) {
 			}
 			lf.Temporaries = append(lf.Temporaries, *t)
 			s.temps[op.Results[0]] = t
-		case "gpu.launch_func":
+		case gpu.LaunchFunc:
 			k, err := s.kernel(op)
 			if err != nil {
 				return nil, err
@@ -237,12 +239,12 @@ func (s *symbolic) eval(op *ir.Operation) {
 			}
 		}
 	}
-	switch op.Name {
-	case "arith.constant":
+	switch op.Def {
+	case arith.Constant:
 		if a, ok := op.Attr("value").(ir.IntegerAttr); ok {
 			set(sizeexpr.Const(a.Value))
 		}
-	case "memref.dim":
+	case memref.Dim:
 		c, ok := constOperand(op.Operands[1])
 		if a := s.h.argOf(op.Operands[0]); ok && a != nil && int(c) < len(a.Dims) {
 			if a.Known[c] {
@@ -255,36 +257,36 @@ func (s *symbolic) eval(op *ir.Operation) {
 	if !known {
 		return
 	}
-	switch op.Name {
-	case "arith.addi":
+	switch op.Def {
+	case arith.AddI:
 		set(sizeexpr.Add(args[0], args[1]))
-	case "arith.subi":
+	case arith.SubI:
 		set(sizeexpr.Sub(args[0], args[1]))
-	case "arith.muli":
+	case arith.MulI:
 		if e, err := sizeexpr.MulExpr(args[0], args[1]); err == nil {
 			set(e)
 		}
-	case "arith.maxsi":
+	case arith.MaxSI:
 		set(sizeexpr.Max(args[0], args[1]))
-	case "arith.minsi":
+	case arith.MinSI:
 		set(sizeexpr.Min(args[0], args[1]))
-	case "arith.floordivsi":
+	case arith.FloorDivSI:
 		constDiv(sizeexpr.FloorDiv)
-	case "arith.ceildivsi":
+	case arith.CeilDivSI:
 		constDiv(sizeexpr.CeilDiv)
-	case "arith.index_cast", "arith.extsi":
+	case arith.IndexCast, arith.ExtSI:
 		set(args[0])
-	case "arith.cmpi":
+	case arith.CmpI:
 		p, _ := op.Attr("predicate").(ir.IntegerAttr)
 		if int(p.Value) < len(arith.CmpIPredicates) {
 			s.text[r] = fmt.Sprintf("%s %s %s", args[0], cmpOps[arith.CmpIPredicates[p.Value]], args[1])
 		}
 	}
-	if op.Name == "arith.andi" || op.Name == "arith.ori" {
+	if op.Is(arith.AndI, arith.OrI) {
 		x, y := s.text[op.Operands[0]], s.text[op.Operands[1]]
 		if x != "" && y != "" {
 			sep := " && "
-			if op.Name == "arith.ori" {
+			if op.Is(arith.OrI) {
 				sep = " || "
 			}
 			s.text[r] = "(" + x + sep + y + ")"
@@ -324,7 +326,7 @@ func (s *symbolic) kernel(op *ir.Operation) (*launchKernel, error) {
 		k.Grid[d] = s.formula(grid[d])
 		c, ok := constOperand(block[d])
 		if !ok {
-			return nil, ir.Errorf(op.Loc, "gpu.launch_func: the block size must be constant")
+			return nil, ir.Errorf(op.Loc, "%s: the block size must be constant", gpu.LaunchFunc.Name)
 		}
 		k.Block[d] = c
 	}

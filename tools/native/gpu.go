@@ -147,11 +147,11 @@ func buildEmulator(m *ir.Module, dir, llc string, write func(string, string) (st
 	// The table of kernels the emulator looks names up in.
 	var names []string
 	for _, op := range m.Body().Ops {
-		if op.Name != "gpu.module" {
+		if !op.Is(gpu.Module) {
 			continue
 		}
 		for _, k := range gpu.ModuleBody(op).Ops {
-			if k.Name == "gpu.func" && gpu.IsKernel(k) {
+			if k.Is(gpu.Func) && gpu.IsKernel(k) {
 				names = append(names, ir.SymbolName(k))
 			}
 		}
