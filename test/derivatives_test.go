@@ -241,6 +241,12 @@ func checkFunction(t *testing.T, m *ir.Module, name string, c derivCase, seed in
 			}
 			r := 0.0
 			for n, j := range diffRes {
+				if len(yh[j].F64) != len(y0[j].F64) {
+					// An extent computed from data moved (a compress's
+					// mask flipped): a step too large for this point.
+					r = math.NaN()
+					break
+				}
 				for e := range yh[j].F64 {
 					// A point where f is not finite (a remainder by 0 is
 					// NaN by definition) has no Taylor expansion.

@@ -101,15 +101,14 @@ var derivativeRules = map[*Op]DerivativeRule{
 	Reduce:      {Tangent: reduceTangent, Adjoint: reduceAdjoint},
 	Scan:        {Tangent: scanTangent, Adjoint: scanAdjoint},
 	Gather:      {Tangent: gatherTangent, Adjoint: gatherAdjoint},
+	Compress:    {Tangent: compressTangent, Adjoint: compressAdjoint},
 
 	Func: {Structural: true}, Return: {Structural: true}, Yield: {Structural: true}, Call: {Structural: true},
 }
 
 // derivativeNotYet lists the ops without a rule in this version, with
 // what is missing; the pass refuses them at the op.
-var derivativeNotYet = map[*Op]string{
-	Compress: "the transpose of a compress (a scatter back to the kept points) is not written yet",
-}
+var derivativeNotYet = map[*Op]string{}
 
 // emitter builds IR through a DerivativeBuilder and keeps the first error,
 // so that a rule reads as the formula it implements.
@@ -1262,5 +1261,78 @@ func denseViewAdjoint(b DerivativeBuilder, o DerivativeOp, g *ir.Value) ([]*ir.V
 			over = append(over, name(d.Name))
 		}
 		return []*ir.Value{e.reduce("add", picked, over)}
+	}, b)
+}
+
+// A compress keeps the points of x where the mask holds, renumbered from
+// 0; its extent comes from the data and is a constant of the derivative.
+// Both rules go through the rank of each point of x, the number of kept
+// points up to it minus one (a scan of the mask), which is its index in
+// the result where it is kept. The transpose reads the cotangent back
+// through the rank as a table (a gather whose table has the dimension
+// itself) where the mask holds; the tangent sums, densely, the tangent of
+// x where the rank names the result's point. Neither makes an extent of
+// its own.
+func compressRank(b DerivativeBuilder, o DerivativeOp) (*ir.Value, error) {
+	dim := DimAttr(o.Op)
+	attrs := ir.DictAttr{}.With("dim", ir.StringAttr(dim)).With("direction", ir.StringAttr("forward"))
+	return b.BuildScan(b.Const(ir.I64, -1), []*ir.Value{o.X[1]}, attrs, func(bb DerivativeBuilder, args []*ir.Value) (*ir.Value, error) {
+		one, err := bb.Build(Cast, []*ir.Value{args[1]}, nil, tensorTypeOf(args[1]).WithElem(ir.I64))
+		if err != nil {
+			return nil, err
+		}
+		return bb.Build(Add, []*ir.Value{args[0], one}, nil, nil)
+	})
+}
+
+func compressTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
+	if dx[0] == nil {
+		return []*ir.Value{nil}, nil
+	}
+	dim := DimAttr(o.Op)
+	xt := tensorTypeOf(o.X[0])
+	src := dim + "_src"
+	for xt.Find(src) >= 0 {
+		src += "_"
+	}
+	rank, err := compressRank(b, o)
+	if err != nil {
+		return nil, err
+	}
+	return rule(func(e *emitter) []*ir.Value {
+		rename := func(v *ir.Value) *ir.Value {
+			vt := tensorTypeOf(v)
+			rt := TensorType{Elem: vt.Elem}
+			m := ViewAttr{}
+			for _, d := range vt.Dims {
+				m.Dims = append(m.Dims, d.Name)
+				if d.Name == dim {
+					d.Name = src
+				}
+				m.Exprs = append(m.Exprs, DimVar(d.Name))
+				rt.Dims = append(rt.Dims, d)
+			}
+			return e.build(View, ir.DictAttr{}.With("map", m), rt, v)
+		}
+		at := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(dim)), nil, o.Y[0])
+		hit := e.op(And, rename(o.X[1]), e.cmp("eq", rename(rank), at))
+		picked := e.op(Select, hit, rename(dx[0]), e.c(dx[0], 0))
+		return []*ir.Value{e.reduce("add", picked, []string{src})}
+	}, b)
+}
+
+func compressAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
+	out := make([]*ir.Value, 2)
+	if dy[0] == nil || !need[0] {
+		return out, nil
+	}
+	rank, err := compressRank(b, o)
+	if err != nil {
+		return nil, err
+	}
+	return rule(func(e *emitter) []*ir.Value {
+		back := e.build(Gather, ir.DictAttr{}.With("dim", ir.StringAttr(DimAttr(o.Op))), nil, dy[0], rank)
+		out[0] = e.op(Select, o.X[1], back, e.c(dy[0], 0))
+		return out
 	}, b)
 }
