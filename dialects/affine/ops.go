@@ -36,3 +36,15 @@ func init() {
 	applyOps = []ir.OpKind{Apply}
 	arith.Register(allOps...)
 }
+
+// Attribute names of affine ops, for code outside the dialect that reads or
+// builds them.
+const (
+	AttrMap        = "map"         // affine.load / affine.store / affine.apply subscripts
+	AttrLowerBound = "lower_bound" // affine.for
+	AttrUpperBound = "upper_bound" // affine.for
+	AttrStep       = "step"        // affine.for
+	AttrCondition  = "condition"   // affine.if's integer set
+	AttrSteps      = "steps"       // affine.parallel
+	AttrReductions = "reductions"  // affine.parallel
+)

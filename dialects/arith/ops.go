@@ -24,3 +24,11 @@ var allOps = []*ir.OpDef{
 func Ops() []*ir.OpDef { return append([]*ir.OpDef(nil), allOps...) }
 
 func init() { Register(allOps...) }
+
+// Attribute names of arith ops, for code outside the dialect that reads or
+// builds them.
+const (
+	AttrValue     = "value"     // arith.constant's value
+	AttrPredicate = "predicate" // arith.cmpf / arith.cmpi
+	AttrFastmath  = "fastmath"  // the fast-math flags of float ops
+)

@@ -19,3 +19,6 @@ func init() {
 	ir.Register(Assert) // without arith.Register's guard, as it always was
 	arith.Register(Br, CondBr, Switch)
 }
+
+// AttrMsg is cf.assert's message.
+const AttrMsg = "msg"

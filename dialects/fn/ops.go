@@ -15,3 +15,10 @@ var allOps = []*ir.OpDef{Func, Return, Call}
 func Ops() []*ir.OpDef { return append([]*ir.OpDef(nil), allOps...) }
 
 func init() { arith.Register(allOps...) }
+
+// Attribute names of func ops, for code outside the dialect that reads or
+// builds them.
+const (
+	AttrFunctionType = "function_type" // func.func's type
+	AttrCallee       = "callee"        // func.call's callee
+)

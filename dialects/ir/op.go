@@ -355,7 +355,7 @@ func (m *Module) Body() *Block { return m.Op.Regions[0].Blocks[0] }
 // Lookup finds a top-level op by its sym_name.
 func (m *Module) Lookup(sym string) *Operation {
 	for _, op := range m.Body().Ops {
-		if s, ok := op.Attr("sym_name").(StringAttr); ok && string(s) == sym {
+		if s, ok := op.Attr(AttrSymName).(StringAttr); ok && string(s) == sym {
 			return op
 		}
 	}
@@ -364,8 +364,15 @@ func (m *Module) Lookup(sym string) *Operation {
 
 // SymbolName returns the op's sym_name or "".
 func SymbolName(op *Operation) string {
-	if s, ok := op.Attr("sym_name").(StringAttr); ok {
+	if s, ok := op.Attr(AttrSymName).(StringAttr); ok {
 		return string(s)
 	}
 	return ""
 }
+
+// Attribute names every dialect shares (MLIR's builtin ones).
+const (
+	AttrSymName             = "sym_name"              // a symbol's name
+	AttrSymVisibility       = "sym_visibility"        // "private" for a declaration-only symbol
+	AttrOperandSegmentSizes = "operand_segment_sizes" // the operand groups of a variadic op
+)

@@ -10,12 +10,29 @@ import (
 // (tir.ShiftOp{op}.Offsets()). A view does not check the op's kind; build
 // one after op.Is(tir.Shift) or a switch on tir.OpOf.
 
+// Attribute names of tir ops, for code that builds ops (a derivative, a
+// lowering) or reads one no view covers.
+const (
+	AttrOffsets   = "offsets"   // tir.shift
+	AttrMap       = "map"       // tir.view
+	AttrDim       = "dim"       // gather, pos, concat, scan, iota, compress
+	AttrDims      = "dims"      // tir.broadcast's added dimensions, tir.reduce's reduced ones
+	AttrBounds    = "bounds"    // tir.subset
+	AttrIndex     = "index"     // tir.tuple_get
+	AttrKind      = "kind"      // tir.reduce's combiner
+	AttrValue     = "value"     // tir.constant
+	AttrCallee    = "callee"    // tir.call
+	AttrPredicate = "predicate" // tir.cmp
+	AttrDirection = "direction" // tir.scan
+	AttrInterval  = "interval"  // tir.scan's named interval
+)
+
 // ShiftOp is a tir.shift.
 type ShiftOp struct{ *ir.Operation }
 
 // Offsets are the offsets per dimension, `[I + 1, J - 2]`.
 func (o ShiftOp) Offsets() OffsetsAttr {
-	a, _ := o.Attr("offsets").(OffsetsAttr)
+	a, _ := o.Attr(AttrOffsets).(OffsetsAttr)
 	return a
 }
 
@@ -24,7 +41,7 @@ type ViewOp struct{ *ir.Operation }
 
 // Map is the view's re-indexing, one expression per operand dimension.
 func (o ViewOp) Map() ViewAttr {
-	a, _ := o.Attr("map").(ViewAttr)
+	a, _ := o.Attr(AttrMap).(ViewAttr)
 	return a
 }
 
@@ -45,7 +62,7 @@ type SubsetOp struct{ *ir.Operation }
 
 // Bounds are the intervals the subset restricts to.
 func (o SubsetOp) Bounds() DomainAttr {
-	a, _ := o.Attr("bounds").(DomainAttr)
+	a, _ := o.Attr(AttrBounds).(DomainAttr)
 	return a
 }
 
@@ -54,7 +71,7 @@ type BroadcastOp struct{ *ir.Operation }
 
 // Dims are the dimensions the broadcast adds.
 func (o BroadcastOp) Dims() DomainAttr {
-	a, _ := o.Attr("dims").(DomainAttr)
+	a, _ := o.Attr(AttrDims).(DomainAttr)
 	return a
 }
 
@@ -75,7 +92,7 @@ type CmpOp struct{ *ir.Operation }
 
 // Predicate is lt, le, gt, ge, eq or ne.
 func (o CmpOp) Predicate() string {
-	p, _ := o.Attr("predicate").(ir.StringAttr)
+	p, _ := o.Attr(AttrPredicate).(ir.StringAttr)
 	return string(p)
 }
 
@@ -84,7 +101,7 @@ type ConstantOp struct{ *ir.Operation }
 
 // Value is the constant's attribute (a typed scalar, or an array of them
 // for a tuple).
-func (o ConstantOp) Value() ir.Attribute { return o.Attr("value") }
+func (o ConstantOp) Value() ir.Attribute { return o.Attr(AttrValue) }
 
 // TupleGetOp is a tir.tuple_get.
 type TupleGetOp struct{ *ir.Operation }

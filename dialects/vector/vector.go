@@ -43,3 +43,6 @@ func NewBroadcast(loc ir.Location, x *ir.Value, lanes int64) *ir.Operation {
 	t := ir.VectorType{Shape: []int64{lanes}, Elem: x.Type}
 	return ir.NewOpOf(Broadcast, loc, []*ir.Value{x}, []ir.Type{t}, nil)
 }
+
+// AttrKind is vector.reduction's combining kind.
+const AttrKind = "kind"

@@ -97,7 +97,7 @@ func constIndex(v *ir.Value) (int64, bool) {
 	if op == nil || !op.Is(arith.Constant) {
 		return 0, false
 	}
-	a, ok := op.Attr("value").(ir.IntegerAttr)
+	a, ok := op.Attr(arith.AttrValue).(ir.IntegerAttr)
 	if !ok || !ir.TypeEqual(a.Type, ir.Index) {
 		return 0, false
 	}

@@ -86,7 +86,7 @@ func lowerOp(rw *ir.Rewriter, op *ir.Operation) error {
 }
 
 func mapOperands(op *ir.Operation) (ir.AffineMap, []*ir.Value) {
-	return op.Attr("map").(ir.AffineMapAttr).Map, op.Operands
+	return op.Attr(affine.AttrMap).(ir.AffineMapAttr).Map, op.Operands
 }
 
 // lowerFor turns affine.for into scf.for over max(lower bounds) to
@@ -105,7 +105,7 @@ func lowerFor(e *Emitter, op *ir.Operation) {
 
 // lowerIf turns affine.if into scf.if on the conjunction of its constraints.
 func lowerIf(e *Emitter, op *ir.Operation) {
-	set := op.Attr("condition").(ir.AffineSetAttr).Set
+	set := op.Attr(affine.AttrCondition).(ir.AffineSetAttr).Set
 	var cond *ir.Value
 	for _, c := range set.Constraints {
 		m := ir.AffineMap{NumDims: set.NumDims, NumSyms: set.NumSyms, Results: []sizeexpr.Expr{c.Expr}}

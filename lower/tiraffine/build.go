@@ -20,8 +20,8 @@ type builder struct {
 func (b builder) op(k ir.OpKind, operands []*ir.Value, results []ir.Type, attrs ir.DictAttr) *ir.Operation {
 	// Float arith/math ops carry their (empty) fast-math flags, as MLIR 16
 	// stores them.
-	if arith.HasFastMath(k.Def().Name) && attrs.Get("fastmath") == nil {
-		attrs = attrs.With("fastmath", arith.FastNone)
+	if arith.HasFastMath(k.Def().Name) && attrs.Get(arith.AttrFastmath) == nil {
+		attrs = attrs.With(arith.AttrFastmath, arith.FastNone)
 	}
 	return b.block.Append(ir.NewOpOf(k, b.loc, operands, results, attrs))
 }
@@ -34,9 +34,9 @@ func (b builder) value(k ir.OpKind, operands []*ir.Value, result ir.Type, attrs 
 // builder; the caller finishes the body with yield().
 func (b builder) affineFor(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, ubOps []*ir.Value) (*ir.Operation, builder) {
 	attrs := ir.DictAttr{}.
-		With("lower_bound", ir.AffineMapAttr{Map: lb}).
-		With("upper_bound", ir.AffineMapAttr{Map: ub}).
-		With("step", ir.IntegerAttr{Value: 1, Type: ir.Index})
+		With(affine.AttrLowerBound, ir.AffineMapAttr{Map: lb}).
+		With(affine.AttrUpperBound, ir.AffineMapAttr{Map: ub}).
+		With(affine.AttrStep, ir.IntegerAttr{Value: 1, Type: ir.Index})
 	operands := append(append([]*ir.Value(nil), lbOps...), ubOps...)
 	op := b.op(affine.For, operands, nil, attrs)
 	body := op.AddRegion().AddBlock(ir.Index)
@@ -48,9 +48,9 @@ func (b builder) affineFor(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, 
 // are the final values.
 func (b builder) affineForIter(lb ir.AffineMap, lbOps []*ir.Value, ub ir.AffineMap, ubOps []*ir.Value, inits []*ir.Value) (*ir.Operation, builder) {
 	attrs := ir.DictAttr{}.
-		With("lower_bound", ir.AffineMapAttr{Map: lb}).
-		With("upper_bound", ir.AffineMapAttr{Map: ub}).
-		With("step", ir.IntegerAttr{Value: 1, Type: ir.Index})
+		With(affine.AttrLowerBound, ir.AffineMapAttr{Map: lb}).
+		With(affine.AttrUpperBound, ir.AffineMapAttr{Map: ub}).
+		With(affine.AttrStep, ir.IntegerAttr{Value: 1, Type: ir.Index})
 	operands := append(append(append([]*ir.Value(nil), lbOps...), ubOps...), inits...)
 	var types []ir.Type
 	for _, v := range inits {
@@ -65,15 +65,15 @@ func (b builder) yield() { b.op(affine.Yield, nil, nil, nil) }
 
 func (b builder) load(mem *ir.Value, m ir.AffineMap, operands []*ir.Value) *ir.Value {
 	elem := mem.Type.(ir.MemRefType).Elem
-	return b.value(affine.Load, append([]*ir.Value{mem}, operands...), elem, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+	return b.value(affine.Load, append([]*ir.Value{mem}, operands...), elem, ir.DictAttr{}.With(affine.AttrMap, ir.AffineMapAttr{Map: m}))
 }
 
 func (b builder) store(v, mem *ir.Value, m ir.AffineMap, operands []*ir.Value) {
-	b.op(affine.Store, append([]*ir.Value{v, mem}, operands...), nil, ir.DictAttr{}.With("map", ir.AffineMapAttr{Map: m}))
+	b.op(affine.Store, append([]*ir.Value{v, mem}, operands...), nil, ir.DictAttr{}.With(affine.AttrMap, ir.AffineMapAttr{Map: m}))
 }
 
 func (b builder) constant(a ir.Attribute, t ir.Type) *ir.Value {
-	return b.value(arith.Constant, nil, t, ir.DictAttr{}.With("value", a))
+	return b.value(arith.Constant, nil, t, ir.DictAttr{}.With(arith.AttrValue, a))
 }
 
 // affineMap turns expressions over loop variables (sizeexpr Dim vars) and

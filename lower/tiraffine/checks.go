@@ -74,7 +74,7 @@ func (fl *funcLowering) bindUnknown(ft ir.FunctionType, args []*ir.Value) error 
 		size := fl.entry.value(memref.Dim, []*ir.Value{args[p.arg], fl.indexConst(int64(p.dim))}, ir.Index, nil)
 		// An inverted interval is empty (docs/decisions.md): extent 0.
 		want := ev.index(sizeexpr.Max(p.d.Extent(), sizeexpr.Const(0)))
-		ok := fl.entry.value(arith.CmpI, []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 0, Type: ir.I64}))
+		ok := fl.entry.value(arith.CmpI, []*ir.Value{size, want}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 0, Type: ir.I64}))
 		// The interpreter's message: "argument 'y' dimension I: expected
 		// extent ?_x_I = 5, got 4".
 		what := fmt.Sprintf("argument '%s' dimension %s: expected extent %s", names[p.arg], p.d.Name, p.d.Extent())
@@ -118,7 +118,7 @@ func (fl *funcLowering) emitChecks(checks []tir.RuntimeCheck) {
 		b.loc = c.Loc
 		var ok *ir.Value
 		for _, e := range c.NonNeg {
-			ge := b.value(arith.CmpI, []*ir.Value{ev.index(e), zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 5, Type: ir.I64}))
+			ge := b.value(arith.CmpI, []*ir.Value{ev.index(e), zero}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 5, Type: ir.I64}))
 			if ok == nil {
 				ok = ge
 			} else {

@@ -345,7 +345,7 @@ func (fl *funcLowering) constant(a ir.Attribute, elem ir.Type) *ir.Value {
 		return c
 	}
 	// Constants go first in the entry block, before any loop.
-	op := ir.NewOpOf(arith.Constant, fl.src.Loc, nil, []ir.Type{elem}, ir.DictAttr{}.With("value", attr))
+	op := ir.NewOpOf(arith.Constant, fl.src.Loc, nil, []ir.Type{elem}, ir.DictAttr{}.With(arith.AttrValue, attr))
 	entry := fl.top
 	pos := 0
 	for pos < len(entry.Ops) && entry.Ops[pos].Is(arith.Constant) {

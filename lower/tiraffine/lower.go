@@ -339,8 +339,8 @@ func (s *sigBuilder) addSyms() {
 // attrs are the func.func's attributes: its name, type and ABI.
 func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
 	return ir.DictAttr{}.
-		With("sym_name", ir.StringAttr(name)).
-		With("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: s.ins}}).
+		With(ir.AttrSymName, ir.StringAttr(name)).
+		With(fn.AttrFunctionType, ir.TypeAttr{Type: ir.FunctionType{Inputs: s.ins}}).
 		With(abi.AttrArgNames, s.names).
 		With(abi.AttrDimNames, s.dimNames).
 		With(abi.AttrExtents, s.extents).
@@ -667,7 +667,7 @@ func (fl *funcLowering) allocIn(b builder, t tir.TensorType, loc ir.Location, hi
 		}
 	}
 	b.loc = loc
-	a := b.value(memref.Alloc, dyn, mt, ir.DictAttr{}.With("operand_segment_sizes", ir.SegmentSizes(len(dyn), 0)))
+	a := b.value(memref.Alloc, dyn, mt, ir.DictAttr{}.With(ir.AttrOperandSegmentSizes, ir.SegmentSizes(len(dyn), 0)))
 	a.NameHint = hint
 	return a
 }

@@ -183,9 +183,9 @@ func convert(ev *evaluator, x *ir.Value, to ir.Type) (*ir.Value, error) {
 		if ir.IsFloat(from) {
 			// Not zero, and NaN is false (spec 2.7: NaN converts to 0):
 			// ordered and not equal, cmpf one (6), not une (13).
-			return b.value(arith.CmpF, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 6, Type: ir.I64})), nil
+			return b.value(arith.CmpF, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 6, Type: ir.I64})), nil
 		}
-		return b.value(arith.CmpI, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 1, Type: ir.I64})), nil
+		return b.value(arith.CmpI, []*ir.Value{x, zero}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 1, Type: ir.I64})), nil
 	}
 	switch f := from.(type) {
 	case ir.FloatType:
@@ -293,7 +293,7 @@ func (ev *evaluator) readPieces(op *ir.Operation, reads []tir.Read, t tir.Tensor
 		return ev.read(op, r, pt)
 	}
 	x := ev.index(pt[r.Along])
-	cond := ev.b.value(arith.CmpI, []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: 2, Type: ir.I64}))
+	cond := ev.b.value(arith.CmpI, []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 2, Type: ir.I64}))
 	return ev.branch(cond, leaves(t.Elem),
 		func(c *evaluator) (scalar, error) { return c.read(op, r, pt) },
 		func(c *evaluator) (scalar, error) { return c.readPieces(op, reads[1:], t, pt) })
@@ -319,7 +319,7 @@ func (ev *evaluator) read(op *ir.Operation, r tir.Read, pt point) (scalar, error
 	idx := b.value(arith.IndexCast, []*ir.Value{tv}, ir.Index, nil)
 	lo, hi := ev.index(d.Lo), ev.index(d.Hi)
 	pred := func(p int64, x, y *ir.Value) *ir.Value {
-		return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: p, Type: ir.I64}))
+		return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: p, Type: ir.I64}))
 	}
 	// lo <= idx < hi as one unsigned comparison, idx - lo < hi - lo: a
 	// negative difference wraps to a huge one. The span is clamped at zero

@@ -47,9 +47,9 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 	case tir.Cmp:
 		pred := tir.CmpOp{Operation: op}.Predicate()
 		if ir.IsFloat(args[0].Type) {
-			return b.value(arith.CmpF, args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
+			return b.value(arith.CmpF, args, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: cmpfPredicate[pred], Type: ir.I64})), nil
 		}
-		return b.value(arith.CmpI, args, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: cmpiPredicate[pred], Type: ir.I64})), nil
+		return b.value(arith.CmpI, args, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: cmpiPredicate[pred], Type: ir.I64})), nil
 	case tir.Select:
 		return b.value(arith.Select, args, elem, nil), nil
 	case tir.Not:
@@ -129,7 +129,7 @@ func floatRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
 
 // cmpi builds arith.cmpi with an MLIR predicate number.
 func cmpi(b builder, pred int64, x, y *ir.Value) *ir.Value {
-	return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With("predicate", ir.IntegerAttr{Value: pred, Type: ir.I64}))
+	return b.value(arith.CmpI, []*ir.Value{x, y}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: pred, Type: ir.I64}))
 }
 
 // MLIR's cmpi predicate numbers used here.
@@ -146,7 +146,7 @@ func constIntValue(v *ir.Value) (int64, bool) {
 	if d == nil || !d.Is(arith.Constant) {
 		return 0, false
 	}
-	a, ok := d.Attr("value").(ir.IntegerAttr)
+	a, ok := d.Attr(arith.AttrValue).(ir.IntegerAttr)
 	return a.Value, ok
 }
 

@@ -545,7 +545,7 @@ func (fe *fnEmitter) emitAssert(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	msg, _ := op.Attr("msg").(ir.StringAttr)
+	msg, _ := op.Attr(cf.AttrMsg).(ir.StringAttr)
 	code := abi.AssertCodeBase + len(fe.me.asserts) + 1
 	if err := checkAssertCodes(op, len(fe.me.asserts)+1); err != nil {
 		return err

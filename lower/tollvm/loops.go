@@ -152,7 +152,7 @@ func emitAffineFor(fe *fnEmitter, op *ir.Operation) error {
 		return err
 	}
 	step := int64(1)
-	if a, ok := op.Attr("step").(ir.IntegerAttr); ok {
+	if a, ok := op.Attr(affine.AttrStep).(ir.IntegerAttr); ok {
 		step = a.Value
 	}
 	if step <= 0 {
@@ -245,7 +245,7 @@ func emitSCFFor(fe *fnEmitter, op *ir.Operation) error {
 // whose constraints (e >= 0, e == 0) all hold; operands are the set's dims
 // then symbols. Results come from the affine.yield of each branch.
 func emitAffineIf(fe *fnEmitter, op *ir.Operation) error {
-	sa, ok := op.Attr("condition").(ir.AffineSetAttr)
+	sa, ok := op.Attr(affine.AttrCondition).(ir.AffineSetAttr)
 	if !ok {
 		return ir.Errorf(op.Loc, "tollvm: affine.if needs an integer set attribute 'condition'")
 	}

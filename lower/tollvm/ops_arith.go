@@ -478,7 +478,7 @@ var cmpIPreds = []enum.IPred{
 
 // predicateIndex reads the predicate attribute as an enum value.
 func predicateIndex(op *ir.Operation, names []string) (int, error) {
-	switch a := op.Attr("predicate").(type) {
+	switch a := op.Attr(arith.AttrPredicate).(type) {
 	case ir.IntegerAttr:
 		if a.Value >= 0 && int(a.Value) < len(names) {
 			return int(a.Value), nil
@@ -496,7 +496,7 @@ func predicateIndex(op *ir.Operation, names []string) (int, error) {
 			}
 		}
 	}
-	return 0, ir.Errorf(op.Loc, "tollvm: '%s' has an unknown predicate %s", op.Name, op.Attr("predicate"))
+	return 0, ir.Errorf(op.Loc, "tollvm: '%s' has an unknown predicate %s", op.Name, op.Attr(arith.AttrPredicate))
 }
 
 var cmpFNames = []string{"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"}
@@ -544,7 +544,7 @@ func hasFlag(flags []enum.FastMathFlag, f enum.FastMathFlag) bool {
 // (none, or a comma-separated list of reassoc nnan ninf nsz arcp contract
 // afn, or fast) to LLVM flags.
 func fastMath(op *ir.Operation) []enum.FastMathFlag {
-	a := op.Attr("fastmath")
+	a := op.Attr(arith.AttrFastmath)
 	if a == nil {
 		return nil
 	}
@@ -579,7 +579,7 @@ func emitConstant(fe *fnEmitter, op *ir.Operation) error {
 	}
 	st := scalarOf(t)
 	var elems []ir.Attribute
-	switch a := op.Attr("value").(type) {
+	switch a := op.Attr(arith.AttrValue).(type) {
 	case ir.IntegerAttr, ir.FloatAttr, ir.BoolAttr:
 		elems = []ir.Attribute{a}
 	case ir.DenseElementsAttr:

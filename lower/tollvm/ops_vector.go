@@ -89,7 +89,7 @@ var intReductions = map[vector.CombiningKind]string{
 //     NaN; these ops propagate it and order -0 below +0, so every order of
 //     the lanes gives the same value.
 func emitReduction(fe *fnEmitter, op *ir.Operation) error {
-	kind, ok := op.Attr("kind").(vector.CombiningKind)
+	kind, ok := op.Attr(vector.AttrKind).(vector.CombiningKind)
 	if !ok || len(op.Operands) < 1 || len(op.Operands) > 2 || len(op.Results) != 1 {
 		return ir.Errorf(op.Loc, "tollvm: 'vector.reduction' needs a kind, a vector, an optional accumulator and one result")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 )
 
@@ -68,7 +69,7 @@ func readAffineParallel(op *ir.Operation) (*parallelOp, error) {
 	for i := range steps {
 		steps[i] = 1
 	}
-	if a := op.Attr("steps"); a != nil {
+	if a := op.Attr(affine.AttrSteps); a != nil {
 		s, ok := intList(a)
 		if !ok || len(s) != n {
 			return nil, ir.Errorf(op.Loc, "tollvm: affine.parallel steps %s do not match its %d dimensions", a, n)
@@ -81,7 +82,7 @@ func readAffineParallel(op *ir.Operation) (*parallelOp, error) {
 		}
 	}
 	var kinds []int64
-	if a := op.Attr("reductions"); a != nil {
+	if a := op.Attr(affine.AttrReductions); a != nil {
 		k, ok := intList(a)
 		if !ok {
 			return nil, ir.Errorf(op.Loc, "tollvm: cannot read affine.parallel reductions %s", a)

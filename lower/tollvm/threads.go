@@ -561,7 +561,7 @@ func (fe *fnEmitter) affineForRange(op *ir.Operation, args []value.Value) (lb, u
 		return nil, nil, 0, err
 	}
 	step = 1
-	if a, ok := op.Attr("step").(ir.IntegerAttr); ok {
+	if a, ok := op.Attr(affine.AttrStep).(ir.IntegerAttr); ok {
 		step = a.Value
 	}
 	if step <= 0 {
