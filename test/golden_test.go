@@ -220,7 +220,7 @@ func TestGolden(t *testing.T) {
 func isLLVM(args []string) bool {
 	for _, a := range args {
 		switch strings.TrimLeft(a, "-") {
-		case "emit=llvm", "emit=c-header", "emit=extents", "emit=extents-json", "emit=dot", "emit=launch-json", "emit=cuda-host":
+		case "emit=llvm", "emit=c-header", "emit=abi-json", "emit=extents", "emit=extents-json", "emit=dot", "emit=launch-json", "emit=cuda-host":
 			return true
 		}
 	}

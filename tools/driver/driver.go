@@ -39,7 +39,7 @@ const (
 )
 
 // Emit kinds accepted by --emit.
-var emitKinds = []string{"ir", "llvm", "c-header", "fortran", "launch-json", "cuda-host", "extents", "dot"}
+var emitKinds = []string{"ir", "llvm", "c-header", "abi-json", "fortran", "launch-json", "cuda-host", "extents", "dot"}
 
 // LLVMAttr is the module attribute that carries the LLVM IR text
 // convert-to-llvm emitted; tc-opt prints it.

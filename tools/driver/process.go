@@ -212,10 +212,11 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 }
 
 // emitters print the --emit kinds that are not IR: descriptions of the
-// tir-level module (c-header, extents, dot) and of the GPU build after
+// tir-level module (c-header, abi-json, extents, dot) and of the GPU build after
 // gpu-kernel-outlining (launch-json, cuda-host).
 var emitters = map[string]func(m *ir.Module, cfg *config, file string) (string, error){
 	"c-header":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.CHeader(m) },
+	"abi-json":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.ABIJSON(m) },
 	"fortran":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Fortran(m) },
 	"extents":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Extents(m) },
 	"dot":         func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Dot(m) },

@@ -1,6 +1,7 @@
 // Package emit prints what tc-opt's non-IR --emit kinds produce (spec 5.1,
 // 5.2): from a tir-level module, the C header of the compiled functions'
-// ABI (--emit=c-header) and a Fortran module calling it (--emit=fortran),
+// ABI (--emit=c-header), the same as JSON (--emit=abi-json) and a Fortran
+// module calling it (--emit=fortran),
 // the halo widths every argument is read with
 // (--emit=extents, and as JSON --emit=extents-json) and the dataflow graph
 // for Graphviz (--emit=dot); from
