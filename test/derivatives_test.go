@@ -777,3 +777,61 @@ func TestDerivativesCompiled(t *testing.T) {
 		})
 	}
 }
+
+// TestDerivativesGPUEmulated compiles @f_jvp and @f_vjp for nvptx64 at -O2
+// (kernels outlined, run on the CPU by the driver emulator) and compares
+// them with the interpreter.
+func TestDerivativesGPUEmulated(t *testing.T) {
+	needToolchain(t)
+	cases := []struct {
+		file string
+		syms map[string]int64
+	}{
+		{"laplacian_symbolic.tir", map[string]int64{"N": 11, "M": 9}},
+		{"hdiff.tir", nil},
+		{"tridiag.tir", nil},
+		{"matmul.tc", map[string]int64{"M": 5, "K": 7, "N": 6}},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(c.file, func(t *testing.T) {
+			path := examplePath(t, c.file)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := differentiate(t, path, toF64(path, string(src)))
+			text := printer.Module(m, printer.Options{})
+			gm, err := native.CompileModule("derivatives.tir", text, 2, "nvptx64")
+			if err != nil {
+				t.Fatalf("compile for nvptx64: %v", err)
+			}
+			for _, n := range derivFunctions(m) {
+				for _, name := range []string{n + "_jvp", n + "_vjp"} {
+					fn := m.Lookup(name)
+					prog, err := native.BuildGPU(gm, fn, t.TempDir(), native.GPUOptions{Emulate: true})
+					if err != nil {
+						t.Fatalf("@%s: build: %v", name, err)
+					}
+					args := randomIntRange(t, fn, c.syms, 5, -1, 5)
+					want, err := interp.Run(fn, args, c.syms)
+					if err != nil {
+						t.Fatalf("@%s: interpreter: %v", name, err)
+					}
+					got, _, err := prog.Run(args, c.syms, 1)
+					if err != nil {
+						t.Fatalf("@%s: %v", name, err)
+					}
+					d, err := native.Compare(got, want)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d.Mismatch > 0 && d.MaxNorm > 1e-12 {
+						t.Errorf("@%s: %d of %d elements differ (largest %.3g, relative to the result %.3g) at %s",
+							name, d.Mismatch, d.Compared, d.MaxAbs, d.MaxNorm, d.Where)
+					}
+				}
+			}
+		})
+	}
+}
