@@ -72,7 +72,7 @@ def rng(seed=0):
 
 
 class SizeExprTest(unittest.TestCase):
-    """The size expressions of the header's comments (no tools needed)."""
+    """The size expressions of --emit=abi-json (no tools needed)."""
 
     def test_parse_and_eval(self):
         env = {"N": 10, "M": 7, "?_x_I": 12}
@@ -97,46 +97,36 @@ class SizeExprTest(unittest.TestCase):
                 _sizeexpr.parse(bad)
 
 
-HEADER = """
-/* @names
- *
- * Arguments (const: never written):
- *   int_     f32  I[0:?_int_I]      sizes {?_int_I}
- *   result   f16  I[-1:N + 1]       sizes {N + 2}
- *   class_   f32  scalar
- * Results, on their output domains (names_result_shape gives the sizes):
- *   result0  f32  I[1:?_int_I - 1]  sizes {max(?_int_I - 2, 0)}
- *   result1  f32  scalar
- * Size parameters: N.
- * f16 elements are uint16_t (IEEE binary16 bits).
- * ?_int_I is the upper bound of int_'s dimension I: not a parameter, read
- *   from int_'s descriptor (lower bound + sizes[d]).
- * Returns 0 on success. Every size above and the unit last strides are
- * checked before anything is written, and:
- *   - reduction over I: N and ?_int_I - 1 must be equal
- * A failure returns a nonzero code that names_error explains.
- * names is also a C library function: C declares this one as tir_names, whose
- * asm label (GCC, Clang) names the symbol names, so that the library's
- * headers can be included too.
- */
-int32_t tir_names(const tir_desc_f32_1 *int_,
-                  const tir_desc_f16_1 *result,
-                  const float *class_,
-                  tir_desc_f32_1 *result0,
-                  float *result1,
-                  int64_t N)
-    __asm__("names");
-"""
+ABI = {
+    "abi_version": 1,
+    "functions": [{
+        "name": "names", "symbol": "names",
+        "args": [
+            {"name": "int", "c_name": "int_", "role": "input", "elem": "f32", "c_type": "float",
+             "dims": [{"name": "I", "lo": "0", "hi": "?_int_I", "size": "?_int_I"}]},
+            {"name": "result", "c_name": "result", "role": "input", "elem": "f16", "c_type": "uint16_t",
+             "dims": [{"name": "I", "lo": "-1", "hi": "N + 1", "size": "N + 2"}]},
+            {"name": "class", "c_name": "class_", "role": "input", "elem": "f32", "c_type": "float", "dims": []}],
+        "results": [
+            {"name": "result0", "c_name": "result0", "role": "result", "elem": "f32", "c_type": "float",
+             "dims": [{"name": "I", "lo": "1", "hi": "?_int_I - 1", "size": "max(?_int_I - 2, 0)"}]},
+            {"name": "result1", "c_name": "result1", "role": "result", "elem": "f32", "c_type": "float", "dims": []}],
+        "size_symbols": [{"name": "N", "c_name": "N"}],
+        "error_function": "names_error",
+        "result_shape_function": "names_result_shape",
+        "result_shape_data_function": None,
+        "unknown_extents": [{"name": "?_int_I", "arg": "int", "dim": "I", "index": 0}]}]}
 
 
 class SignatureTest(unittest.TestCase):
-    """Reading the header's comments (no tools needed)."""
+    """Reading tc-opt --emit=abi-json (no tools needed)."""
 
-    def test_parse_header(self):
+    def test_parse_abi_json(self):
         from tir import _signature
-        (sig,) = _signature.parse_header(HEADER)
-        _signature.apply_ir_names([sig], "tir.func @names(%int: !a, %result: !b, %class: !tir.tensor<f32>) -> (!c, !d) {")
-        self.assertEqual(sig.name, "names")
+        (sig,) = _signature.parse_abi_json(json.dumps(ABI))
+        self.assertEqual((sig.name, sig.symbol, sig.error_function, sig.result_shape_function,
+                          sig.result_shape_data_function),
+                         ("names", "names", "names_error", "names_result_shape", None))
         self.assertEqual([(p.name, p.cname, p.elem, p.rank) for p in sig.inputs],
                          [("int", "int_", "f32", 1), ("result", "result", "f16", 1), ("class", "class_", "f32", 0)])
         self.assertEqual([(p.name, p.elem, p.rank) for p in sig.results], [("result0", "f32", 1), ("result1", "f32", 0)])
@@ -145,12 +135,19 @@ class SignatureTest(unittest.TestCase):
         self.assertIs(sig.unknown["?_int_I"][0], sig.inputs[0])
         d = sig.inputs[1].dims[0]
         self.assertEqual((d.name, d.lo.eval({}), d.hi.eval({"N": 5}), d.size.eval({"N": 5})), ("I", -1, 6, 7))
-        self.assertEqual(sig.checks, ["reduction over I: N and ?_int_I - 1 must be equal"])
 
-    def test_prototype_must_match(self):
+    def test_other_version_or_malformed(self):
         from tir import _signature
-        with self.assertRaisesRegex(ValueError, "differ from the comment"):
-            _signature.parse_header(HEADER.replace("int64_t N)", "int64_t M)"))
+        with self.assertRaisesRegex(ValueError, "abi_version 2; this package reads version 1"):
+            _signature.parse_abi_json(json.dumps(dict(ABI, abi_version=2)))
+        broken = json.loads(json.dumps(ABI))
+        del broken["functions"][0]["size_symbols"]
+        with self.assertRaisesRegex(ValueError, "malformed"):
+            _signature.parse_abi_json(json.dumps(broken))
+        broken = json.loads(json.dumps(ABI))
+        broken["functions"][0]["unknown_extents"][0]["index"] = 3
+        with self.assertRaisesRegex(ValueError, "unknown extent"):
+            _signature.parse_abi_json(json.dumps(broken))
 
 
 class LaplacianTest(unittest.TestCase):
@@ -645,7 +642,7 @@ class BuildTest(ToolLogTest):
             f.write("// changed\n")
         m4 = tir.compile(src, cache_dir=cache)
         self.assertFalse(m4.cache_hit)
-        self.assertEqual(self.calls()[n:].count("tc-opt"), 3)
+        self.assertEqual(self.calls()[n:].count("tc-opt"), 2)
         # A changed tool (here its wrapper) is another key.
         n = len(self.calls())
         with open(self.env["TIR_LLC"], "a") as f:
@@ -656,10 +653,10 @@ class BuildTest(ToolLogTest):
     def test_interp_backend_builds_nothing_native(self):
         cache = os.path.join(self.tmp, "cache")
         mod = tir.compile(example("laplacian.tir"), cache_dir=cache, backend="interp")
-        self.assertEqual(self.calls(), ["tc-opt", "tc-opt"])
+        self.assertEqual(self.calls(), ["tc-opt"])
         u = rng(16).standard_normal((7, 9, 9)).astype(np.float32)
         out = mod.laplacian(u)
-        self.assertEqual(self.calls(), ["tc-opt", "tc-opt"])
+        self.assertEqual(self.calls(), ["tc-opt"])
         np.testing.assert_allclose(out, lap5(u), rtol=1e-6, atol=1e-6)
         np.testing.assert_array_equal(out, mod.laplacian(u, backend="compiled"))
         self.assertIn("llc", self.calls())
@@ -886,16 +883,23 @@ class CacheDamageTest(ToolLogTest):
     def test_damaged_front_end(self):
         src, cache, so = self.fresh()
         d = os.path.dirname(so)
-        header, printed = os.path.join(d, "module.h"), os.path.join(d, "module.tir.txt")
-        with open(header, "rb") as f:
+        abi = os.path.join(d, "module.abi.json")
+        with open(abi, "rb") as f:
             good = f.read()
-        for what, path, data in [("empty header", header, b""), ("truncated header", header, good[:len(good) // 3]),
-                                 ("foreign header", header, b"/* @f */\nint f(void);\n"),
-                                 ("empty module", printed, b"")]:
-            self.replace(path, data)
-            self.rebuilt(src, cache, what, ["tc-opt", "tc-opt"])
+        for what, data in [("empty", b""), ("truncated", good[:len(good) // 3]),
+                           ("foreign", b'{"abi_version": 1, "functions": []}\n')]:
+            self.replace(abi, data)
+            self.rebuilt(src, cache, what, ["tc-opt"])
         os.unlink(os.path.join(d, "front.json"))
-        self.rebuilt(src, cache, "no front.json", ["tc-opt", "tc-opt"])
+        self.rebuilt(src, cache, "no front.json", ["tc-opt"])
+        # An entry of another abi_version, checksums and all, is not read.
+        other = good.replace(b'"abi_version": 1', b'"abi_version": 2')
+        self.replace(abi, other)
+        with open(os.path.join(d, "front.json")) as f:
+            meta = json.load(f)
+        meta.update(abi_sha256=hashlib.sha256(other).hexdigest(), abi_version=2)
+        self.replace(os.path.join(d, "front.json"), json.dumps(meta).encode())
+        self.rebuilt(src, cache, "another abi_version", ["tc-opt"])
 
 
 class TutorialTest(unittest.TestCase):

@@ -25,7 +25,7 @@ except ImportError:
 from ._build import Entry, default_cache_dir, default_wait_policy, find_tool, host_target
 from ._errors import ArgumentError, CompileError, CompileWarning, CopyWarning, RunError, TirError
 from ._function import Field, Function
-from ._signature import apply_ir_names, parse_header
+from ._signature import parse_abi_json
 
 __all__ = ["compile", "compile_source", "Module", "Function", "Field", "TirError", "CompileError",
            "ArgumentError", "RunError", "CopyWarning", "CompileWarning", "default_cache_dir", "find_tool"]
@@ -60,7 +60,7 @@ class Module:
     this machine, "" for generic code) and `wait_policy` the libgomp
     setting a threads=True build loaded with (None without threads)."""
 
-    def __init__(self, entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags,
+    def __init__(self, entry, abi, backend, copy, opt_level, target, llc_flags, cflags,
                  mcpu=None, fp_contract="off", fp_reassociate=False, threads=False):
         self._entry = entry
         self.name = entry.name
@@ -78,18 +78,17 @@ class Module:
         self._openmp = False
         self._llc_flags = tuple(llc_flags)
         self._cflags = tuple(cflags)
-        self.header = header
+        self.abi = abi
         self._lib = None
         self.so_path = None
         self.compile_warnings = []
         self._warned = set()
-        sigs = parse_header(header)
-        apply_ir_names(sigs, printed)
+        sigs = parse_abi_json(abi)
         self.functions = {s.name: Function(self, s) for s in sigs}
 
     @property
     def cache_dir(self):
-        """The cache entry: the source, module.h, the shared objects."""
+        """The cache entry: the source, its ABI (module.abi.json), the shared objects."""
         return self._entry.dir
 
     @property
@@ -259,8 +258,8 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
         # The code runs where it is built: this machine's instructions.
         mcpu = "native"
     entry = Entry(source, suffix, name, cache_dir or default_cache_dir())
-    header, printed, ws = entry.front_end()
-    mod = Module(entry, header, printed, backend, copy, opt_level, target, llc_flags, cflags,
+    abi, ws = entry.front_end()
+    mod = Module(entry, abi, backend, copy, opt_level, target, llc_flags, cflags,
                  mcpu, fp_contract, fp_reassociate, threads)
     mod._warn(ws)
     if not mod.functions:

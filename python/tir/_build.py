@@ -2,9 +2,10 @@
 
 A module is compiled in two cached steps, each done once:
 
-- front end (tc-opt only): the C header (`tc-opt --emit=c-header`, the
-  signatures) and the printed tir module (the arguments' tir names), keyed
-  by the source text, its kind (.tir or .tc) and tc-opt's identity;
+- front end (tc-opt only): the ABI of the functions (`tc-opt
+  --emit=abi-json`: the signatures, with the arguments' tir and C names)
+  and tc-opt's warnings, keyed by the source text, its kind (.tir or .tc),
+  tc-opt's identity and the abi_version this package reads;
 - native code: `tc-opt -O<n> [--mcpu ...] [--fp-contract=fast]
   [--fp-reassociate] [--threads]`, `llc -filetype=obj
   -relocation-model=pic`, `cc -shared`, keyed by the front-end key, the
@@ -33,14 +34,15 @@ import subprocess
 import tempfile
 
 from ._errors import CompileError, CompileWarning
+from ._signature import ABI_VERSION, parse_abi_json
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_BIN = os.path.normpath(os.path.join(_HERE, "..", "..", "bin"))
 
 # Bumped when the layout of a cache entry changes (2: front.json, the
 # shared objects' checksums and the stored warnings; 3: the build options
-# and the CPU the code is for).
-_FORMAT = "tir-python-3"
+# and the CPU the code is for; 4: the front end is --emit=abi-json).
+_FORMAT = "tir-python-4"
 
 # e_machine of the ELF shared objects each target builds.
 _ELF_MACHINE = {"x86_64": 62, "aarch64": 183}
@@ -282,44 +284,47 @@ def _elf_shared_object(path, target):
 
 
 class Entry:
-    """A cache entry: a directory holding the source, its header, its
-    printed module and the shared objects built from it."""
+    """A cache entry: a directory holding the source, its ABI
+    (module.abi.json) and the shared objects built from it."""
 
     def __init__(self, source, suffix, name, cache_dir):
         self.source = source
         self.suffix = suffix
         self.name = name  # the user's file name, for messages
         self.tc_opt = find_tool("tc-opt")
-        self.key = _key({"format": _FORMAT, "source": hashlib.sha256(source.encode()).hexdigest(),
+        self.key = _key({"format": _FORMAT, "abi_version": ABI_VERSION,
+                         "source": hashlib.sha256(source.encode()).hexdigest(),
                          "suffix": suffix, "tc-opt": tool_identity(self.tc_opt)})
         stem = os.path.splitext(os.path.basename(name))[0] or "module"
         stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)[:40]
         self.dir = os.path.join(os.path.abspath(cache_dir), "%s-%s" % (stem, self.key[:24]))
         self.source_path = os.path.join(self.dir, "source" + suffix)
-        self.header_path = os.path.join(self.dir, "module.h")
-        self.ir_path = os.path.join(self.dir, "module.tir.txt")
+        self.abi_path = os.path.join(self.dir, "module.abi.json")
         self.tools_run = []  # the commands this process ran for the entry
         self.built = set()   # the shared objects this process built
 
     def front_end(self):
-        """(header text, printed module, warnings), running tc-opt unless a
-        valid entry is cached. The warnings are those of printing the
-        module (parse_warnings), kept in front.json for cache hits."""
+        """(the ABI as JSON text, warnings), running tc-opt unless a valid
+        entry is cached. The warnings are tc-opt's (parse_warnings), kept
+        in front.json for cache hits."""
         cached = self._cached_front()
         if cached is not None:
             return cached
         os.makedirs(self.dir, exist_ok=True)
         _write_atomic(self.source_path, self.source)
-        header, _ = self._tool([self.tc_opt, "--emit=c-header", self.source_path], "tc-opt --emit=c-header")
-        printed, err = self._tool([self.tc_opt, self.source_path], "tc-opt")
+        abi, err = self._tool([self.tc_opt, "--emit=abi-json", self.source_path], "tc-opt --emit=abi-json")
+        try:
+            parse_abi_json(abi)
+        except ValueError as e:
+            raise CompileError("%s (%s): %s; rebuild tc-opt (make build) or use the package of its tree"
+                               % (self.tc_opt, self.name, e)) from None
         ws = parse_warnings(err, self.source_path)
-        _write_atomic(self.ir_path, printed)
-        _write_atomic(self.header_path, header)
+        _write_atomic(self.abi_path, abi)
         # Written last: an entry without it, or whose files do not match
         # it, is rebuilt.
-        _write_atomic(self.front_path, json.dumps({"header_sha256": _sha256(header), "ir_sha256": _sha256(printed),
+        _write_atomic(self.front_path, json.dumps({"abi_sha256": _sha256(abi), "abi_version": ABI_VERSION,
                                                    "warnings": ws}, indent=2) + "\n")
-        return header, printed, ws
+        return abi, ws
 
     @property
     def front_path(self):
@@ -333,13 +338,13 @@ class Entry:
                 meta = json.load(f)
             if _read_bytes(self.source_path) != self.source.encode():
                 return None
-            header = _read_bytes(self.header_path)
-            printed = _read_bytes(self.ir_path)
+            abi = _read_bytes(self.abi_path)
             ws = meta["warnings"]
-            if (_sha256(header) != meta["header_sha256"] or _sha256(printed) != meta["ir_sha256"]
+            if (_sha256(abi) != meta["abi_sha256"] or meta["abi_version"] != ABI_VERSION
                     or not _valid_warnings(ws)):
                 return None
-            return header.decode(), printed.decode(), ws
+            parse_abi_json(abi.decode())
+            return abi.decode(), ws
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None
 

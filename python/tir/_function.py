@@ -172,9 +172,9 @@ class Function:
         for p in sig.inputs:
             self._names.setdefault(p.name, ("arg", p.index))
             self._names.setdefault(p.cname, ("arg", p.index))
-        for i, s in enumerate(sig.symbols):
-            self._names.setdefault(sig.symbol_names[i], ("sym", s))
+        for s, c in zip(sig.symbols, sig.symbol_cnames):
             self._names.setdefault(s, ("sym", s))
+            self._names.setdefault(c, ("sym", s))
         for v in sig.unknown:
             self._names.setdefault(v, ("sym", v))
         self.__doc__ = self._doc()
@@ -468,7 +468,7 @@ class Function:
                 n = flat[k] if flat is not None else -1
                 if n < 0:
                     # f_result_shape writes -1 for a size that depends on an
-                    # unknown extent: the header's expression gives it.
+                    # unknown extent: its size expression gives it.
                     try:
                         n = max(dim.size.eval(env), 0)
                     except KeyError as e:
@@ -577,22 +577,20 @@ class _LibFunction:
     def __init__(self, lib, sig):
         tensor = [ctypes.c_void_p if p.rank == 0 else ctypes.POINTER(_desc_class(p.rank))
                   for p in sig.inputs + sig.results]
-        self.fn = getattr(lib, sig.name)
+        self.fn = getattr(lib, sig.symbol)
         self.fn.argtypes = tensor + [ctypes.c_int64] * len(sig.symbols)
         self.fn.restype = ctypes.c_int32
-        self.err = getattr(lib, sig.name + "_error")
+        self.err = getattr(lib, sig.error_function)
         self.err.argtypes = [ctypes.c_int32]
         self.err.restype = ctypes.c_char_p
-        self.result_shape = getattr(lib, sig.name + "_result_shape")
+        self.result_shape = getattr(lib, sig.result_shape_function)
         self.result_shape.argtypes = [ctypes.c_int64] * len(sig.symbols) + [ctypes.POINTER(ctypes.c_int64)]
         self.result_shape.restype = ctypes.c_int32
         # Only functions with a result extent computed from data
         # (tir.compress, tir.iota) export f_result_shape_data.
-        try:
-            self.result_shape_data = getattr(lib, sig.name + "_result_shape_data")
-        except AttributeError:
-            self.result_shape_data = None
-        else:
+        self.result_shape_data = None
+        if sig.result_shape_data_function is not None:
+            self.result_shape_data = getattr(lib, sig.result_shape_data_function)
             self.result_shape_data.argtypes = tensor[:len(sig.inputs)] + [ctypes.c_int64] * len(sig.symbols) + [
                 ctypes.POINTER(ctypes.c_int64)]
             self.result_shape_data.restype = ctypes.c_int32

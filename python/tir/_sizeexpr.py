@@ -1,6 +1,6 @@
-"""Size expressions as `tc-opt --emit=c-header` prints them.
+"""Size expressions as `tc-opt --emit=abi-json` prints them.
 
-The header's comments write intervals and extents with the syntax of the
+The ABI description writes intervals and extents with the syntax of the
 `sizeexpr` package (dialects/sizeexpr/print.go): integers, symbols (`N`,
 `?_inp_I` for an unknown extent), `+`, `-`, `k*x`, `x floordiv k`,
 `x ceildiv k`, `x mod k` and `min(...)`, `max(...)` calls. This module
