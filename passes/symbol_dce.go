@@ -74,7 +74,7 @@ func SymbolDCE(module *ir.Operation) bool {
 }
 
 func isPrivate(op *ir.Operation) bool {
-	v, ok := op.Attr("sym_visibility").(ir.StringAttr)
+	v, ok := op.Attr(ir.AttrSymVisibility).(ir.StringAttr)
 	return ok && (v == "private" || v == "nested")
 }
 

@@ -183,8 +183,8 @@ func (c *contraction) rewrite(n *cnest) bool {
 	}
 	_, _, ub, ubOps, _ := affine.ForBounds(n.col)
 	n.col.Operands = append(append(colLBOps, ubOps...), iterInits(n.col)...)
-	n.col.SetAttr("lower_bound", ir.AffineMapAttr{Map: colLB})
-	n.col.SetAttr("upper_bound", ir.AffineMapAttr{Map: ub})
+	n.col.SetAttr(affine.AttrLowerBound, ir.AffineMapAttr{Map: colLB})
+	n.col.SetAttr(affine.AttrUpperBound, ir.AffineMapAttr{Map: ub})
 	c.rw.Modified(n.col)
 	return true
 }
@@ -242,7 +242,7 @@ func (b *ctBuild) splat(x *ir.Value, lanes int64) *ir.Value {
 	if isSplatConstant(x) && finiteConstant(x) {
 		c := x.DefiningOp()
 		t := ir.VectorType{Shape: []int64{lanes}, Elem: x.Type}
-		op = arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr("value")}}, t)
+		op = arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr(arith.AttrValue)}}, t)
 	} else {
 		op = vector.NewBroadcast(b.loc, x, lanes)
 	}
@@ -256,7 +256,7 @@ func (b *ctBuild) splat(x *ir.Value, lanes int64) *ir.Value {
 // (dense<0xFF800000>) that the IR parser does not read back, so those are
 // broadcast instead.
 func finiteConstant(x *ir.Value) bool {
-	f, ok := x.DefiningOp().Attr("value").(ir.FloatAttr)
+	f, ok := x.DefiningOp().Attr(arith.AttrValue).(ir.FloatAttr)
 	return !ok || !(math.IsInf(f.Value, 0) || math.IsNaN(f.Value))
 }
 

@@ -47,13 +47,13 @@ func (x *valueExprs) of(v *ir.Value) sizeexpr.Expr {
 	if op := v.DefiningOp(); op != nil {
 		switch op.Def {
 		case affine.Apply:
-			if a, ok := op.Attr("map").(ir.AffineMapAttr); ok && len(a.Map.Results) == 1 {
+			if a, ok := op.Attr(affine.AttrMap).(ir.AffineMapAttr); ok && len(a.Map.Results) == 1 {
 				if es, ok := x.apply(a.Map, op.Operands); ok {
 					return es[0]
 				}
 			}
 		case arith.Constant:
-			if c, ok := op.Attr("value").(ir.IntegerAttr); ok && ir.TypeEqual(c.Type, ir.Index) {
+			if c, ok := op.Attr(arith.AttrValue).(ir.IntegerAttr); ok && ir.TypeEqual(c.Type, ir.Index) {
 				return sizeexpr.Const(c.Value)
 			}
 		}

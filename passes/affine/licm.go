@@ -151,6 +151,6 @@ func mayTrap(o *ir.Operation) bool {
 	if !d.Is(arith.Constant) {
 		return true
 	}
-	c, ok := d.Attr("value").(ir.IntegerAttr)
+	c, ok := d.Attr(arith.AttrValue).(ir.IntegerAttr)
 	return !ok || c.Value == 0 || c.Value == -1
 }

@@ -90,8 +90,8 @@ func setBounds(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, lbs, ubs []si
 		return false
 	}
 	loop.Operands = append(append(append([]*ir.Value(nil), lbOps...), ubOps...), inits...)
-	loop.SetAttr("lower_bound", ir.AffineMapAttr{Map: lb})
-	loop.SetAttr("upper_bound", ir.AffineMapAttr{Map: ub})
+	loop.SetAttr(affine.AttrLowerBound, ir.AffineMapAttr{Map: lb})
+	loop.SetAttr(affine.AttrUpperBound, ir.AffineMapAttr{Map: ub})
 	rw.Modified(loop)
 	return true
 }

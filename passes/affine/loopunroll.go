@@ -224,7 +224,7 @@ func foldApplies(x *valueExprs, rw *ir.Rewriter, b *ir.Block) {
 			prefix = []*ir.Value{val, mem}
 		}
 		o.Operands = append(prefix, nops...)
-		o.SetAttr("map", ir.AffineMapAttr{Map: nm})
+		o.SetAttr(affine.AttrMap, ir.AffineMapAttr{Map: nm})
 		rw.Modified(o)
 	}
 	for i := len(b.Ops) - 1; i >= 0; i-- {

@@ -298,7 +298,7 @@ func boolConstant(v *ir.Value) (bool, bool) {
 	if !d.Is(arith.Constant) || !ir.TypeEqual(v.Type, ir.I1) {
 		return false, false
 	}
-	a, ok := d.Attr("value").(ir.IntegerAttr)
+	a, ok := d.Attr(arith.AttrValue).(ir.IntegerAttr)
 	return a.Value != 0, ok
 }
 

@@ -308,8 +308,8 @@ func (v *vectorizer) kindOf(o *ir.Operation, iv *ir.Value, body *ir.Block) (vecK
 		return 0, false
 	case arith.Constant:
 		t := o.Results[0].Type
-		_, isInt := o.Attr("value").(ir.IntegerAttr)
-		_, isFloat := o.Attr("value").(ir.FloatAttr)
+		_, isInt := o.Attr(arith.AttrValue).(ir.IntegerAttr)
+		_, isFloat := o.Attr(arith.AttrValue).(ir.FloatAttr)
 		return vecConst, (isInt || isFloat) && vectorElem(t, false)
 	}
 	if !elementwiseOps[o.Def] || len(o.Results) != 1 || !vectorElem(o.Results[0].Type, false) {
@@ -350,7 +350,7 @@ func isSplatConstant(x *ir.Value) bool {
 	if !d.Is(arith.Constant) {
 		return false
 	}
-	switch d.Attr("value").(type) {
+	switch d.Attr(arith.AttrValue).(type) {
 	case ir.IntegerAttr, ir.FloatAttr:
 		return vectorElem(x.Type, false)
 	}
@@ -468,7 +468,7 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 	}
 	splat := func(c *ir.Operation) *ir.Value {
 		t := vt(c.Results[0].Type)
-		op := arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr("value")}}, t)
+		op := arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr(arith.AttrValue)}}, t)
 		pre = append(pre, op)
 		return op.Result(0)
 	}

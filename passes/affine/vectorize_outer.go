@@ -393,7 +393,7 @@ func (b *outerBuilder) vec(x *ir.Value, blk *ir.Block) *ir.Value {
 	var r *ir.Value
 	switch {
 	case !definedInside(x, b.pl.p) && isSplatConstant(x):
-		r = vectorConstant(x.DefiningOp().Loc, x.DefiningOp().Attr("value"), b.vt(x.Type), func(o *ir.Operation) { b.before = append(b.before, o) })
+		r = vectorConstant(x.DefiningOp().Loc, x.DefiningOp().Attr(arith.AttrValue), b.vt(x.Type), func(o *ir.Operation) { b.before = append(b.before, o) })
 	case !definedInside(x, b.pl.p):
 		o := vector.NewBroadcast(b.pl.p.Loc, x, b.v.width)
 		b.before = append(b.before, o)

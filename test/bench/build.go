@@ -360,10 +360,10 @@ func (b *build) renamed(prefix string) (string, string, error) {
 			continue
 		}
 		found = found || ir.SymbolName(op) == b.name
-		op.SetAttr("sym_name", ir.StringAttr(prefix+ir.SymbolName(op)))
+		op.SetAttr(ir.AttrSymName, ir.StringAttr(prefix+ir.SymbolName(op)))
 		op.Walk(func(o *ir.Operation) bool {
-			if callee, ok := o.Attr("callee").(ir.SymbolRefAttr); ok && o.Is(tir.Call) {
-				o.SetAttr("callee", ir.SymbolRefAttr(prefix+string(callee)))
+			if callee, ok := o.Attr(tir.AttrCallee).(ir.SymbolRefAttr); ok && o.Is(tir.Call) {
+				o.SetAttr(tir.AttrCallee, ir.SymbolRefAttr(prefix+string(callee)))
 			}
 			return true
 		})

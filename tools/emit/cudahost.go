@@ -573,7 +573,7 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 	case op.Is(fn.Return):
 		b.WriteString("  goto done;\n")
 	case op.Is(arith.Constant):
-		switch a := op.Attr("value").(type) {
+		switch a := op.Attr(arith.AttrValue).(type) {
 		case ir.IntegerAttr:
 			def(cInt(a.Value))
 		case ir.BoolAttr:
@@ -605,7 +605,7 @@ func (f *funcWriter) op(b *strings.Builder, op *ir.Operation) error {
 			def(fmt.Sprintf("(int64_t)(%s < %s ? %s : %s)", x, y, x, y))
 		}
 	case op.Is(arith.CmpI):
-		p, _ := op.Attr("predicate").(ir.IntegerAttr)
+		p, _ := op.Attr(arith.AttrPredicate).(ir.IntegerAttr)
 		if p.Value < 0 || int(p.Value) >= len(arith.CmpIPredicates) {
 			return ir.Errorf(op.Loc, "%s with an unknown predicate", arith.CmpI.Name)
 		}
@@ -752,7 +752,7 @@ func constOperand(v *ir.Value) (int64, bool) {
 	if !d.Is(arith.Constant) {
 		return 0, false
 	}
-	a, ok := d.Attr("value").(ir.IntegerAttr)
+	a, ok := d.Attr(arith.AttrValue).(ir.IntegerAttr)
 	return a.Value, ok
 }
 
@@ -884,7 +884,7 @@ func (f *funcWriter) errorFunc(checks []abi.EntryCheck) {
 	for _, op := range f.h.ops {
 		if op.Is(cf.Assert) {
 			n++
-			msg, _ := op.Attr("msg").(ir.StringAttr)
+			msg, _ := op.Attr(cf.AttrMsg).(ir.StringAttr)
 			if _, _, formatted, _ := abi.AssertFormat(op); formatted {
 				fmt.Fprintf(b, "  case %d:\n    return %s_errcode == %d ? %s_errbuf : %s;\n", abi.AssertCodeBase+n, name, abi.AssertCodeBase+n, name, cString(string(msg)))
 				continue

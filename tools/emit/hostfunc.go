@@ -49,7 +49,7 @@ func hostFuncs(m *ir.Module) ([]*hostFunc, error) {
 		if !op.Is(fn.Func) || len(op.Regions[0].Blocks) == 0 {
 			continue
 		}
-		ta, _ := op.Attr("function_type").(ir.TypeAttr)
+		ta, _ := op.Attr(fn.AttrFunctionType).(ir.TypeAttr)
 		ft, ok := ta.Type.(ir.FunctionType)
 		if !ok {
 			return nil, ir.Errorf(op.Loc, "%s without a function type", fn.Func.Name)

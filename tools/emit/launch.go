@@ -172,7 +172,7 @@ func describe(h *hostFunc) (*launchFunction, error) {
 		switch op.Def {
 		case cf.Assert:
 			asserts++
-			msg, _ := op.Attr("msg").(ir.StringAttr)
+			msg, _ := op.Attr(cf.AttrMsg).(ir.StringAttr)
 			lf.Checks = append(lf.Checks, launchCheck{Code: abi.AssertCodeBase + asserts, Condition: s.cond(op.Operands[0]), Message: string(msg)})
 		case memref.Alloc:
 			mt := op.Results[0].Type.(ir.MemRefType)
@@ -241,7 +241,7 @@ func (s *symbolic) eval(op *ir.Operation) {
 	}
 	switch op.Def {
 	case arith.Constant:
-		if a, ok := op.Attr("value").(ir.IntegerAttr); ok {
+		if a, ok := op.Attr(arith.AttrValue).(ir.IntegerAttr); ok {
 			set(sizeexpr.Const(a.Value))
 		}
 	case memref.Dim:
@@ -277,7 +277,7 @@ func (s *symbolic) eval(op *ir.Operation) {
 	case arith.IndexCast, arith.ExtSI:
 		set(args[0])
 	case arith.CmpI:
-		p, _ := op.Attr("predicate").(ir.IntegerAttr)
+		p, _ := op.Attr(arith.AttrPredicate).(ir.IntegerAttr)
 		if int(p.Value) < len(arith.CmpIPredicates) {
 			s.text[r] = fmt.Sprintf("%s %s %s", args[0], cmpOps[arith.CmpIPredicates[p.Value]], args[1])
 		}
