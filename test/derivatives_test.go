@@ -835,3 +835,86 @@ func TestDerivativesGPUEmulated(t *testing.T) {
 		})
 	}
 }
+
+// TestDerivativesThreads runs @f_jvp and @f_vjp compiled with --threads
+// (every parallel loop forked, three threads) against the interpreter,
+// bit for bit, and checks that their code has no atomic operation.
+func TestDerivativesThreads(t *testing.T) {
+	needToolchain(t)
+	cases := []struct {
+		path string
+		syms map[string]int64
+		tol  float64 // exp: the compiled expansion and Go's math differ in the last bit
+	}{
+		{"laplacian_symbolic.tir", map[string]int64{"N": 11, "M": 9}, 0},
+		{"hdiff.tir", nil, 0},
+		{"tridiag.tir", nil, 0},
+		{"nabla.tir", map[string]int64{"NV": 23, "NE": 31}, 0},
+		{filepath.Join("testdata", "derivatives", "gather.tir"), map[string]int64{"NV": 6, "NE": 7}, 1e-12},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			path := c.path
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := differentiate(t, path, toF64(path, string(src)))
+			llvm, err := native.CompileWith("derivatives.tir", printer.Module(m, printer.Options{}), threadsPipeline(t))
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			for _, n := range derivFunctions(m) {
+				for _, name := range []string{n + "_jvp", n + "_vjp"} {
+					// The runtime's buffer helpers take a lock; the
+					// computation itself has no atomic operation.
+					if body := llvmFunction(llvm, name+".body"); body == "" {
+						t.Errorf("@%s.body not found in the LLVM IR", name)
+					} else if strings.Contains(body, "atomicrmw") || strings.Contains(body, "cmpxchg") {
+						t.Errorf("@%s uses atomic operations", name)
+					}
+					fn := m.Lookup(name)
+					prog, err := native.Build(llvm, fn, t.TempDir())
+					if err != nil {
+						t.Fatalf("@%s: build: %v", name, err)
+					}
+					prog.Env = []string{"OMP_NUM_THREADS=3"}
+					args := randomIntRange(t, fn, c.syms, 7, -1, 5)
+					want, err := interp.Run(fn, args, c.syms)
+					if err != nil {
+						t.Fatalf("@%s: interpreter: %v", name, err)
+					}
+					got, _, err := prog.Run(args, c.syms, 1)
+					if err != nil {
+						t.Fatalf("@%s: %v", name, err)
+					}
+					d, err := native.Compare(got, want)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d.Mismatch > 0 && d.MaxNorm > c.tol {
+						t.Errorf("@%s with 3 threads: %d of %d elements differ (largest %.3g) at %s", name, d.Mismatch, d.Compared, d.MaxAbs, d.Where)
+					}
+				}
+			}
+		})
+	}
+}
+
+// llvmFunction is the text of one function's definition in LLVM IR ("" when
+// absent).
+func llvmFunction(llvm, name string) string {
+	i := strings.Index(llvm, "@"+name+"(")
+	if i < 0 {
+		return ""
+	}
+	rest := llvm[i:]
+	if j := strings.Index(rest, "\ndefine "); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
