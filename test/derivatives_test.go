@@ -918,3 +918,57 @@ func llvmFunction(llvm, name string) string {
 	}
 	return rest
 }
+
+// TestDerivativesASan builds @f_jvp and @f_vjp of the programs with
+// scans and gathers with AddressSanitizer (-O2) and runs them on random
+// inputs and on tables with -1, negative, huge and out-of-range entries.
+func TestDerivativesASan(t *testing.T) {
+	needASan(t)
+	cases := []struct {
+		path string
+		syms map[string]int64
+		tol  float64
+	}{
+		{"tridiag.tir", nil, 0},
+		{"nabla.tir", map[string]int64{"NV": 23, "NE": 31}, 0},
+		{filepath.Join("testdata", "derivatives", "gather.tir"), map[string]int64{"NV": 6, "NE": 7}, 1e-12},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			path := c.path
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := differentiate(t, path, toF64(path, string(src)))
+			text := printer.Module(m, printer.Options{})
+			for _, n := range derivFunctions(m) {
+				for _, name := range []string{n + "_jvp", n + "_vjp"} {
+					one, diags := parser.Parse("derivatives.tir", text)
+					if len(diags) > 0 {
+						t.Fatal(diags)
+					}
+					for _, op := range append([]*ir.Operation(nil), one.Body().Ops...) {
+						if ir.SymbolName(op) != name {
+							one.Body().Remove(op)
+						}
+					}
+					file := filepath.Join(t.TempDir(), name+".tir")
+					if err := os.WriteFile(file, []byte(printer.Module(one, printer.Options{})), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					fn, prog := buildASan(t, file, nil)
+					e := e2eCase{file: file, syms: c.syms, tol: c.tol}
+					compareSeeds(t, fn, prog, e, 2)
+					if hasIntegerInput(fn) {
+						asanCompare(t, fn, prog, e, c.syms, specialIntArgs(t, fn, c.syms, 5), "tables with -1, negative and huge entries")
+					}
+				}
+			}
+		})
+	}
+}
