@@ -1,7 +1,7 @@
 # TIR: the tc-opt tensor-IR toolchain.
 #
 #   make deps    install the system tools the tests use (LLVM 14, gcc, gfortran, MLIR 16, Debian's python3-numpy
-#                for python/, Open MPI for examples/mpi, OpenBLAS for make bench), only when missing,
+#                and python3-torch for python/, Open MPI for examples/mpi, OpenBLAS for make bench), only when missing,
 #                and fetch CUDA's ptxas and libdevice into .deps/cuda
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
@@ -32,6 +32,7 @@ deps:
 	command -v gfortran >/dev/null 2>&1 || missing="$$missing gfortran"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	/usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing="$$missing python3-torch"; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	[ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ] || [ -e /usr/include/aarch64-linux-gnu/cblas.h ] || missing="$$missing libopenblas-dev"; \

@@ -902,6 +902,155 @@ class CacheDamageTest(ToolLogTest):
         self.rebuilt(src, cache, "another abi_version", ["tc-opt"])
 
 
+class Producer:
+    """An array that speaks only DLPack (no NumPy interface), backed by a
+    NumPy array: the shape of a foreign array library's CPU array."""
+
+    def __init__(self, a, device=(1, 0)):
+        self.a = a
+        self.device = device
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+def from_dlpack(x):
+    """This module's from_dlpack, which like=Producer(...) finds."""
+    return Producer(np.from_dlpack(x))
+
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+class KernelPointers:
+    """Records the data pointer of every tensor the compiled code is given."""
+
+    def __enter__(self):
+        from tir import _function
+        self.seen, self._orig = [], _function._descriptor
+
+        def record(a):
+            self.seen.append(a.ctypes.data)
+            return self._orig(a)
+        _function._descriptor = record
+        return self.seen
+
+    def __exit__(self, *exc):
+        from tir import _function
+        _function._descriptor = self._orig
+
+
+class DLPackTest(unittest.TestCase):
+    """Arrays with __dlpack__ go in and out without a copy (docs/python.md)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.sym = tir.compile(example("laplacian_symbolic.tir"))
+        cls.lap = cls.sym.laplacian
+
+    def test_input_and_out_without_copy(self):
+        g = rng(30).standard_normal((12, 10))
+        res = np.full((10, 8), np.nan)
+        with KernelPointers() as seen:
+            r = self.lap(Producer(g), out=Producer(res))
+        self.assertIsInstance(r, Producer)  # out= is returned as given
+        self.assertEqual(seen, [g.ctypes.data, res.ctypes.data])
+        np.testing.assert_allclose(res, lap5(g), rtol=1e-12, atol=1e-12)
+        # The interpreter writes into the same memory.
+        res[...] = np.nan
+        self.lap(Producer(g), out=Producer(res), backend="interp")
+        np.testing.assert_allclose(res, lap5(g), rtol=1e-12, atol=1e-12)
+
+    def test_views_and_fields(self):
+        grid = rng(31).standard_normal((14, 12))
+        out = np.zeros((14, 12))
+        # A padded producer placed with a Field; the result into the
+        # interior of another, as a time step does.
+        with KernelPointers() as seen:
+            self.lap(tir.Field(Producer(grid), origin=1), out=tir.Field(Producer(out), origin=0), N=12, M=10)
+        self.assertEqual(seen, [grid[1:13, 1:11].ctypes.data, out[1:11, 1:9].ctypes.data])
+        np.testing.assert_allclose(out[1:11, 1:9], lap5(grid[1:13, 1:11]), rtol=1e-12, atol=1e-12)
+        self.assertTrue((out[0] == 0).all() and (out[11:] == 0).all())
+
+    def test_like(self):
+        g = rng(32).standard_normal((6, 7))
+        r = self.lap(Producer(g), like=Producer(g))
+        self.assertIsInstance(r, Producer)
+        np.testing.assert_allclose(r.a, lap5(g), rtol=1e-12, atol=1e-12)
+        self.assertIsInstance(self.lap(Producer(g), like=g), np.ndarray)
+        with self.assertRaisesRegex(tir.ArgumentError, "like= takes a NumPy array, a PyTorch tensor"):
+            self.lap(g, like=[1.0])
+
+    def test_refused(self):
+        g = rng(33).standard_normal((6, 7))
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'inp' is in the memory of a device .*type 2"):
+            self.lap(Producer(g, device=(2, 0)))
+        with self.assertRaisesRegex(tir.ArgumentError, "argument 'inp' has dtype float32"):
+            self.lap(Producer(g.astype(np.float32)))
+        with self.assertRaisesRegex(tir.ArgumentError, "overlaps argument 'inp'"):
+            self.lap(Producer(g), out=Producer(g[1:-1, 1:-1]))
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed for this Python (make deps installs Debian's python3-torch)")
+class TorchTest(unittest.TestCase):
+    """PyTorch CPU tensors in and out without a copy (pointer identity)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.sym = tir.compile(example("laplacian_symbolic.tir"))
+        cls.lap = cls.sym.laplacian
+
+    def test_tensors_in_and_out(self):
+        g = torch.randn(12, 10, dtype=torch.float64)
+        res = torch.full((10, 8), float("nan"), dtype=torch.float64)
+        with KernelPointers() as seen:
+            r = self.lap(g, out=res)
+        self.assertIs(r, res)
+        self.assertEqual(seen, [g.data_ptr(), res.data_ptr()])
+        np.testing.assert_allclose(res.numpy(), lap5(g.numpy()), rtol=1e-12, atol=1e-12)
+        # A view of a padded tensor (strided), and a Field of one.
+        big = torch.randn(14, 12, dtype=torch.float64)
+        with KernelPointers() as seen:
+            r = self.lap(big[1:13, 1:11], out=tir.Field(res, origin=0))
+        self.assertEqual(seen, [big[1:13, 1:11].data_ptr(), res.data_ptr()])
+        np.testing.assert_allclose(res.numpy(), lap5(big.numpy()[1:13, 1:11]), rtol=1e-12, atol=1e-12)
+
+    def test_like_torch(self):
+        g = torch.randn(9, 8, dtype=torch.float64)
+        r = self.lap(g, like=g)
+        self.assertIsInstance(r, torch.Tensor)
+        np.testing.assert_allclose(r.numpy(), lap5(g.numpy()), rtol=1e-12, atol=1e-12)
+        self.assertIsInstance(self.lap(g), np.ndarray)
+
+    def test_bool_f16_bf16(self):
+        h = torch.tensor([1.5, -2.0, 0.25], dtype=torch.float16)
+        b = torch.tensor([3, -4, 5], dtype=torch.int8)
+        m = torch.tensor([True, False, True])
+        g, c, q = tir.compile(os.path.join(HERE, "data", "elements.tir")).abs(h, b, m, like=h)
+        self.assertEqual((g.dtype, c.dtype, q.dtype), (torch.float16, torch.int8, torch.bool))
+        np.testing.assert_array_equal(g.numpy(), 2 * h.numpy())
+        x = torch.tensor([1.0, -2.5, 3.0], dtype=torch.bfloat16)
+        y = tir.compile(os.path.join(HERE, "data", "bf16.tir")).twice(x, like=x)
+        self.assertEqual(y.dtype, torch.bfloat16)
+        with self.assertRaisesRegex(tir.ArgumentError, r"has dtype torch.float32.*\.to\(torch.float64\)"):
+            self.lap(torch.zeros(4, 4))
+
+    def test_docs_example(self):
+        """docs/python.md's PyTorch example runs as written from the repository's root."""
+        with open(os.path.join(REPO, "docs", "python.md")) as f:
+            block = next(b.partition("```")[0] for b in f.read().split("```python\n")[1:] if "import torch" in b)
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"), PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, "-c", block + "\nassert r.shape == out.shape and bool((r == out).all())\n"],
+                           cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(p.returncode, 0, p.stdout.decode())
+
+
 class TutorialTest(unittest.TestCase):
     def test_docs_python_md(self):
         """docs/python.md's first example (at most 5 lines) runs as written

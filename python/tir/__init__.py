@@ -1,4 +1,4 @@
-"""tir: call TIR kernels on NumPy arrays.
+"""tir: call TIR kernels on NumPy arrays (and PyTorch tensors, through DLPack).
 
     import numpy as np, tir
     lap = tir.compile("laplacian.tir").laplacian     # tc-opt -O2 | llc | cc -shared, cached

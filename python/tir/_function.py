@@ -1,8 +1,11 @@
-"""Calling a compiled function (or the interpreter) on NumPy arrays."""
+"""Calling a compiled function (or the interpreter) on NumPy arrays, and
+on any array that speaks DLPack (PyTorch CPU tensors), viewed as NumPy
+arrays without a copy."""
 
 import ctypes
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import warnings
@@ -23,6 +26,95 @@ def _bf16_to_f32(bits):
 def _f32_to_bf16(x):
     """float32 values that are bfloat16s (tc-run writes them exactly) to their bits."""
     return (np.ascontiguousarray(x, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+# DLPack device types whose memory the CPU reads: kDLCPU, kDLCUDAHost
+# (pinned), kDLROCMHost.
+_DLPACK_HOST = (1, 3, 11)
+
+
+def _is_dlpack(v):
+    return hasattr(v, "__dlpack__") and not isinstance(v, (np.ndarray, np.generic))
+
+
+# tir element -> the PyTorch dtype holding it, where its name is not NumPy's.
+_TORCH_DTYPES = {"bf16": "bfloat16", "i1": "bool"}
+
+
+def _is_torch(v):
+    return type(v).__module__.partition(".")[0] == "torch"
+
+
+def _from_dlpack(v, what, writeable=False):
+    """A NumPy view of a DLPack producer's memory (no copy). NumPy marks
+    the arrays numpy.from_dlpack makes read-only (DLPack before 1.0 cannot
+    say whether memory may be written): with writeable, the view is made
+    again over the same addresses, writeable, for results. PyTorch's bool
+    and bfloat16 tensors, which NumPy's DLPack import lacks, are viewed
+    through their bytes (uint8 as bool, int16 as the uint16 bits)."""
+    dev = getattr(v, "__dlpack_device__", None)
+    if dev is not None:
+        kind = int(dev()[0])
+        if kind not in _DLPACK_HOST:
+            raise ArgumentError("%s is in the memory of a device (DLPack device type %d), the compiled code runs"
+                                " on the CPU: pass a CPU array (tensor.cpu())" % (what, kind))
+    if not hasattr(np, "from_dlpack"):
+        raise ArgumentError("%s: a %s is passed through DLPack, which needs NumPy 1.22 or later (this is %s)"
+                            % (what, type(v).__name__, np.__version__))
+    view = None
+    if _is_torch(v):
+        import torch
+        if v.dtype == torch.bool:
+            v, view = v.view(torch.uint8), np.bool_
+        elif v.dtype == torch.bfloat16:
+            v, view = v.view(torch.int16), np.uint16
+    try:
+        a = np.from_dlpack(v)
+    except (TypeError, ValueError, RuntimeError, BufferError) as e:
+        raise ArgumentError("%s: NumPy cannot view this %s through DLPack: %s"
+                            % (what, type(v).__name__, e)) from None
+    if view is not None:
+        a = a.view(view)
+    if writeable and not a.flags.writeable:
+        a = _writeable_view(a)
+    return a
+
+
+def _writeable_view(a):
+    """A writeable ndarray over the memory of a (which must be writeable:
+    the caller's own buffer), holding a reference to a."""
+    if a.size == 0:
+        return np.empty(a.shape, a.dtype)  # nothing is ever written
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(a.shape, a.strides))
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(a.shape, a.strides)) + a.itemsize
+    buf = (ctypes.c_char * (hi - lo)).from_address(a.ctypes.data + lo)
+    buf._keep = a  # the DLPack capsule keeps the producer's memory alive
+    return np.ndarray(a.shape, a.dtype, buffer=buf, offset=-lo, strides=a.strides)
+
+
+def _converter(like, what):
+    """How to return a result (a NumPy array) as the kind of array like
+    is: None for NumPy, torch.from_dlpack for a PyTorch tensor, else the
+    from_dlpack of like's package (imported already, since like is one of
+    its arrays)."""
+    if like is None or isinstance(like, np.ndarray):
+        return None
+    if _is_torch(like):
+        import torch
+
+        def to_torch(a, elem):
+            if elem == "bf16":
+                return torch.from_dlpack(a.view(np.int16)).view(torch.bfloat16)
+            if elem == "i1":
+                return torch.from_dlpack(a.view(np.uint8)).view(torch.bool)
+            return torch.from_dlpack(a)
+        return to_torch
+    pkg = sys.modules.get(type(like).__module__.partition(".")[0])
+    conv = getattr(pkg, "from_dlpack", None)
+    if not _is_dlpack(like) or conv is None:
+        raise ArgumentError("%s: like= takes a NumPy array, a PyTorch tensor or an array of a package with"
+                            " from_dlpack, got %s" % (what, type(like).__name__))
+    return lambda a, elem: conv(a)
 
 
 class Field:
@@ -46,11 +138,17 @@ class Field:
     lower bound is the argument's; when the Field holds more points than
     the argument reads below, pass them explicitly. Results can be written
     into a Field too (`out=Field(...)`).
+
+    `array` may also be any array with `__dlpack__` (a PyTorch CPU
+    tensor): the Field holds a NumPy view of its memory, no copy.
     """
 
     def __init__(self, array, origin=None, start=None):
+        if _is_dlpack(array):
+            array = _from_dlpack(array, "Field", writeable=True)
         if not isinstance(array, np.ndarray):
-            raise TypeError("Field: expected a NumPy array, got %s" % type(array).__name__)
+            raise TypeError("Field: expected a NumPy array (or one with __dlpack__), got %s"
+                            % type(array).__name__)
         if origin is not None and start is not None:
             raise TypeError("Field: give origin or start, not both")
         self.array = array
@@ -150,9 +248,11 @@ class _Call:
 
 
 class Function:
-    """An exported function of a compiled module, called on NumPy arrays:
+    """An exported function of a compiled module, called on NumPy arrays
+    (or any array with `__dlpack__`, such as a PyTorch CPU tensor, viewed
+    without a copy):
 
-        f(a, b, N=64, out=None, backend=None)
+        f(a, b, N=64, out=None, backend=None, like=None)
 
     Inputs come by position or by name; size symbols are inferred from the
     arrays' shapes where the types determine them, or given by name. A
@@ -161,6 +261,8 @@ class Function:
     None for one to allocate), in which case `out` is returned. One result
     is returned as an array, several as a tuple. `backend="interp"` runs
     the reference interpreter through tc-run instead of the compiled code.
+    `like=` an array returns the allocated results as its kind (a PyTorch
+    tensor for a tensor: torch.from_dlpack, no copy).
     """
 
     def __init__(self, module, sig):
@@ -258,13 +360,21 @@ class Function:
             a = np.array(v, dtype=p.dtype)
         elif isinstance(v, np.generic) and not is_out and p.rank == 0:
             a = np.asarray(v)
+        elif _is_dlpack(v):
+            a = _from_dlpack(v, "@%s: %s" % (self.name, what), writeable=is_out)
         else:
-            raise self._error("%s: expected a NumPy array (or a tir.Field), got %s" % (what, type(v).__name__),
+            raise self._error("%s: expected a NumPy array, an array with __dlpack__ (a PyTorch tensor) or a"
+                              " tir.Field, got %s" % (what, type(v).__name__),
                               argument=p.name if p.is_input else None)
         want = np.dtype(p.dtype)
         if a.dtype != want:
-            raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with .astype(np.%s)" % (
-                what, a.dtype, self.name, want, p.elem, want.name), argument=p.name if p.is_input else None)
+            src = v.array if isinstance(v, Field) else v
+            if _is_torch(src):
+                have, fix = src.dtype, ".to(torch.%s)" % _TORCH_DTYPES.get(p.elem, want.name)
+            else:
+                have, fix = a.dtype, ".astype(np.%s)" % want.name
+            raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with %s" % (
+                what, have, self.name, want, p.elem, fix), argument=p.name if p.is_input else None)
         if a.ndim != p.rank:
             raise self._error("%s has %d dimension%s %s, @%s wants %d (%s)" % (
                 what, a.ndim, "" if a.ndim == 1 else "s", a.shape, self.name, p.rank, p.domain()),
@@ -412,10 +522,11 @@ class Function:
 
     # -- running ---------------------------------------------------------
 
-    def __call__(self, *args, out=None, backend=None, **kwargs):
+    def __call__(self, *args, out=None, backend=None, like=None, **kwargs):
         backend = backend or self.module.backend
         if backend not in _BACKENDS:
             raise ValueError("backend must be one of %s, got %r" % (_BACKENDS, backend))
+        conv = _converter(like, "@%s" % self.name)
         arrays, env, out_views, outs_given = self._prepare(args, kwargs, out)
         if backend == "interp":
             results = self._run_interp(arrays, env)
@@ -429,6 +540,10 @@ class Function:
         else:
             results = self._run_compiled(arrays, env, out_views)
         final = [results[i] if g is None else g for i, g in enumerate(outs_given)]
+        if conv is not None:
+            # The results allocated here; out= ones are returned as given.
+            final = [conv(r, p.elem) if g is None else r
+                     for r, g, p in zip(final, outs_given, self.signature.results)]
         return final[0] if len(final) == 1 else tuple(final)
 
     def result_shapes(self, **symbols):
