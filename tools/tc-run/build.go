@@ -91,6 +91,16 @@ func pipeline(o *options) (*passes.Pipeline, error) {
 			return nil, err
 		}
 	}
+	if o.derivatives {
+		// The derivative functions first, as loadEntry made them for the
+		// interpreter.
+		q := passes.NewPipeline(passes.AnchorModule)
+		if err := q.AddPass("tir-derivatives", ""); err != nil {
+			return nil, err
+		}
+		q.Elems = append(q.Elems, p.Elems...)
+		p = q
+	}
 	return p, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/passes/derivatives"
 	"tir/tools/internal/npy"
 	"tir/tools/internal/outfile"
 	"tir/tools/internal/version"
@@ -67,6 +68,10 @@ type options struct {
 	// threads compiles with --threads: the outermost parallel loops run
 	// on all cores through libgomp (OMP_NUM_THREADS sets how many).
 	threads bool
+	// derivatives adds the tangent-linear and adjoint functions of every
+	// function (tir-derivatives) before the entry is looked up and before
+	// the pipeline.
+	derivatives bool
 	// level is the -O level of the pipeline (-O2 by default).
 	level int
 	// mcpu is the CPU the code is for: "native" by default, since the
@@ -125,6 +130,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 				target:  c.String("target"),
 				emulate: c.Bool("emulate-gpu"),
 				threads: c.Bool("threads"),
+
+				derivatives: c.Bool("derivatives"),
 			}
 			if opts.target != "x86_64" && opts.target != "nvptx64" {
 				return usagef("--target must be x86_64 or nvptx64, not '%s'", opts.target)
@@ -156,6 +163,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 func flagSet() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "entry", Usage: "the function to run (default: the only tir.func of the file)"},
+		&cli.BoolFlag{Name: "derivatives", Usage: "add @f_jvp and @f_vjp next to every function first (tc-opt --derivatives), so that --entry may name them"},
 		&cli.StringSliceFlag{Name: "arg", Usage: "NAME=FILE.npy binds a tensor argument, NAME=NUMBER a 0-d argument, NAME=INT a size symbol"},
 		&cli.StringSliceFlag{Name: "out", Usage: "write the next result to this .npy file"},
 		&cli.BoolFlag{Name: "interp", Usage: "run the reference interpreter"},
@@ -219,7 +227,7 @@ func report(err error, stderr io.Writer) int {
 
 // execute runs one invocation once the flags are parsed.
 func execute(o *options, stdout, stderr io.Writer) error {
-	fn, src, err := loadEntry(o.file, o.entry, stderr)
+	fn, src, err := loadEntry(o.file, o.entry, o.derivatives, stderr)
 	if err != nil {
 		return err
 	}
@@ -285,7 +293,7 @@ func execute(o *options, stdout, stderr io.Writer) error {
 
 // loadEntry parses and verifies the file and finds the function to run.
 // Verifier warnings are printed; errors come back as diagnostics.
-func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, error) {
+func loadEntry(file, entry string, withDerivatives bool, stderr io.Writer) (*ir.Operation, string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, "", err
@@ -307,6 +315,11 @@ func loadEntry(file, entry string, stderr io.Writer) (*ir.Operation, string, err
 	}
 	if len(warnings) > 0 {
 		report(&diagError{diags: warnings, file: file, source: src}, stderr)
+	}
+	if withDerivatives {
+		if err := derivatives.Run(m, derivatives.Options{JVP: true, VJP: true}); err != nil {
+			return nil, "", &diagError{diags: ir.DiagList{ir.AsDiagnostic(err, ir.Location{File: file})}, file: file, source: src}
+		}
 	}
 	var funcs []string
 	var only *ir.Operation
