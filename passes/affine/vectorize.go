@@ -32,9 +32,11 @@ import (
 //     feeding subscripts.
 //
 // Values from outside the loop become vectors too: constants as dense
-// splats, other scalars through a small scratch buffer (N scalar stores
-// and one vector load before the loop; the arith dialect has no scalar to
-// vector op and vector.broadcast is not part of this stage). An i1 from
+// splats (an infinity or a NaN as a vector.broadcast, which prints as text
+// MLIR reads), other scalars through a small scratch buffer (N scalar
+// stores and one vector load before the loop: the code this stage has
+// always made and make bench measures; the outer-loop vectorizer and the
+// contraction tiles broadcast with vector.broadcast). An i1 from
 // outside can only be a select condition, which stays scalar: i1 vectors
 // are bit-packed in memory, so they never go through a buffer.
 //
@@ -466,11 +468,10 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 		}
 		maps[o] = mapUse{nm, nops}
 	}
+	// A splat of an infinity or a NaN is a vector.broadcast of the scalar
+	// (vectorConstant): a dense attribute of one has no text MLIR reads.
 	splat := func(c *ir.Operation) *ir.Value {
-		t := vt(c.Results[0].Type)
-		op := arith.NewConstant(c.Loc, ir.DenseElementsAttr{Type: t, Values: []ir.Attribute{c.Attr(arith.AttrValue)}}, t)
-		pre = append(pre, op)
-		return op.Result(0)
+		return vectorConstant(c.Loc, c.Attr(arith.AttrValue), vt(c.Results[0].Type), func(o *ir.Operation) { pre = append(pre, o) })
 	}
 	// operand returns the vector standing for x in the vector body.
 	operand := func(x *ir.Value) *ir.Value {

@@ -106,3 +106,17 @@ func.func @refused(%a: memref<64xf32>, %b: memref<64xf32>, %r: memref<1xf32>) {
   }
   func.return
 }
+
+// -----
+
+// A constant that is an infinity: a dense attribute of one has no text
+// MLIR reads, so its splat is a vector.broadcast of the scalar.
+func.func @max_with_ninf(%a: memref<64xf32>, %b: memref<64xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    %m = arith.maxf %x, %ninf : f32
+    affine.store %m, %b[%i] : memref<64xf32>
+  }
+  return
+}
