@@ -15,9 +15,9 @@ import (
 	"tir/lower/tiraffine"
 	"tir/lower/tollvm"
 	"tir/passes"
-	_ "tir/passes/affine"      // affine loop passes
-	_ "tir/passes/derivatives" // tir-derivatives
-	_ "tir/passes/tirpasses"   // tir-inline, tir-temporaries
+	_ "tir/passes/affinepasses" // affine loop passes
+	_ "tir/passes/derivatives"  // tir-derivatives
+	_ "tir/passes/tirpasses"    // tir-inline, tir-temporaries
 
 	_ "tir/passes/mathexpand" // expand-math (GPU math without libdevice)
 )

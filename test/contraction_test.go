@@ -18,7 +18,7 @@ import (
 )
 
 // Contractions compiled with -O3, where affine-contraction-tile blocks
-// them for registers and caches (passes/affine/contraction.go): the
+// them for registers and caches (passes/affinepasses/contraction.go): the
 // results must be bitwise the interpreter's and, for the matrix products,
 // the values computed here in float32 in the order of k; with
 // --fp-contract=fast (FMA) they must stay within the rounding error of a
@@ -332,7 +332,7 @@ func TestContractionEndToEnd(t *testing.T) {
 
 // transposingShuffle matches a shuffle of two vectors of VL lanes whose
 // mask starts <0, VL, 2, ... (<0, 2> for VL = 2): the first round of
-// transposeBlock (passes/affine/vectorize_outer.go), lane 0 of one row
+// transposeBlock (passes/affinepasses/vectorize_outer.go), lane 0 of one row
 // beside lane 0 of the next. Broadcasts have a mask of zeros.
 var transposingShuffle = regexp.MustCompile(`shufflevector <(\d+) x \w+> %[^,]+, <\d+ x \w+> %[^,]+, <\d+ x i32> <i32 0, i32 (\d+)(, i32 2,|>)`)
 

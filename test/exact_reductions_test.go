@@ -15,7 +15,7 @@ import (
 )
 
 // Float reductions that affine-vectorize vectorizes across the loop
-// around them (passes/affine/vectorize_outer.go): every lane holds one
+// around them (passes/affinepasses/vectorize_outer.go): every lane holds one
 // row's accumulator and adds in the row's order, so the compiled results
 // must be bitwise the interpreter's, at every size (rows and reductions
 // shorter than a vector, full vectors, remainders of both), in every

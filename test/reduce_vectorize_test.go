@@ -18,7 +18,7 @@ import (
 
 // Row reductions along the contiguous dimension, which affine-vectorize
 // turns into vector accumulators folded by vector.reduction
-// (passes/affine/vectorize_reduce.go), or, for float sums without
+// (passes/affinepasses/vectorize_reduce.go), or, for float sums without
 // --fp-reassociate, vectorizes across rows (a lane per row, adding in
 // the row's order: vectorize_outer.go), compiled and run for i32, i64, f32
 // and f64 sums, minima and maxima. Rows have no element, fewer than a

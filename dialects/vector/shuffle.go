@@ -16,7 +16,7 @@ import (
 // Index i < len(a) names a's lane i, index len(a) + j b's lane j; the
 // result has one lane per index (attribute mask, an array of i64).
 // affine-vectorize transposes blocks of rows with it (a lane per row of a
-// reduction, passes/affine/vectorize_outer.go), affine-contraction-tile
+// reduction, passes/affinepasses/vectorize_outer.go), affine-contraction-tile
 // the blocks of the operands it packs transposed (contraction_pack.go);
 // convert-to-llvm lowers it to LLVM's shufflevector.
 

@@ -53,7 +53,7 @@ var regressions = []regression{
 	// and the one nested in its arm in one pass, and the values of the
 	// outer arm referred to the inner if it had just removed ("operand
 	// does not dominate this use"). Found as seeds 200389, 200413 and
-	// 200553 (O2, O3). Fixed in passes/affine/unswitch.go (nested tests
+	// 200553 (O2, O3). Fixed in passes/affinepasses/unswitch.go (nested tests
 	// are resolved in the next round). The table has entries inside, -1
 	// and beyond I: rows 1 and 3 of %a, then the fallback -1.
 	{"unswitch_nested_same_test", Fixed("twice_pieces", `tir.func @twice_pieces(%a: !tir.tensor<f64, I[0:4], J[0:3]>, %nb: !tir.tensor<i64, K[0:4]>) {
