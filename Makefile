@@ -6,6 +6,7 @@
 #   make build   build bin/tc-opt and bin/tc-run
 #   make run     compile the bundled Laplacian with tc-opt + llc + gcc, run it, compare with the interpreter
 #   make test    vet and run every test (golden, diagnostics, end-to-end)
+#   make test-pip  pip install ./python into a fresh venv, run the Python tests from the installed copy
 #   make fuzz    run each fuzz target for FUZZTIME (60s), then compare RANDPROGS (10000) random
 #                programs between the interpreter and every compiled mode (test/fuzz/run.sh; ~1 h on 2 cores)
 #   make grammar regenerate the ANTLR parser (needs npx; the result is committed)
@@ -21,7 +22,7 @@ CUDA_DEPS := .deps/cuda
 # apt-get needs root; use sudo when we are not root and it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
-.PHONY: all deps build test run vet bench clean fuzz
+.PHONY: all deps build test test-pip run vet bench clean fuzz
 all: build
 
 deps:
@@ -57,6 +58,11 @@ vet:
 # default of 10 minutes per package leaves too little room on a slow one.
 test: deps build vet
 	$(GO) test -timeout 45m ./...
+
+# pip install ./python into a fresh venv and the Python package's tests
+# from the installed copy (about 45 s on 2 cores: not part of make test).
+test-pip: deps build
+	sh test/pip_test.sh
 
 FUZZTIME  ?= 60s
 RANDPROGS ?= 10000

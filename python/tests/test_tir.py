@@ -21,9 +21,15 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "python"))
+# $TIR_TEST_INSTALLED: test the copy `pip install ./python` put on the
+# path (test/pip_test.sh), not the tree's.
+if not os.environ.get("TIR_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(REPO, "python"))
 
 import tir  # noqa: E402
+
+# Where the package under test is imported from, for child processes.
+PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(tir.__file__)))
 from tir import _sizeexpr  # noqa: E402
 
 EXAMPLES = os.environ.get("TIR_EXAMPLES") or os.path.normpath(os.path.join(REPO, "..", "shared", "examples"))
@@ -801,7 +807,7 @@ class BuildOptionsTest(ToolLogTest):
                                  ({"OMP_WAIT_POLICY": "active"}, "OMP_WAIT_POLICY=active", "active")]:
             e = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
             e.update(env, PYTHONDONTWRITEBYTECODE="1")
-            p = subprocess.run([sys.executable, "-c", THREADS_CHILD, os.path.join(REPO, "python"),
+            p = subprocess.run([sys.executable, "-c", THREADS_CHILD, PKG_PARENT,
                                 example("laplacian_symbolic.tir"), cache], env=e, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
             self.assertEqual(p.returncode, 0, p.stderr.decode())
@@ -817,7 +823,7 @@ class CacheDamageTest(ToolLogTest):
 
     def child(self, src, cache):
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        p = subprocess.run([sys.executable, "-c", CHILD, os.path.join(REPO, "python"), src, cache], env=env,
+        p = subprocess.run([sys.executable, "-c", CHILD, PKG_PARENT, src, cache], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         return json.loads(p.stdout.decode().splitlines()[-1])
@@ -1045,13 +1051,36 @@ class TorchTest(unittest.TestCase):
         """docs/python.md's PyTorch example runs as written from the repository's root."""
         with open(os.path.join(REPO, "docs", "python.md")) as f:
             block = next(b.partition("```")[0] for b in f.read().split("```python\n")[1:] if "import torch" in b)
-        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"), PYTHONDONTWRITEBYTECODE="1")
+        env = dict(os.environ, PYTHONPATH=PKG_PARENT, PYTHONDONTWRITEBYTECODE="1")
         p = subprocess.run([sys.executable, "-c", block + "\nassert r.shape == out.shape and bool((r == out).all())\n"],
                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.assertEqual(p.returncode, 0, p.stdout.decode())
 
 
 class TutorialTest(unittest.TestCase):
+    def test_installed_or_tree(self):
+        """The package is the tree's, or with $TIR_TEST_INSTALLED an
+        installed copy with its metadata."""
+        tree = os.path.join(REPO, "python")
+        if not os.environ.get("TIR_TEST_INSTALLED"):
+            self.assertEqual(PKG_PARENT, tree)
+            return
+        self.assertNotEqual(PKG_PARENT, tree)
+        from importlib import metadata
+        self.assertEqual(metadata.version("tir"), "0.1.0")
+        self.assertIn("numpy", " ".join(metadata.requires("tir")))
+
+    def test_python_m_tir(self):
+        """python -m tir runs like tc-run."""
+        env = dict(os.environ, PYTHONPATH=PKG_PARENT, PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, "-m", "tir", example("laplacian.tir"), "--random", "1", "--check"],
+                           cwd=tempfile.gettempdir(), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(p.returncode, 0, p.stdout.decode())
+        self.assertIn("check: compiled code matches the interpreter", p.stdout.decode())
+        p = subprocess.run([sys.executable, "-m", "tir", example("laplacian.tir"), "--bogus"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertNotEqual(p.returncode, 0, p.stdout.decode())
+
     def test_docs_python_md(self):
         """docs/python.md's first example (at most 5 lines) runs as written
         from the repository root, and so does the NumPy check after it."""
@@ -1062,7 +1091,7 @@ class TutorialTest(unittest.TestCase):
         self.assertEqual(len(blocks), 2, "docs/python.md should start with two ```python blocks")
         code = [l for l in blocks[0].splitlines() if l.strip() and not l.lstrip().startswith("#")]
         self.assertLessEqual(len(code), 5, "the tutorial's first example should take at most 5 lines")
-        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"), PYTHONDONTWRITEBYTECODE="1")
+        env = dict(os.environ, PYTHONPATH=PKG_PARENT, PYTHONDONTWRITEBYTECODE="1")
         p = subprocess.run([sys.executable, "-c", "".join(blocks)], cwd=REPO, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.assertEqual(p.returncode, 0, p.stdout.decode())

@@ -37,7 +37,11 @@ from ._errors import CompileError, CompileWarning
 from ._signature import ABI_VERSION, parse_abi_json
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-REPO_BIN = os.path.normpath(os.path.join(_HERE, "..", "..", "bin"))
+# The repository's bin/ when the package is imported from its checkout
+# (python/tir next to go.mod); an installed copy (pip install ./python)
+# finds the tools on PATH or through the variables.
+_REPO = os.path.normpath(os.path.join(_HERE, "..", ".."))
+REPO_BIN = os.path.join(_REPO, "bin") if os.path.isfile(os.path.join(_REPO, "go.mod")) else None
 
 # Bumped when the layout of a cache entry changes (2: front.json, the
 # shared objects' checksums and the stored warnings; 3: the build options
@@ -49,8 +53,8 @@ _ELF_MACHINE = {"x86_64": 62, "aarch64": 183}
 
 # tool -> (environment variable, candidates in order)
 _TOOLS = {
-    "tc-opt": ("TIR_TC_OPT", [os.path.join(REPO_BIN, "tc-opt"), "tc-opt"]),
-    "tc-run": ("TIR_TC_RUN", [os.path.join(REPO_BIN, "tc-run"), "tc-run"]),
+    "tc-opt": ("TIR_TC_OPT", ([os.path.join(REPO_BIN, "tc-opt")] if REPO_BIN else []) + ["tc-opt"]),
+    "tc-run": ("TIR_TC_RUN", ([os.path.join(REPO_BIN, "tc-run")] if REPO_BIN else []) + ["tc-run"]),
     "llc": ("TIR_LLC", ["llc-14", "/usr/lib/llvm-14/bin/llc", "llc"]),
     "cc": ("TIR_CC", ["gcc", "cc"]),
 }
@@ -70,7 +74,10 @@ def find_tool(name):
         path = shutil.which(c)
         if path is not None:
             return os.path.abspath(path)
-    hint = {"tc-opt": "run `make build`", "tc-run": "run `make build`",
+    build = "run `make build`"
+    if REPO_BIN is None:
+        build = "build it with `make build` in the TIR repository, then put its bin/ on PATH or set $%s" % var
+    hint = {"tc-opt": build, "tc-run": build,
             "llc": "install llvm-14 (`make deps`)", "cc": "install gcc (`make deps`)"}[name]
     raise CompileError("%s not found (looked at $%s, %s): %s" % (name, var, ", ".join(candidates), hint))
 
