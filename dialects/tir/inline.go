@@ -147,3 +147,40 @@ func enclosingFunc(op *ir.Operation) *ir.Operation {
 	}
 	return nil
 }
+
+// maxInlineRounds bounds inlining so a recursive call chain is an error
+// instead of a hang.
+const maxInlineRounds = 64
+
+// InlineAll inlines every tir.call of m, callees' calls included, until
+// none is left (tir-inline; --emit=extents analyzes an inlined copy).
+func InlineAll(m *ir.Module) error {
+	for round := 0; ; round++ {
+		var calls []*ir.Operation
+		m.Op.Walk(func(o *ir.Operation) bool {
+			if o.Is(Call) {
+				calls = append(calls, o)
+			}
+			return true
+		})
+		if len(calls) == 0 {
+			return nil
+		}
+		if round == maxInlineRounds {
+			return ir.Errorf(calls[0].Loc, "tir-inline: calls are still left after %d rounds (recursive functions cannot be inlined)", maxInlineRounds)
+		}
+		for _, c := range calls {
+			callee := m.Lookup(Callee(c))
+			if callee == nil {
+				return ir.Errorf(c.Loc, "call to unknown function @%s", Callee(c))
+			}
+			rw := &ir.Rewriter{Root: c.ParentOp()}
+			for rw.Root.ParentOp() != nil && !rw.Root.Is(Func) {
+				rw.Root = rw.Root.ParentOp()
+			}
+			if err := InlineCall(c, callee, rw); err != nil {
+				return err
+			}
+		}
+	}
+}

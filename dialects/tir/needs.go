@@ -23,8 +23,9 @@ type DimNeed struct {
 	// Unbounded says why the points read cannot be bounded statically:
 	// "gather" (indices come from a neighbor table at run time), "compress"
 	// (which points tir.compress moves where depends on its mask) or
-	// "call" (the analysis does not look into callees; inline them first
-	// with --tir-inline). Empty for a static bound.
+	// "call" (the analysis does not look into callees: --emit=extents
+	// analyzes a copy with calls inlined, InlineAll). Empty for a static
+	// bound.
 	Unbounded string
 	// Frame is the output dimension these points move with: reading the
 	// output on [a:b] along Frame reads [a + lo : b + hi] here, for fixed

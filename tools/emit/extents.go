@@ -140,7 +140,7 @@ func Analyze(fn *ir.Operation) (*FuncExtents, error) {
 //	@laplacian  output I[0:5] J[0:7] K[0:9]
 //	  inp  I: -1 +1   J: -1 +1   K: 0 +0   reads I[-1:6] J[-1:8] K[0:9]
 func Extents(m *ir.Module) (string, error) {
-	fns, err := tirFuncs(m)
+	fns, err := tirFuncs(inlinedCopy(m))
 	if err != nil {
 		return "", err
 	}
@@ -262,4 +262,24 @@ func signedOffset(e sizeexpr.Expr, upper bool) string {
 		s = "(" + s + ")"
 	}
 	return sign + s
+}
+
+// inlinedCopy returns a copy of m with every tir.call inlined, so that the
+// extents see through calls as the compiled code does (the pipelines
+// inline too). It returns m itself when m has no call, or when inlining
+// fails (a recursive call): its calls then stay "unbounded (call)".
+func inlinedCopy(m *ir.Module) *ir.Module {
+	calls := false
+	m.Op.Walk(func(o *ir.Operation) bool {
+		calls = calls || o.Is(tir.Call)
+		return !calls
+	})
+	if !calls {
+		return m
+	}
+	c := &ir.Module{Op: m.Op.Clone(map[*ir.Value]*ir.Value{}), TypeAliases: m.TypeAliases, Implicit: m.Implicit}
+	if err := tir.InlineAll(c); err != nil {
+		return m
+	}
+	return c
 }

@@ -90,7 +90,7 @@ type JSONExtents struct {
 // gets its value. A name in sizes that is a size symbol of no function is
 // an error.
 func ExtentsJSON(m *ir.Module, sizes map[string]int64) (string, error) {
-	fns, err := tirFuncs(m)
+	fns, err := tirFuncs(inlinedCopy(m))
 	if err != nil {
 		return "", err
 	}
