@@ -38,9 +38,6 @@ const (
 	ExitInternal = 3 // a bug: a pass panicked or produced invalid IR
 )
 
-// Emit kinds accepted by --emit.
-var emitKinds = []string{"ir", "llvm", "c-header", "abi-json", "fortran", "launch-json", "cuda-host", "extents", "dot"}
-
 // LLVMAttr is the module attribute that carries the LLVM IR text
 // convert-to-llvm emitted; tc-opt prints it.
 const LLVMAttr = lower.LLVMAttr
@@ -173,7 +170,7 @@ func newApp(stdout, stderr io.Writer, action cli.ActionFunc) *cli.App {
 		&cli.StringFlag{Name: "fp-contract", Value: "off", Usage: "with -O0..-O3: off keeps every float multiply and add rounded separately (results bitwise those of the interpreter); fast lets llc fuse them into FMA instructions (convert-to-llvm{contract=true}; results may differ in the last bits)"},
 		&cli.BoolFlag{Name: "fp-reassociate", Usage: "with -O0..-O3: let float sums and products be reordered, so that affine-vectorize vectorizes addf and mulf reductions (a partial result per vector lane, folded as a tree); results may differ from the interpreter's in the last bits (affine-vectorize{reassociate=true}, convert-to-llvm{reassociate-fp-reductions=true})"},
 		&cli.BoolFlag{Name: "threads", Usage: "with -O0..-O3 on a CPU target: run the outermost parallel loops on all cores through GNU OpenMP's runtime (convert-to-llvm{threads=omp}; link with gcc -fopenmp or -lgomp)"},
-		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKinds, "|")},
+		&cli.StringFlag{Name: "emit", Value: "ir", Usage: "what to print: " + strings.Join(emitKindNames(), "|")},
 		&cli.StringFlag{Name: "input-format", Usage: "tir|tc (default: from the file extension)"},
 		&cli.StringFlag{Name: "ptx", Usage: "with --emit=cuda-host: embed the kernels' PTX read from `FILE` (llc -march=nvptx64 output) in the host wrapper"},
 		&cli.BoolFlag{Name: "split-input-file", Usage: "split the input on '// -----' lines and process the chunks independently"},
@@ -394,8 +391,8 @@ func run(cfg *config, stdin io.Reader, stdout, stderr io.Writer) int {
 		listPasses(stdout)
 		return ExitOK
 	}
-	if !contains(emitKinds, cfg.emit) {
-		return fail(usagef("unknown --emit value '%s' (valid: %s)", cfg.emit, strings.Join(emitKinds, ", ")))
+	if !contains(emitKindNames(), cfg.emit) {
+		return fail(usagef("unknown --emit value '%s' (valid: %s)", cfg.emit, strings.Join(emitKindNames(), ", ")))
 	}
 	if err := parseSizes(cfg); err != nil {
 		return fail(err)

@@ -3,19 +3,7 @@ package driver
 import (
 	"strconv"
 	"strings"
-
-	"tir/dialects/ir"
-	"tir/tools/emit"
 )
-
-// --emit=extents-json: the extent analysis as JSON, with the quantities
-// evaluated for the size symbols bound by --size (docs/tools.md).
-func init() {
-	emitKinds = append(emitKinds, "extents-json")
-	emitters["extents-json"] = func(m *ir.Module, cfg *config, _ string) (string, error) {
-		return emit.ExtentsJSON(m, cfg.sizes)
-	}
-}
 
 // parseSizes reads the --size NAME=INT bindings into cfg.sizes. They only
 // apply to --emit=extents-json; a name the module does not have is

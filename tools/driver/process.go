@@ -182,7 +182,7 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 		if !strings.HasSuffix(res.out, "\n") {
 			res.out += "\n"
 		}
-	} else if gen, ok := emitters[cfg.emit]; ok {
+	} else if gen := emitterOf(cfg.emit); gen != nil {
 		out, err := gen(m, cfg, file)
 		if err != nil {
 			switch {
@@ -211,17 +211,26 @@ func processChunk(cfg *config, pipeline *passes.Pipeline, fe frontend, file, tex
 	return res
 }
 
-// emitters print the --emit kinds that are not IR: descriptions of the
-// tir-level module (c-header, abi-json, extents, dot) and of the GPU build after
-// gpu-kernel-outlining (launch-json, cuda-host).
-var emitters = map[string]func(m *ir.Module, cfg *config, file string) (string, error){
-	"c-header":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.CHeader(m) },
-	"abi-json":    func(m *ir.Module, _ *config, _ string) (string, error) { return emit.ABIJSON(m) },
-	"fortran":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Fortran(m) },
-	"extents":     func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Extents(m) },
-	"dot":         func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Dot(m) },
-	"launch-json": func(m *ir.Module, _ *config, _ string) (string, error) { return emit.LaunchJSON(m) },
-	"cuda-host": func(m *ir.Module, cfg *config, file string) (string, error) {
+// emitKind is one --emit value: its name and, for the kinds that describe
+// the module instead of printing it (every kind but ir and llvm), the
+// function that writes the description.
+type emitKind struct {
+	name  string
+	print func(m *ir.Module, cfg *config, file string) (string, error)
+}
+
+// emitTable is every --emit kind, in the order --help lists them: the
+// tir-level descriptions (c-header, abi-json, fortran, extents, dot) read
+// the module before lowering, launch-json and cuda-host the GPU build
+// after gpu-kernel-outlining.
+var emitTable = []emitKind{
+	{name: "ir"},
+	{name: "llvm"},
+	{"c-header", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.CHeader(m) }},
+	{"abi-json", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.ABIJSON(m) }},
+	{"fortran", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Fortran(m) }},
+	{"launch-json", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.LaunchJSON(m) }},
+	{"cuda-host", func(m *ir.Module, cfg *config, file string) (string, error) {
 		opts := emit.CUDAHostOptions{Source: file}
 		if cfg.ptxFile != "" {
 			b, err := os.ReadFile(cfg.ptxFile)
@@ -231,7 +240,32 @@ var emitters = map[string]func(m *ir.Module, cfg *config, file string) (string, 
 			opts.PTX = string(b)
 		}
 		return emit.CUDAHost(m, opts)
-	},
+	}},
+	{"extents", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Extents(m) }},
+	{"dot", func(m *ir.Module, _ *config, _ string) (string, error) { return emit.Dot(m) }},
+	// The extent analysis as JSON, its quantities evaluated for the size
+	// symbols --size binds (docs/tools.md).
+	{"extents-json", func(m *ir.Module, cfg *config, _ string) (string, error) { return emit.ExtentsJSON(m, cfg.sizes) }},
+}
+
+// emitKindNames lists the --emit values.
+func emitKindNames() []string {
+	names := make([]string, len(emitTable))
+	for i, k := range emitTable {
+		names[i] = k.name
+	}
+	return names
+}
+
+// emitterOf returns the description writer of an --emit kind, nil for ir
+// and llvm.
+func emitterOf(name string) func(m *ir.Module, cfg *config, file string) (string, error) {
+	for _, k := range emitTable {
+		if k.name == name {
+			return k.print
+		}
+	}
+	return nil
 }
 
 func asDiagList(err error, file string) ir.DiagList {
