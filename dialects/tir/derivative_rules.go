@@ -892,12 +892,6 @@ func reduceAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 	if err != nil || dx == nil {
 		return outs, err
 	}
-	if MayBeMasked(r.x) {
-		// The reduction skipped the masked points: they get nothing.
-		if dx, err = b.Build(Select, []*ir.Value{mustBuild(b, CanDeref, r.x), dx, b.Const(elemOf(dx), 0)}, nil, nil); err != nil {
-			return nil, err
-		}
-	}
 	if xAt >= 0 {
 		outs[xAt] = dx
 		return outs, nil
@@ -1174,15 +1168,6 @@ func gatherAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 		out[0] = picked
 		return out
 	}, b)
-}
-
-// mustBuild builds a one-operand op whose type rule cannot fail on it.
-func mustBuild(b DerivativeBuilder, k *Op, x *ir.Value) *ir.Value {
-	v, err := b.Build(k, []*ir.Value{x}, nil, nil)
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
 
 // denseViewAdjoint is the transpose of any view whose expressions have

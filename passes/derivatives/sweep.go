@@ -142,6 +142,18 @@ func tangentOf(b *builder, op *ir.Operation, tangent map[*ir.Value]*ir.Value) er
 		if t, err = b.Fit(t, rt); err != nil {
 			return err
 		}
+		if tir.MayBeMasked(op.Results[i]) {
+			// 0 where the value is masked, as the value is skipped by
+			// what reads it (an operand without a tangent does not
+			// carry its mask into the sum of the others').
+			ok, err := b.Build(tir.CanDeref, []*ir.Value{op.Results[i]}, nil, nil)
+			if err != nil {
+				return err
+			}
+			if t, err = b.Build(tir.Select, []*ir.Value{ok, t, b.Const(rt.Elem, 0)}, nil, nil); err != nil {
+				return err
+			}
+		}
 		if t.NameHint == "" {
 			t.NameHint = argName(op.Results[i], "")
 		}
@@ -198,6 +210,15 @@ func (a *adjoint) contribute(v, c *ir.Value) error {
 	return nil
 }
 
+// unmasked is g where v is not masked, 0 where it is.
+func (a *adjoint) unmasked(v, g *ir.Value) (*ir.Value, error) {
+	ok, err := a.b.Build(tir.CanDeref, []*ir.Value{v}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return a.b.Build(tir.Select, []*ir.Value{ok, g, a.b.Const(tensorType(g).Elem, 0)}, nil, nil)
+}
+
 // total is v's cotangent, the sum of its contributions (nil: none).
 func (a *adjoint) total(v *ir.Value) (*ir.Value, error) {
 	cs := a.contribs[v]
@@ -228,6 +249,14 @@ func (a *adjoint) sweep(ops []*ir.Operation) error {
 			var err error
 			if dy[k], err = a.total(r); err != nil {
 				return err
+			}
+			if dy[k] != nil && tir.MayBeMasked(r) {
+				// A masked point takes no part in what reads it (a
+				// reduction skips it, a result holds 0 there): it has
+				// no derivative to pass on.
+				if dy[k], err = a.unmasked(r, dy[k]); err != nil {
+					return err
+				}
 			}
 			any = any || dy[k] != nil
 		}
