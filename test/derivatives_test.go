@@ -713,6 +713,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: "nabla.tir", syms: map[string]int64{"NV": 23, "NE": 31}},
 		{path: filepath.Join("testdata", "derivatives", "gather.tir"), syms: map[string]int64{"NV": 6, "NE": 7}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "scan_masked.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "e2e", "domain_ops.tir"), syms: map[string]int64{"N": 9}},
 	}
 	for _, c := range cases {

@@ -955,16 +955,38 @@ func previousStates(e *emitter, o DerivativeOp) *ir.Value {
 	return e.fit(prev, rt)
 }
 
-// scanMasked refuses a scan whose operands may be masked: a step with a
-// masked input leaves the state as it was, which the adjoint scan (that
-// would skip the step, dropping the step's own cotangent) does not follow.
+// scanMasked refuses a scan whose init may be masked (the whole column
+// is then masked). Masked inputs are handled: a step with a masked input
+// leaves the state as it was, so its tangent keeps the state's tangent
+// (the tangent scan skips the same steps) and its adjoint passes the
+// whole cotangent of the state back (the adjoint scan must not skip it:
+// it reads the inputs unmasked and chooses by the step's mask).
 func scanMasked(o DerivativeOp) error {
-	for _, x := range o.X {
-		if MayBeMasked(x) {
-			return NotDifferentiableYet(o.Op, "an operand may be masked (read through a gather)")
-		}
+	if MayBeMasked(o.X[0]) {
+		return NotDifferentiableYet(o.Op, "its init may be masked (read through a gather)")
 	}
 	return nil
+}
+
+// stepMask is, for a scan whose inputs may be masked, where a step runs
+// (i1: every input there is not masked) and the inputs with 0 where they
+// are masked; nil and the inputs themselves when none may be.
+func stepMask(e *emitter, ins []*ir.Value) (*ir.Value, []*ir.Value) {
+	var ok *ir.Value
+	out := append([]*ir.Value(nil), ins...)
+	for i, x := range ins {
+		if !MayBeMasked(x) {
+			continue
+		}
+		here := e.op(CanDeref, x)
+		out[i] = e.op(Select, here, x, e.b.Const(elemOf(x), 0))
+		if ok == nil {
+			ok = here
+		} else {
+			ok = e.op(And, ok, here)
+		}
+	}
+	return ok, out
 }
 
 func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
@@ -1035,20 +1057,33 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 		n := len(o.X) - 1
 		stepNeed := make([]bool, n+1)
 		stepNeed[0] = true
-		nu, err := b.BuildScan(b.Const(elemOf(g), 0), append([]*ir.Value{g, prev}, o.X[1:]...), scanAttrs(o, opposite),
+		runs, ins := stepMask(e, o.X[1:])
+		scanIns := append([]*ir.Value{g, prev}, ins...)
+		if runs != nil {
+			scanIns = append(scanIns, runs)
+		}
+		if e.err != nil {
+			return nil
+		}
+		nu, err := b.BuildScan(b.Const(elemOf(g), 0), scanIns, scanAttrs(o, opposite),
 			func(bb DerivativeBuilder, args []*ir.Value) (*ir.Value, error) {
 				mu, err := bb.Add(args[1], args[0])
 				if err != nil {
 					return nil, err
 				}
-				cs, err := bb.BodyAdjoint(body, args[2:], mu, stepNeed, nil)
+				cs, err := bb.BodyAdjoint(body, args[2:3+n], mu, stepNeed, nil)
 				if err != nil {
 					return nil, err
 				}
-				if cs[0] == nil {
-					return bb.Const(elemOf(g), 0), nil
+				back := cs[0]
+				if back == nil {
+					back = bb.Const(elemOf(g), 0)
 				}
-				return cs[0], nil
+				if runs != nil {
+					// A masked step kept the state: all of mu goes back.
+					back, err = bb.Build(Select, []*ir.Value{args[3+n], back, mu}, nil, nil)
+				}
+				return back, err
 			})
 		if err != nil {
 			e.err = err
