@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -56,10 +57,13 @@ var derivExamples = []derivCase{
 	{file: "fcrelu.tc", syms: map[string]int64{"B": 3, "M": 5, "N": 4}},
 }
 
+// tcFloat are TC's float types other than double.
+var tcFloat = regexp.MustCompile(`\b(float|float32|half|float16|bfloat16)\b`)
+
 // toF64 makes an example compute in f64.
 func toF64(path, src string) string {
 	if strings.HasSuffix(path, ".tc") {
-		return strings.ReplaceAll(src, "float(", "double(")
+		return tcFloat.ReplaceAllString(src, "double")
 	}
 	return strings.NewReplacer("f32", "f64", "bf16", "f64", "f16", "f64").Replace(src)
 }
@@ -71,7 +75,7 @@ func toF64(path, src string) string {
 func differentiate(t *testing.T, path, src string) *ir.Module {
 	t.Helper()
 	m, diags := native.Load(path, src)
-	if len(diags) > 0 {
+	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	if err := derivatives.Run(m, derivatives.Options{JVP: true, VJP: true}); err != nil {
@@ -385,6 +389,65 @@ func TestDerivativesEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkProgram(t, f, toF64(f, string(src)), derivCase{file: f, syms: e.syms, taylor: true})
+		})
+	}
+}
+
+// TestDerivativesTC runs the checks on the TC programs of testdata/tc
+// (their diagnostics files aside), read as double, every size symbol
+// bound to 6; a function whose run fails a precondition at those sizes is
+// left out, and said so.
+func TestDerivativesTC(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "tc", "*.tc"))
+	if len(files) == 0 {
+		t.Fatal("no TC programs")
+	}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "diag_") {
+			continue
+		}
+		f := f
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, diags := native.Load(f, toF64(f, string(src))); diags.HasErrors() {
+				t.Skipf("the program is refused (it shows a diagnostic): %v", diags)
+			}
+			m := differentiate(t, f, toF64(f, string(src)))
+			names := derivFunctions(m)
+			if len(names) == 0 {
+				t.Skip("no function has a float argument and result")
+			}
+			for _, name := range names {
+				fn := m.Lookup(name)
+				syms := map[string]int64{}
+				for _, s := range interp.Symbols(fn) {
+					syms[s] = 6
+				}
+				if _, err := interp.Run(fn, randomIntRange(t, fn, syms, 1, 0, 5), syms); err != nil {
+					t.Logf("@%s left out: %v", name, err)
+					continue
+				}
+				c := derivCase{file: f, syms: syms, taylor: true}
+				for seed := int64(1); seed <= 2; seed++ {
+					r := checkFunction(t, m, name, c, seed)
+					if math.IsNaN(r.dotRel) {
+						t.Logf("@%s seed %d left out: derivatives not finite (a log or sqrt of a negative)", name, seed)
+						continue
+					}
+					if !(r.dotRel <= 1e-12) {
+						t.Errorf("@%s seed %d: dot-product test: relative difference %.3g", name, seed, r.dotRel)
+					}
+					if !r.taylorOK() {
+						t.Errorf("@%s seed %d: Taylor test: slopes %v", name, seed, r.slopes)
+					}
+					if seed == 1 {
+						t.Logf("@%s: %v", name, r)
+					}
+				}
+			}
 		})
 	}
 }
