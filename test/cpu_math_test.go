@@ -45,7 +45,7 @@ var cpuMathFuncs = []struct{ name, expr string }{
 	{"E", "exp(A(i))"}, {"L", "log(A(i))"}, {"T", "tanh(A(i))"}, {"S", "sigmoid(A(i))"},
 	{"Q", "sqrt(A(i))"}, {"R", "rsqrt(A(i))"}, {"SN", "sin(A(i))"}, {"CS", "cos(A(i))"},
 	{"TN", "tan(A(i))"}, {"P", "pow(A(i), 2.5)"}, {"PI", "pow(A(i), -3.0)"}, {"E2", "exp2(A(i))"},
-	{"LG", "log10(A(i))"},
+	{"LG", "log10(A(i))"}, {"ER", "erf(A(i))"},
 }
 
 // hostRunsV3 skips a test unless this machine executes x86-64-v3 code.

@@ -33,6 +33,7 @@ var builtins = map[string]builtin{
 	"sqrt":    {op: "tir.sqrt", arity: 1, floatOnly: true},
 	"rsqrt":   {op: "tir.rsqrt", arity: 1, floatOnly: true},
 	"tanh":    {op: "tir.tanh", arity: 1, floatOnly: true},
+	"erf":     {op: "tir.erf", arity: 1, floatOnly: true},
 	"sigmoid": {op: "tir.sigmoid", arity: 1, floatOnly: true},
 	"sin":     {op: "tir.sin", arity: 1, floatOnly: true},
 	"cos":     {op: "tir.cos", arity: 1, floatOnly: true},
@@ -58,14 +59,14 @@ var builtins = map[string]builtin{
 
 // unsupportedBuiltins are TC's builtins that tir has no op for and that no
 // composition of tir ops computes with the same semantics: special
-// functions (erf, lgamma, Bessel functions), inverse trigonometric and
+// functions (erfc, lgamma, Bessel functions), inverse trigonometric and
 // hyperbolic functions, functions whose point is an accuracy a composition
 // loses (expm1, log1p, hypot, fma), and bit-level ones (nextafter,
 // copysign of a NaN, logb).
 var unsupportedBuiltins = map[string]bool{
 	"acos": true, "acosh": true, "asin": true, "asinh": true, "atan": true, "atan2": true, "atanh": true,
 	"cbrt": true, "copysign": true, "cosh": true, "cospi": true, "cyl_bessel_i0": true, "cyl_bessel_i1": true,
-	"erf": true, "erfc": true, "erfcinv": true, "erfcx": true, "erfinv": true, "expm1": true, "fma": true,
+	"erfc": true, "erfcinv": true, "erfcx": true, "erfinv": true, "expm1": true, "fma": true,
 	"fmod": true, "hypot": true, "j0": true, "j1": true, "lgamma": true, "log1p": true, "logb": true,
 	"nextafter": true, "norm3d": true, "norm4d": true, "normcdf": true, "normcdfinv": true, "rcbrt": true,
 	"remainder": true, "rhypot": true, "rnorm3d": true, "rnorm4d": true, "sinh": true, "sinpi": true,

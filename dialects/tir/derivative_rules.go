@@ -2,6 +2,7 @@ package tir
 
 import (
 	"fmt"
+	"math"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -81,6 +82,10 @@ var derivativeRules = map[*Op]DerivativeRule{
 	}),
 	Sigmoid: unaryPartial(func(e *emitter, a, y *ir.Value) *ir.Value {
 		return e.op(Mul, y, e.op(Sub, e.c(a, 1), y))
+	}),
+	// d erf(a) = 2/sqrt(pi) exp(-a^2).
+	Erf: unaryPartial(func(e *emitter, a, y *ir.Value) *ir.Value {
+		return e.op(Mul, e.c(a, 2/math.Sqrt(math.Pi)), e.op(Exp, e.op(Neg, e.op(Mul, a, a))))
 	}),
 	// Piecewise constant: derivative 0 everywhere (their steps included).
 	Floor: {}, Ceil: {}, Round: {},

@@ -95,6 +95,7 @@ var (
 	Ceil    = elementwise("ceil", "elementwise ceil", 1, floating, CostArithmetic)
 	Round   = elementwise("round", "elementwise round", 1, floating, CostArithmetic)
 	Sigmoid = elementwise("sigmoid", "elementwise sigmoid", 1, floating, CostTranscendental)
+	Erf     = elementwise("erf", "elementwise error function", 1, floating, CostTranscendental)
 
 	And = elementwise("and", "elementwise logical/bitwise and", 2, logical, CostArithmetic)
 	Or  = elementwise("or", "elementwise logical/bitwise or", 2, logical, CostArithmetic)
@@ -105,7 +106,7 @@ var (
 // allOps lists every tir op in the order the docs present them.
 var allOps = []*Op{
 	Add, Sub, Mul, Div, Rem, Min, Max, Pow,
-	Neg, Abs, Exp, Log, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Round, Sigmoid,
+	Neg, Abs, Exp, Log, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Round, Sigmoid, Erf,
 	And, Or, Xor, Not,
 	Func, Return, Constant, Cmp, Select, Shift,
 	Cast, MakeTuple, TupleGet, View, Gather, CanDeref,

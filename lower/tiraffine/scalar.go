@@ -30,7 +30,7 @@ var intBinary = map[*tir.Op]*ir.OpDef{
 var floatUnary = map[*tir.Op]*ir.OpDef{
 	tir.Neg: arith.NegF, tir.Abs: mathd.AbsF, tir.Exp: mathd.Exp, tir.Log: mathd.Log,
 	tir.Sqrt: mathd.Sqrt, tir.Rsqrt: mathd.Rsqrt, tir.Sin: mathd.Sin, tir.Cos: mathd.Cos,
-	tir.Tan: mathd.Tan, tir.Tanh: mathd.Tanh, tir.Floor: mathd.Floor, tir.Ceil: mathd.Ceil,
+	tir.Tan: mathd.Tan, tir.Tanh: mathd.Tanh, tir.Erf: mathd.Erf, tir.Floor: mathd.Floor, tir.Ceil: mathd.Ceil,
 	tir.Round: mathd.Round,
 }
 

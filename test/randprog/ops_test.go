@@ -29,6 +29,7 @@ var notGenerated = map[*tir.Op]string{
 	tir.Cos:     "math library function: not bitwise equal to the interpreter",
 	tir.Tan:     "math library function: not bitwise equal to the interpreter",
 	tir.Tanh:    "math library function: not bitwise equal to the interpreter",
+	tir.Erf:     "math library function: not bitwise equal to the interpreter",
 	tir.Sigmoid: "math library function: not bitwise equal to the interpreter",
 	// Extents computed from data: the result's extent is a new size symbol
 	// defined by the op, which the generator's bookkeeping of intervals

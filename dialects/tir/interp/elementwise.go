@@ -18,7 +18,7 @@ import (
 var arithOps = []*tir.Op{
 	tir.Add, tir.Sub, tir.Mul, tir.Div, tir.Rem, tir.Min, tir.Max, tir.Pow,
 	tir.Neg, tir.Abs, tir.Exp, tir.Log, tir.Sqrt, tir.Rsqrt, tir.Sin, tir.Cos,
-	tir.Tan, tir.Tanh, tir.Floor, tir.Ceil, tir.Round, tir.Sigmoid,
+	tir.Tan, tir.Tanh, tir.Floor, tir.Ceil, tir.Round, tir.Sigmoid, tir.Erf,
 	tir.And, tir.Or, tir.Xor, tir.Not,
 }
 

@@ -113,6 +113,7 @@ var floatUnary = map[string]floatUnaryFn{
 	"cos":   lib(math.Cos),
 	"tan":   lib(math.Tan),
 	"tanh":  lib(math.Tanh),
+	"erf":   lib(math.Erf),
 	"floor": lib(math.Floor),
 	"ceil":  lib(math.Ceil),
 	// Half away from zero, like C round (math.round).

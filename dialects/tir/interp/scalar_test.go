@@ -203,6 +203,9 @@ func TestUnary(t *testing.T) {
 		{"sigmoid", "f32", 1, float64(1 / (1 + float32(math.Exp(-1))))},
 		{"exp", "f32", 1, float64(float32(math.Exp(1)))},
 		{"tanh", "f64", 0.5, math.Tanh(0.5)},
+		// erf(1/2) and erf(-2), from tables (not from Go's math.Erf).
+		{"erf", "f64", 0.5, 0.5204998778130465},
+		{"erf", "f64", -2, -0.9953222650189527},
 	}
 	for _, c := range cases {
 		t.Run(c.op+"_"+c.elem, func(t *testing.T) {
