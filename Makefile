@@ -33,7 +33,6 @@ deps:
 	command -v gfortran >/dev/null 2>&1 || missing="$$missing gfortran"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
-	/usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing="$$missing python3-torch"; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	[ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ] || [ -e /usr/include/aarch64-linux-gnu/cblas.h ] || missing="$$missing libopenblas-dev"; \
@@ -41,6 +40,11 @@ deps:
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# PyTorch (about 180 MB) only serves the DLPack tests of python/, which
+	@# skip without it: a failed install is a warning, not a failed build.
+	@/usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || { echo "installing: python3-torch"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch >/dev/null \
+	  || echo "make deps: warning: python3-torch could not be installed; the Python tests with PyTorch tensors will be skipped"; }
 	@sh test/tools/fetch-cuda.sh $(CUDA_DEPS)
 
 # The commit --version prints (tools/internal/version): HEAD, "-dirty" when
