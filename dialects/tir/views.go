@@ -25,6 +25,8 @@ const (
 	AttrPredicate = "predicate" // tir.cmp
 	AttrDirection = "direction" // tir.scan
 	AttrInterval  = "interval"  // tir.scan's named interval
+
+	AttrFunctionType = "function_type" // tir.func's signature
 )
 
 // ShiftOp is a tir.shift.

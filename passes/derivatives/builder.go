@@ -41,7 +41,7 @@ func (b *builder) Const(elem ir.Type, x float64) *ir.Value {
 	if v, ok := b.consts[key]; ok {
 		return v
 	}
-	op := ir.NewOpOf(tir.Constant, b.loc, nil, []ir.Type{tir.Scalar(elem)}, ir.DictAttr{}.With("value", constAttr(elem, x)))
+	op := ir.NewOpOf(tir.Constant, b.loc, nil, []ir.Type{tir.Scalar(elem)}, ir.DictAttr{}.With(tir.AttrValue, constAttr(elem, x)))
 	b.block.Append(op)
 	b.consts[key] = op.Results[0]
 	return op.Results[0]
@@ -96,7 +96,7 @@ func (b *builder) Fit(v *ir.Value, t tir.TensorType) (*ir.Value, error) {
 		if inside, _ := td.Contains(vd.Interval); !inside {
 			inner = vd.Intersect(td.Interval)
 			if !inner.Equal(vd.Interval) {
-				v, err = b.Build(tir.Subset, []*ir.Value{v}, ir.DictAttr{}.With("bounds", tir.DomainAttr{{Name: td.Name, Interval: inner}}), nil)
+				v, err = b.Build(tir.Subset, []*ir.Value{v}, ir.DictAttr{}.With(tir.AttrBounds, tir.DomainAttr{{Name: td.Name, Interval: inner}}), nil)
 				if err != nil {
 					return nil, err
 				}
@@ -113,7 +113,7 @@ func (b *builder) Fit(v *ir.Value, t tir.TensorType) (*ir.Value, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return b.Build(tir.Broadcast, []*ir.Value{v}, ir.DictAttr{}.With("dims", missing), nil)
+		return b.Build(tir.Broadcast, []*ir.Value{v}, ir.DictAttr{}.With(tir.AttrDims, missing), nil)
 	}
 	return v, nil
 }
@@ -124,7 +124,7 @@ func (b *builder) pad(v *ir.Value, dim string, inner, outer sizeexpr.Interval) (
 	zeros := func(iv sizeexpr.Interval) (*ir.Value, error) {
 		dims := append(tir.DomainAttr(nil), vt.Dims...)
 		dims[vt.Find(dim)].Interval = iv
-		return b.Build(tir.Broadcast, []*ir.Value{b.Const(vt.Elem, 0)}, ir.DictAttr{}.With("dims", dims), nil)
+		return b.Build(tir.Broadcast, []*ir.Value{b.Const(vt.Elem, 0)}, ir.DictAttr{}.With(tir.AttrDims, dims), nil)
 	}
 	var pieces []*ir.Value
 	if !sizeexpr.ProveEQ(outer.Lo, inner.Lo) {
@@ -145,14 +145,14 @@ func (b *builder) pad(v *ir.Value, dim string, inner, outer sizeexpr.Interval) (
 	if len(pieces) == 1 {
 		return v, nil
 	}
-	return b.Build(tir.Concat, pieces, ir.DictAttr{}.With("dim", ir.StringAttr(dim)), nil)
+	return b.Build(tir.Concat, pieces, ir.DictAttr{}.With(tir.AttrDim, ir.StringAttr(dim)), nil)
 }
 
 // components splits a tuple value into its components (tuple_get).
 func (b *builder) components(v *ir.Value, tt ir.TupleType) ([]*ir.Value, error) {
 	parts := make([]*ir.Value, len(tt.Elems))
 	for i := range tt.Elems {
-		p, err := b.Build(tir.TupleGet, []*ir.Value{v}, ir.DictAttr{}.With("index", ir.IntegerAttr{Value: int64(i), Type: ir.I64}), nil)
+		p, err := b.Build(tir.TupleGet, []*ir.Value{v}, ir.DictAttr{}.With(tir.AttrIndex, ir.IntegerAttr{Value: int64(i), Type: ir.I64}), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (b *builder) sum(v *ir.Value, dims []string) (*ir.Value, error) {
 	for _, d := range dims {
 		names = append(names, ir.StringAttr(d))
 	}
-	return b.Build(tir.Reduce, []*ir.Value{v}, ir.DictAttr{}.With("kind", ir.StringAttr("add")).With("dims", names), nil)
+	return b.Build(tir.Reduce, []*ir.Value{v}, ir.DictAttr{}.With(tir.AttrKind, ir.StringAttr("add")).With(tir.AttrDims, names), nil)
 }
 
 // add sums two values of one element type (a tuple component by

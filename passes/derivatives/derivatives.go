@@ -155,7 +155,7 @@ func isDiff(t ir.Type) bool {
 // copy).
 func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir.Value, error) {
 	c := fn.Clone(map[*ir.Value]*ir.Value{})
-	c.SetAttr("sym_name", ir.StringAttr(name))
+	c.SetAttr(ir.AttrSymName, ir.StringAttr(name))
 	if err := inlineCalls(m, c); err != nil {
 		return nil, nil, err
 	}
@@ -203,7 +203,7 @@ func inlineCalls(m *ir.Module, fn *ir.Operation) error {
 
 // setSignature gives fn its new argument and result types.
 func setSignature(fn *ir.Operation, inputs, results []ir.Type) {
-	fn.SetAttr("function_type", ir.TypeAttr{Type: ir.FunctionType{Inputs: inputs, Results: results}})
+	fn.SetAttr(tir.AttrFunctionType, ir.TypeAttr{Type: ir.FunctionType{Inputs: inputs, Results: results}})
 }
 
 // ruleOf returns the derivative rule of an op, or the located error that
