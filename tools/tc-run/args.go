@@ -88,6 +88,9 @@ func bindArgs(fn *ir.Operation, flags []string, random *int64) ([]*interp.Tensor
 		}
 		pt, _ := tir.AsTensor(ft.Inputs[i])
 		if random == nil {
+			if what, v := sampleNumber(pt); v != "" {
+				return nil, nil, usagef("missing argument '%s' (%s) of @%s: pass %s (--arg %s=%s), --arg %s=FILE.npy or --random SEED", n, pt, ir.SymbolName(fn), what, n, v, n)
+			}
 			return nil, nil, usagef("missing argument '%s' (%s) of @%s: pass --arg %s=FILE.npy or --random SEED", n, pt, ir.SymbolName(fn), n)
 		}
 		if s := unbound(pt, syms, nil); s != "" {
@@ -133,6 +136,26 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// sampleNumber is a value of a 0-d parameter's element type as --arg takes
+// it, for the hints, and what it is: "0.7" for a float, "3" for an integer,
+// "true" for an i1; "" for a parameter with dimensions or one that
+// scalarArg does not read from a number.
+func sampleNumber(pt tir.TensorType) (what, value string) {
+	if len(pt.Dims) > 0 {
+		return "", ""
+	}
+	switch e := pt.Elem.(type) {
+	case ir.FloatType:
+		return "a number", "0.7"
+	case ir.IntegerType:
+		if e.Width == 1 {
+			return "a boolean", "true"
+		}
+		return "an integer", "3"
+	}
+	return "", ""
 }
 
 // scalarArg binds a 0-d parameter from a number: a float parameter from

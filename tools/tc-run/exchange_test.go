@@ -78,6 +78,28 @@ func TestScalarArgumentsFromNumbers(t *testing.T) {
 			t.Errorf("--arg %s: exit %d, want 2 and %q\n%s", c.arg, code, c.want, stderr)
 		}
 	}
+	// A missing 0-d argument's hint shows a value of its type (issue 24,
+	// item 6); one with dimensions keeps the .npy hint.
+	bound := map[string]string{"alpha": "alpha=0.5", "k": "k=1", "on": "on=1", "x": "x=" + x, "n": "n=" + n}
+	for _, c := range []struct {
+		missing, want string
+	}{
+		{"alpha", "missing argument 'alpha' (!tir.tensor<f32>) of @axpy: pass a number (--arg alpha=0.7), --arg alpha=FILE.npy or --random SEED"},
+		{"k", "missing argument 'k' (!tir.tensor<i32>) of @axpy: pass an integer (--arg k=3), --arg k=FILE.npy or --random SEED"},
+		{"on", "missing argument 'on' (!tir.tensor<i1>) of @axpy: pass a boolean (--arg on=true), --arg on=FILE.npy or --random SEED"},
+		{"x", "missing argument 'x' (!tir.tensor<f32, I[0:N]>) of @axpy: pass --arg x=FILE.npy or --random SEED"},
+	} {
+		args := []string{file, "--interp"}
+		for _, name := range []string{"alpha", "k", "on", "x", "n"} {
+			if name != c.missing {
+				args = append(args, "--arg", bound[name])
+			}
+		}
+		code, _, stderr := runTool(args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("without %s: exit %d, want 2 and %q\n%s", c.missing, code, c.want, stderr)
+		}
+	}
 }
 
 func equalFloats(a, b []float64) bool {
