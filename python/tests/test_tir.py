@@ -200,7 +200,7 @@ class LaplacianTest(unittest.TestCase):
             with self.assertRaises(tir.ArgumentError) as cm:
                 self.sym.laplacian(g, N=24, backend=backend)
             self.assertEqual((cm.exception.argument, cm.exception.dimension), ("inp", "I"))
-            self.assertIn("expected extent N = 24, got 23", str(cm.exception))
+            self.assertIn("expected extent N = 24 (given as N=24), got 23", str(cm.exception))
 
     def test_wrong_shape_names_argument_and_dimension(self):
         u = np.zeros((7, 9, 8), np.float32)
@@ -346,6 +346,39 @@ class KernelsTest(unittest.TestCase):
         np.testing.assert_array_equal(keep, q)
         with self.assertRaisesRegex(tir.ArgumentError, "has 2 results: out= must be a tuple"):
             self.mod.stats(x, y, 2.5, out=keep)
+
+    def test_size_mismatch_names_the_source(self):
+        """A size mismatch says where the expected extent came from: the
+        argument and dimension a size symbol was inferred from, a Field,
+        an out= array, or the value given by name (issue 24, item 6)."""
+        x, y = rng(9).standard_normal(9), rng(10).standard_normal(8)
+        cases = [
+            (lambda b: self.mod.stats(x, y, 2.5, backend=b),
+             "argument 'y' dimension I: expected extent N = 9 (from 'x' dimension I), got 8", ("y", "I")),
+            (lambda b: self.mod.stats(y=y, x=x, k=2.5, backend=b),
+             "argument 'y' dimension I: expected extent N = 9 (from 'x' dimension I), got 8", ("y", "I")),
+            (lambda b: self.mod.stats(x, x, 2.5, N=8, backend=b),
+             "argument 'x' dimension I: expected extent N = 8 (given as N=8), got 9", ("x", "I")),
+            (lambda b: self.mod.stats(tir.Field(x), tir.Field(x.copy()), 2.5, out=(np.empty(8), None)),
+             "argument 'result0' dimension I: expected extent N = 9 (from the Field of 'x' dimension I), got 8",
+             ("result0", "I")),
+        ]
+        for backend in ("compiled", "interp"):
+            for call, want, where in cases:
+                with self.assertRaises(tir.ArgumentError) as cm:
+                    call(backend)
+                self.assertIn(want, str(cm.exception))
+                self.assertEqual((cm.exception.argument, cm.exception.dimension), where)
+        with self.assertRaises(tir.ArgumentError) as cm:
+            self.mod.lap2d(np.zeros((9, 6)), out=np.zeros((7, 5)))
+        self.assertIn("argument 'result' dimension J: expected extent M = 4 (from 'u' dimension J), got 5"
+                      " (the out= array of result #0)", str(cm.exception))
+        # In an expression of symbols, each symbol is named with its source.
+        sym = tir.compile(example("laplacian_symbolic.tir"))
+        with self.assertRaises(tir.ArgumentError) as cm:
+            sym.laplacian(np.zeros((5, 6)), out=np.zeros((3, 3)))
+        self.assertRegex(str(cm.exception), r"argument 'result' dimension J: expected extent \S.*M.* = 4 "
+                                            r"\(M from 'inp' dimension J\), got 3")
 
     def test_integers_and_broadcast(self):
         a = rng(11).integers(-100, 100, (6, 4)).astype(np.int32)

@@ -4,6 +4,7 @@ arrays without a copy."""
 
 import ctypes
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -384,8 +385,12 @@ class Function:
         return a, origin
 
     def _infer(self, inputs, outs, syms):
-        """Solves the size symbols (and unknown extents) from the shapes."""
+        """Solves the size symbols (and unknown extents) from the shapes.
+        Returns (env, sources): sources says, per value, where it came from
+        ("from 'u' dimension K", "given as N=24"), for the messages of a
+        size mismatch (_sourced)."""
         env = dict(syms)
+        sources = {s: "given as %s=%d" % (s, v) for s, v in syms.items()}
         skipped = []
         pending = []
         for group in (inputs, outs):
@@ -394,7 +399,7 @@ class Function:
                 for d, dim in enumerate(p.dims):
                     n = a.shape[d]
                     if origin is None:
-                        eqs.append(("eq", dim.size, n, None))
+                        eqs.append(("eq", dim.size, n, _source(p, dim, False)))
                     else:
                         eqs.append(("field", dim, -origin[d], n - origin[d], p))
             pending.extend(eqs)
@@ -408,7 +413,7 @@ class Function:
                         free = [v for v in dim.lo.vars() if v not in env]
                         if not free:
                             if dim.lo.eval(env) == lo:
-                                rest.append(("eq", dim.hi, hi, None))
+                                rest.append(("eq", dim.hi, hi, _source(p, dim, True)))
                                 progress = True
                             else:
                                 skipped.append((p, dim, lo, hi))
@@ -417,12 +422,13 @@ class Function:
                             x = dim.lo.solve(free[0], lo, env)
                             if x is not None:
                                 env[free[0]] = x
-                                rest.append(("eq", dim.hi, hi, None))
+                                sources[free[0]] = _source(p, dim, True)
+                                rest.append(("eq", dim.hi, hi, _source(p, dim, True)))
                                 progress = True
                                 continue
                         rest.append(eq)
                         continue
-                    _, expr, n, _ = eq
+                    _, expr, n, src = eq
                     free = [v for v in expr.vars() if v not in env]
                     if not free:
                         continue
@@ -430,6 +436,7 @@ class Function:
                         x = expr.solve(free[0], n, env)
                         if x is not None:
                             env[free[0]] = x
+                            sources[free[0]] = src
                             progress = True
                             continue
                     rest.append(eq)
@@ -443,7 +450,7 @@ class Function:
                 msg += ("\n  (%s is a Field covering %s[%d:%d], whose lower bound is not the argument's %r,"
                         " so it does not determine the sizes)" % (p.what(), dim.name, lo, hi, dim))
             raise self._error(msg)
-        return env
+        return env, sources
 
     def _place(self, p, a, origin, env, is_out):
         """The view of a Field holding exactly the parameter's points."""
@@ -479,7 +486,7 @@ class Function:
             if v is not None:
                 a, origin = self._array(p, v, True)
                 outs.append((p, a, origin))
-        env = self._infer(inputs, outs, syms)
+        env, sources = self._infer(inputs, outs, syms)
         arrays = []
         for p, a, origin in inputs:
             view = self._place(p, a, origin, env, False)
@@ -506,7 +513,7 @@ class Function:
                     raise self._error("%s (out=) overlaps argument '%s': results must not overlap inputs"
                                       % (p.what(), q.name))
             out_views[p.index] = view
-        return arrays, env, out_views, outs_given
+        return arrays, env, out_views, outs_given, sources
 
     def _outs(self, out):
         n = len(self.signature.results)
@@ -527,18 +534,24 @@ class Function:
         if backend not in _BACKENDS:
             raise ValueError("backend must be one of %s, got %r" % (_BACKENDS, backend))
         conv = _converter(like, "@%s" % self.name)
-        arrays, env, out_views, outs_given = self._prepare(args, kwargs, out)
-        if backend == "interp":
-            results = self._run_interp(arrays, env)
-            for i, (r, v) in enumerate(zip(results, out_views)):
-                if v is not None:
-                    if v.shape != r.shape:
-                        p = self.signature.results[i]
-                        raise self._error("%s (out=) has shape %s, the interpreter computed %s on %s" % (
-                            p.what(), v.shape, r.shape, p.domain()))
-                    v[...] = r
-        else:
-            results = self._run_compiled(arrays, env, out_views)
+        arrays, env, out_views, outs_given, sources = self._prepare(args, kwargs, out)
+        try:
+            if backend == "interp":
+                results = self._run_interp(arrays, env)
+                for i, (r, v) in enumerate(zip(results, out_views)):
+                    if v is not None:
+                        if v.shape != r.shape:
+                            p = self.signature.results[i]
+                            raise self._error("%s (out=) has shape %s, the interpreter computed %s on %s" % (
+                                p.what(), v.shape, r.shape, p.domain()))
+                        v[...] = r
+            else:
+                results = self._run_compiled(arrays, env, out_views)
+        except ArgumentError as e:
+            sourced = _sourced(e, sources)
+            if sourced is e:
+                raise
+            raise sourced from None
         final = [results[i] if g is None else g for i, g in enumerate(outs_given)]
         if conv is not None:
             # The results allocated here; out= ones are returned as given.
@@ -675,6 +688,43 @@ class Function:
                     r = r.astype(rp.dtype)
                 results.append(r)
         return results
+
+
+def _source(p, dim, field):
+    """Where a size inferred from parameter p's dimension dim came from."""
+    if p.is_input:
+        return "from %s'%s' dimension %s" % ("the Field of " if field else "", p.name, dim.name)
+    return "from the out= %sof result #%d dimension %s" % ("Field " if field else "array ", p.index, dim.name)
+
+
+# A size mismatch as f_error and the interpreter word it: `argument 'v'
+# dimension L: expected extent L = 9, got 8`.
+_MISMATCH = re.compile(r"(expected extent (.+?) = -?\d+)(, got -?\d+)")
+_IDENT = re.compile(r"\??[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _sourced(e, sources):
+    """The ArgumentError e, with where the expected extent's size symbols
+    came from after their values (`expected extent L = 9 (from 'u'
+    dimension K), got 8`); e itself when it is no size mismatch or names
+    no symbol the call inferred or was given."""
+    msg = str(e)
+    m = _MISMATCH.search(msg)
+    if not m:
+        return e
+    expr = m.group(2)
+    names = []
+    for n in _IDENT.findall(expr):
+        if n in sources and n not in names:
+            names.append(n)
+    if not names:
+        return e
+    if len(names) == 1 and expr.strip() == names[0]:
+        note = sources[names[0]]
+    else:
+        note = ", ".join("%s %s" % (n, sources[n]) for n in names)
+    msg = msg[:m.end(1)] + " (%s)" % note + msg[m.start(3):]
+    return ArgumentError(msg, argument=e.argument, dimension=e.dimension)
 
 
 def _abi_args(arrays):
