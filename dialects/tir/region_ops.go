@@ -2,6 +2,7 @@ package tir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"tir/dialects/ir"
@@ -94,7 +95,11 @@ func parseReduce(p *ir.OpParser, st *ir.OpState) error {
 	}
 	st.Attrs = st.Attrs.With("dims", dims)
 	var init *ir.Value
+	var initLoc ir.Location
 	if p.Word("init") {
+		if it := p.Peek(); it != nil {
+			initLoc = it.Loc
+		}
 		if init, err = p.Operand(); err != nil {
 			return err
 		}
@@ -126,7 +131,7 @@ func parseReduce(p *ir.OpParser, st *ir.OpState) error {
 		t, _ := AsTensor(v.Type)
 		labelTypes = append(labelTypes, without(t, stringsOf(dims)))
 	}
-	body, err := p.Region(nil, labelTypes)
+	body, err := parseStateBody(p, "tir.reduce", init, initLoc, labelTypes)
 	if err != nil {
 		return err
 	}
@@ -340,6 +345,86 @@ var Reduce = &Op{OpDef: ir.OpDef{
 	Cost:        CostLoop,
 }
 
+// parseStateBody reads the body of a scan or a region reduction, whose
+// block arguments are the state (labelTypes[0], the init's element type)
+// and the inputs. When the body does not type-check with that state (an op
+// of the body mixes element types), or yields another element type, but
+// does with the element type of one of the inputs and then yields it, the
+// init is what is wrong: the error is reported at the init operand (initLoc),
+// with a note at the body's error and one at the init's definition (issue
+// 24: `init %z` with %z an i32 constant, over f64 inputs, used to be
+// reported as "'tir.add' element types differ" inside the body). Otherwise
+// the body's own error stands.
+func parseStateBody(p *ir.OpParser, opName string, init *ir.Value, initLoc ir.Location, labelTypes []ir.Type) (*ir.Region, error) {
+	it := p.Peek()
+	body, err := p.Region(nil, labelTypes)
+	state, ok := AsTensor(labelTypes[0])
+	var cause *ir.Diagnostic
+	switch {
+	case !ok:
+		return body, err
+	case err != nil:
+		d, ok := err.(*ir.Diagnostic)
+		if !ok {
+			return nil, err
+		}
+		cause = ir.Errorf(d.Loc, "with the state in %s, the body fails here: %s", state.Elem, d.Msg)
+	case yieldedElem(body) != nil && !ir.TypeEqual(yieldedElem(body), state.Elem):
+		y := body.Blocks[0].Terminator()
+		cause = ir.Errorf(y.Loc, "the body yields %s", yieldedElem(body))
+	default:
+		return body, nil
+	}
+	if !initLoc.Known() || it == nil {
+		return nil, err
+	}
+	tried := []ir.Type{state.Elem}
+	for _, lt := range labelTypes[1:] {
+		in, _ := AsTensor(lt)
+		if in.Elem == nil || slices.ContainsFunc(tried, func(t ir.Type) bool { return ir.TypeEqual(t, in.Elem) }) {
+			continue
+		}
+		tried = append(tried, in.Elem)
+		alt := slices.Clone(labelTypes)
+		alt[0] = TensorType{Elem: in.Elem, Dims: state.Dims}
+		r, rerr := p.Host.BuildRegion(it, nil, alt)
+		if rerr != nil || !ir.TypeEqual(yieldedElem(r), in.Elem) {
+			continue
+		}
+		name := "the init"
+		if init.NameHint != "" {
+			name += " %" + init.NameHint
+		}
+		d := ir.Errorf(initLoc, "%s of this %s has element type %s, but its body computes the state in %s: make the init %s (tir.cast, or a constant of that type)",
+			name, opName, state.Elem, in.Elem, in.Elem)
+		d.AddNote(cause.Loc, "%s", cause.Msg)
+		if dl := DefLoc(init); dl.Known() {
+			d.AddNote(dl, "the init (%s) is defined here", init.Type)
+		}
+		return nil, d
+	}
+	if err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// yieldedElem is the element type a body's tir.yield yields, or nil.
+func yieldedElem(r *ir.Region) ir.Type {
+	if r == nil || len(r.Blocks) != 1 {
+		return nil
+	}
+	y := r.Blocks[0].Terminator()
+	if y == nil || y.Name != "tir.yield" || len(y.Operands) != 1 {
+		return nil
+	}
+	t, ok := AsTensor(y.Operands[0].Type)
+	if !ok {
+		return nil
+	}
+	return t.Elem
+}
+
 // verifyBody checks a reduce/scan region: arguments (state, then each input
 // without the iterated dimensions) and a yield of the state's type.
 func verifyBody(op *ir.Operation, state TensorType, ins []*ir.Value, drop []string) error {
@@ -464,6 +549,10 @@ func parseScan(p *ir.OpParser, st *ir.OpState) error {
 	if err := p.ExpectWord("init"); err != nil {
 		return err
 	}
+	var initLoc ir.Location
+	if it := p.Peek(); it != nil {
+		initLoc = it.Loc
+	}
 	init, err := p.Operand()
 	if err != nil {
 		return err
@@ -483,7 +572,7 @@ func parseScan(p *ir.OpParser, st *ir.OpState) error {
 		t, _ := AsTensor(v.Type)
 		labelTypes = append(labelTypes, without(t, []string{dim}))
 	}
-	body, err := p.Region(nil, labelTypes)
+	body, err := parseStateBody(p, "tir.scan", init, initLoc, labelTypes)
 	if err != nil {
 		return err
 	}
