@@ -35,10 +35,16 @@ func CompileWith(file, src string, p *passes.Pipeline) (string, error) {
 	return string(text), nil
 }
 
-// RunPipeline loads a source file, verifies it and runs a pipeline on it.
+// RunPipeline loads a source file, verifies it and runs a pipeline on it:
+// the one load-verify-compile sequence of tc-run, the Python package's
+// builds through tc-run, the tests, the bench and the random programs
+// (tc-opt's driver adds its flags around the same steps). Warnings of the
+// import do not stop it, as they do not stop tc-opt: a TC import that
+// warns about a precondition checked at run time still compiles; callers
+// that show warnings read them from Load.
 func RunPipeline(file, src string, p *passes.Pipeline) (*ir.Module, error) {
 	m, diags := Load(file, src)
-	if len(diags) > 0 {
+	if diags.HasErrors() {
 		return nil, diags
 	}
 	if err := ir.Verify(m.Op, nil); err != nil {

@@ -10,7 +10,6 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir/interp"
 	"tir/lower" // registers the conversion passes; LLVMAttr
-	"tir/passes"
 	"tir/tools/native"
 )
 
@@ -139,29 +138,13 @@ func reorders(o *options) string {
 	return strings.Join(fs, " ")
 }
 
-// compileModule is native.CompileModule with the pipeline of the options
-// (pipeline), except that the warnings of the import (loadEntry printed
-// them) do not stop it: a TC import that warns about a precondition
-// checked at run time still compiles. The module is loaded again because
-// the passes rewrite it, and fn belongs to the one the interpreter runs.
+// compileModule runs the pipeline of the options on the source (native's
+// one load-verify-compile sequence). The module is loaded again because the
+// passes rewrite it, and fn belongs to the one the interpreter runs.
 func compileModule(file, src string, o *options) (*ir.Module, error) {
-	m, diags := native.Load(file, src)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	if err := ir.Verify(m.Op, nil); err != nil {
-		return nil, err
-	}
 	p, err := pipeline(o)
 	if err != nil {
 		return nil, err
 	}
-	if err := passes.NewManager(p).Run(m); err != nil {
-		var pe interface{ Diagnostics() ir.DiagList }
-		if errors.As(err, &pe) {
-			return nil, pe.Diagnostics()
-		}
-		return nil, err
-	}
-	return m, nil
+	return native.RunPipeline(file, src, p)
 }
