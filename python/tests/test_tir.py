@@ -1090,6 +1090,249 @@ class TorchTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout.decode())
 
 
+COST = """
+!grid = !tir.tensor<f64, I[0:N], J[0:M]>
+!inner = !tir.tensor<f64, I[1:N-1], J[1:M-1]>
+// J(u, y) = 1/2 |lap(u) - y|^2
+tir.func @cost(%u: !grid, %y: !inner) -> !tir.tensor<f64> {
+  %four = tir.constant 4.0 : f64
+  %c  = tir.mul %four, %u
+  %e  = tir.shift %u [I + 1]
+  %w  = tir.shift %u [I - 1]
+  %n  = tir.shift %u [J + 1]
+  %s  = tir.shift %u [J - 1]
+  %t0 = tir.sub %c, %e
+  %t1 = tir.sub %t0, %w
+  %t2 = tir.sub %t1, %n
+  %t3 = tir.sub %t2, %s
+  %d = tir.sub %t3, %y
+  %sq = tir.mul %d, %d
+  %sum = tir.reduce add %sq over [I, J]
+  %half = tir.constant 0.5 : f64
+  %j = tir.mul %half, %sum
+  tir.return %j : !tir.tensor<f64>
+}
+// E(u) = 1/2 |lap(u)|^2
+tir.func @energy(%u: !grid) -> !tir.tensor<f64> {
+  %four = tir.constant 4.0 : f64
+  %c  = tir.mul %four, %u
+  %e  = tir.shift %u [I + 1]
+  %w  = tir.shift %u [I - 1]
+  %n  = tir.shift %u [J + 1]
+  %s  = tir.shift %u [J - 1]
+  %t0 = tir.sub %c, %e
+  %t1 = tir.sub %t0, %w
+  %t2 = tir.sub %t1, %n
+  %t3 = tir.sub %t2, %s
+  %sq = tir.mul %t3, %t3
+  %sum = tir.reduce add %sq over [I, J]
+  %half = tir.constant 0.5 : f64
+  %j = tir.mul %half, %sum
+  tir.return %j : !tir.tensor<f64>
+}
+"""
+
+
+def lap5_adjoint(r):
+    """The transpose of lap5 (the 5-point Laplacian of the interior),
+    written independently: each interior residual goes back to the five
+    points that read it."""
+    g = np.zeros((r.shape[0] + 2, r.shape[1] + 2))
+    g[1:-1, 1:-1] += 4 * r
+    g[2:, 1:-1] -= r
+    g[:-2, 1:-1] -= r
+    g[1:-1, 2:] -= r
+    g[1:-1, :-2] -= r
+    return g
+
+
+def vdot(a, b):
+    return float(np.sum(np.asarray(a, np.float64) * np.asarray(b, np.float64)))
+
+
+def taylor_slopes(f, jvp, x, v, h0, n=8):
+    """The slopes log2(r(h)/r(h/2)) of r(h) = |f(x + h v) - f(x) - h J v|
+    over n values of h halving from h0 (x and v tuples of arrays)."""
+    fx, jv = f(*x), jvp
+    res = []
+    h = h0
+    for _ in range(n):
+        fh = f(*[a + h * b for a, b in zip(x, v)])
+        res.append(np.linalg.norm(np.ravel(fh - fx - h * jv)))
+        h /= 2
+    return [float(np.log2(res[k] / res[k + 1])) for k in range(n - 1)], res
+
+
+class DerivativesTest(unittest.TestCase):
+    """f.jvp, f.vjp and tir.grad (docs/derivatives.md, "Interfaces"):
+    the dot-product and Taylor tests, gradients computed in NumPy, the
+    compiled code against the interpreter, the derivative module's cache."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.sym = tir.compile(example("laplacian_symbolic.tir"))
+        cls.cost = tir.compile_source(COST, name="cost.tir")
+
+    def test_dot_product_laplacian(self):
+        lap = self.sym.laplacian
+        for seed in (1, 2, 3):
+            r = rng(seed)
+            u, v = r.standard_normal((12, 10)), r.standard_normal((12, 10))
+            w = r.standard_normal((10, 8))
+            out = {}
+            for backend in ("compiled", "interp"):
+                y, jv = lap.jvp(u, v, backend=backend)        # @f's result, then J v
+                jtw = lap.vjp(u, w, backend=backend)          # one float argument: one array
+                self.assertEqual((y.shape, jv.shape, jtw.shape), ((10, 8), (10, 8), (12, 10)))
+                np.testing.assert_array_equal(y, lap(u))
+                np.testing.assert_allclose(jv, lap5(v), rtol=1e-12, atol=1e-12)   # linear: J v = lap(v)
+                np.testing.assert_allclose(jtw, lap5_adjoint(w), rtol=1e-12, atol=1e-12)
+                a, b = vdot(jv, w), vdot(v, jtw)
+                self.assertLess(abs(a - b), 1e-12 * max(abs(a), abs(b)), (backend, seed, a, b))
+                out[backend] = (y, jv, jtw)
+            for c, i in zip(out["compiled"], out["interp"]):
+                np.testing.assert_array_equal(c, i)
+        # By name: the tangent of 'inp' is 'dinp'; out= as for any call.
+        buf = np.empty((10, 8))
+        y, jv = lap.jvp(inp=u, dinp=v, out=(None, buf))
+        self.assertIs(jv, buf)
+        np.testing.assert_array_equal(jv, lap.jvp(u, v)[1])
+
+    def test_dot_product_f32(self):
+        lap = tir.compile(example("laplacian.tir")).laplacian
+        r = rng(4)
+        u, v = (r.standard_normal((7, 9, 9)).astype(np.float32) for _ in range(2))
+        w = r.standard_normal((5, 7, 9)).astype(np.float32)
+        y, jv = lap.jvp(u, v)
+        jtw = lap.vjp(u, w)
+        self.assertEqual((jv.dtype, jtw.dtype), (np.float32, np.float32))
+        a, b = vdot(jv, w), vdot(v, jtw)
+        self.assertLess(abs(a - b), 1e-5 * max(abs(a), abs(b)))
+        np.testing.assert_array_equal(jtw, lap.vjp(u, w, backend="interp"))
+
+    def test_taylor(self):
+        # A quadratic cost (its residual is h^2/2 |lap v|^2) and the
+        # tridiagonal solver (a rational function of its coefficients).
+        r = rng(5)
+        u, y = r.standard_normal((12, 10)), r.standard_normal((10, 8))
+        du, dy = r.standard_normal((12, 10)), r.standard_normal((10, 8))
+        cost = self.cost.cost
+        _, dj = cost.jvp(u, y, du, dy)
+        slopes, _ = taylor_slopes(cost, dj, (u, y), (du, dy), 1e-1)
+        for s in slopes[-5:]:
+            self.assertAlmostEqual(s, 2.0, delta=0.1, msg=slopes)
+        tri = tir.compile(example("tridiag.tir")).solve_tridiag
+        shape = (3, 7, 5)
+        a, c, d = (r.uniform(-1, 1, shape) for _ in range(3))
+        b = 4 + r.uniform(0, 1, shape)
+        tangents = [r.standard_normal(shape) for _ in range(4)]
+        for backend in ("compiled", "interp"):
+            res = tri.jvp(a, b, c, d, *tangents, backend=backend)
+            self.assertEqual(len(res), 2)
+            slopes, _ = taylor_slopes(lambda *x: tri(*x, backend=backend), res[1], (a, b, c, d), tangents, 1e-3)
+            for s in slopes[-5:]:
+                self.assertAlmostEqual(s, 2.0, delta=0.1, msg=(backend, slopes))
+            # and the dot-product test with the four cotangents
+            w = r.standard_normal(shape)
+            cots = tri.vjp(a, b, c, d, w, backend=backend)
+            self.assertEqual(len(cots), 4)
+            lhs, rhs = vdot(res[1], w), sum(vdot(t, g) for t, g in zip(tangents, cots))
+            self.assertLess(abs(lhs - rhs), 1e-12 * max(abs(lhs), abs(rhs)))
+
+    def test_grad(self):
+        r = rng(6)
+        u, y = r.standard_normal((9, 11)), r.standard_normal((7, 9))
+        res = lap5(u) - y
+        g = tir.grad(self.cost.cost)
+        for backend in ("compiled", "interp"):
+            gu, gy = g(u, y, backend=backend)                 # two float arguments: a tuple
+            np.testing.assert_allclose(gu, lap5_adjoint(res), rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(gy, -res, rtol=1e-12, atol=1e-12)
+            gu2, gy2 = g(y=y, u=u, backend=backend)
+            np.testing.assert_array_equal(gu2, gu)
+            np.testing.assert_array_equal(gy2, gy)
+        np.testing.assert_array_equal(g(u, y)[0], g(u, y, backend="interp")[0])
+        e = tir.grad(self.cost.energy)                        # one float argument: one array
+        ge = e(u)
+        self.assertIsInstance(ge, np.ndarray)
+        np.testing.assert_allclose(ge, lap5_adjoint(lap5(u)), rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(ge, e(u, backend="interp"))
+        # The gradient against finite differences, along a random direction.
+        v = r.standard_normal(u.shape)
+        h = 1e-6
+        fd = (self.cost.energy(u + h * v) - self.cost.energy(u - h * v)) / (2 * h)
+        self.assertAlmostEqual(float(fd), vdot(ge, v), delta=1e-6 * abs(float(fd)))
+        with self.assertRaisesRegex(ValueError, "one 0-d float result"):
+            tir.grad(self.sym.laplacian)
+        with self.assertRaisesRegex(TypeError, "tir.Function"):
+            tir.grad(lambda x: x)
+
+    def test_docs_example(self):
+        """docs/python.md's example of jvp, vjp and grad runs as written
+        from the repository's root."""
+        example("laplacian_symbolic.tir")
+        with open(os.path.join(REPO, "docs", "python.md")) as f:
+            block = next(b.partition("```")[0] for b in f.read().split("```python\n")[1:] if "tir.grad" in b)
+        check = "\nassert gx0.shape == x0.shape and gy.shape == y.shape and jtw.shape == u.shape\n"
+        env = dict(os.environ, PYTHONPATH=PKG_PARENT, PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, "-c", block + check], cwd=REPO, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(p.returncode, 0, p.stdout.decode())
+
+    def test_functions_without_derivatives(self):
+        """In kernels.tir, @iadd (integers only) gets no derivative
+        functions; the others do, and a tangent of a 0-d argument is a
+        number."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tir.CompileWarning)   # @pick's, KernelsTest checks it
+            mod = tir.compile(KERNELS, backend="interp", derivatives=True)
+        with self.assertRaisesRegex(tir.TirError, "@iadd has no @iadd_jvp: .* float argument and a float result"):
+            mod.iadd.jvp(np.zeros((2, 4), np.int32), np.zeros(4, np.int32))
+        x, y = rng(9).standard_normal(5), rng(10).standard_normal(5)
+        dx, dy = rng(11).standard_normal(5), rng(12).standard_normal(5)
+        q, s, dq, ds = mod.stats.jvp(x, y, 2.5, dx, dy, 0.5)
+        np.testing.assert_allclose(dq, 2.5 * (dx * y + x * dy) + 0.5 * x * y, rtol=1e-12)
+        np.testing.assert_allclose(ds, np.sum(dx * y + x * dy), rtol=1e-12)
+
+    def test_derivatives_module_and_cache(self):
+        cache = tempfile.mkdtemp(prefix="tir-deriv-cache-")
+        self.addCleanup(shutil.rmtree, cache, True)
+        path = example("laplacian_symbolic.tir")
+        mod = tir.compile(path, derivatives=True, cache_dir=cache)
+        self.assertTrue(mod.derivatives)
+        self.assertEqual(sorted(mod.functions), ["laplacian", "laplacian_jvp", "laplacian_vjp"])
+        self.assertIs(mod.with_derivatives(), mod)
+        self.assertEqual([f.name for f in mod.laplacian_jvp.inputs], ["inp", "dinp"])
+        self.assertTrue(all("--derivatives" in cmd for cmd in mod.tools_run if "tc-opt" in cmd[0]), mod.tools_run)
+        u, w = rng(7).standard_normal((8, 6)), rng(8).standard_normal((6, 4))
+        np.testing.assert_array_equal(mod.laplacian.vjp(u, w), mod.laplacian_vjp(u, w))
+        np.testing.assert_array_equal(mod.laplacian_vjp(u, w, backend="interp"), mod.laplacian_vjp(u, w))
+        with self.assertRaisesRegex(tir.TirError, "@laplacian_vjp has no @laplacian_vjp_vjp: tc-opt"):
+            mod.laplacian_vjp.vjp(u, u, w)
+        # Without derivatives=True: another cache entry, and f.vjp compiles
+        # the module with derivatives on first use, which is the entry above.
+        plain = tir.compile(path, cache_dir=cache)
+        self.assertFalse(plain.derivatives)
+        self.assertFalse(plain.cache_hit)
+        self.assertNotEqual(plain.cache_dir, mod.cache_dir)
+        self.assertEqual(sorted(plain.functions), ["laplacian"])
+        np.testing.assert_array_equal(plain.laplacian.vjp(u, w), mod.laplacian_vjp(u, w))
+        self.assertIs(plain.with_derivatives(), plain.with_derivatives())
+        self.assertEqual(plain.with_derivatives().cache_dir, mod.cache_dir)
+        self.assertTrue(plain.with_derivatives().cache_hit)
+        again = tir.compile(path, derivatives=True, cache_dir=cache)
+        self.assertTrue(again.cache_hit)
+        # The interpreter backend: tc-run --derivatives, nothing native built.
+        interp = tir.compile(path, backend="interp", cache_dir=tempfile.mkdtemp(dir=cache))
+        g = interp.laplacian.vjp(u, w)
+        np.testing.assert_array_equal(g, mod.laplacian_vjp(u, w))
+        d = interp.with_derivatives()
+        self.assertEqual(d.backend, "interp")
+        self.assertEqual([cmd for cmd in d.tools_run if "--emit=abi-json" not in cmd], [])
+        with self.assertRaisesRegex(ValueError, "derivatives must be True or False"):
+            tir.compile(path, derivatives="yes")
+
+
 class TutorialTest(unittest.TestCase):
     def test_installed_or_tree(self):
         """The package is the tree's, or with $TIR_TEST_INSTALLED an

@@ -24,10 +24,10 @@ except ImportError:
 
 from ._build import Entry, default_cache_dir, default_wait_policy, find_tool, host_target
 from ._errors import ArgumentError, CompileError, CompileWarning, CopyWarning, RunError, TirError
-from ._function import Field, Function
+from ._function import Field, Function, grad
 from ._signature import parse_abi_json
 
-__all__ = ["compile", "compile_source", "Module", "Function", "Field", "TirError", "CompileError",
+__all__ = ["compile", "compile_source", "grad", "Module", "Function", "Field", "TirError", "CompileError",
            "ArgumentError", "RunError", "CopyWarning", "CompileWarning", "default_cache_dir", "find_tool"]
 
 _COPY = ("warn", "silent", "never")
@@ -58,11 +58,18 @@ class Module:
     `fp_contract`, `fp_reassociate`, `threads`); once built, `cpu` and
     `cpu_features` say what the code is for (`mcpu="native"` resolved to
     this machine, "" for generic code) and `wait_policy` the libgomp
-    setting a threads=True build loaded with (None without threads)."""
+    setting a threads=True build loaded with (None without threads).
+
+    `derivatives` is True for a module compiled with tc-opt --derivatives
+    (`tir.compile(..., derivatives=True)`): its functions include every
+    @f_jvp and @f_vjp. Otherwise `f.jvp` and `f.vjp` compile that module
+    on first use (`with_derivatives()`), with the same options and cache."""
 
     def __init__(self, entry, abi, backend, copy, opt_level, target, llc_flags, cflags,
                  mcpu=None, fp_contract="off", fp_reassociate=False, threads=False):
         self._entry = entry
+        self.derivatives = entry.derivatives
+        self._with_derivatives = None
         self.name = entry.name
         self.backend = backend
         self.copy = copy
@@ -154,6 +161,21 @@ class Module:
             self.compile_warnings.append(cw)
             warnings.warn(cw, stacklevel=_user_stacklevel())
 
+    def with_derivatives(self):
+        """This module compiled with tc-opt --derivatives (itself when it
+        was): the same source, options and cache, with @f_jvp and @f_vjp
+        next to every @f. Compiled (or found in the cache) once, on first
+        use; a function tc-opt cannot differentiate is a CompileError."""
+        if self.derivatives:
+            return self
+        if self._with_derivatives is None:
+            e = self._entry
+            self._with_derivatives = _compile(
+                e.source, e.suffix, e.name, self.backend, self.opt_level, e.cache_root, self.copy, self.target,
+                self._llc_flags, self._cflags, self.mcpu, self.fp_contract, self.fp_reassociate, self.threads,
+                derivatives=True, parent=self)
+        return self._with_derivatives
+
     def _source_file(self):
         if not os.path.exists(self._entry.source_path):
             self._entry.front_end()
@@ -184,7 +206,7 @@ class Module:
 
 def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn",
             target=None, mcpu=None, fp_contract="off", fp_reassociate=False, threads=False,
-            llc_flags=("-O3",), cflags=()):
+            llc_flags=("-O3",), cflags=(), derivatives=False):
     """Compiles a .tir or .tc file into a Module.
 
     backend: "compiled" (the default: builds the shared object now) or
@@ -210,20 +232,23 @@ def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn
       libgomp (tc-opt's --threads; OMP_NUM_THREADS sets how many, and
       OMP_WAIT_POLICY is set to passive unless the environment chooses).
     llc_flags, cflags: flags for llc (default -O3) and for `cc -shared`.
+    derivatives: compile with tc-opt --derivatives now, so that the module
+      also has every @f_jvp and @f_vjp (docs/derivatives.md); without it,
+      f.jvp, f.vjp and tir.grad(f) compile them on first use.
     """
     with open(path) as f:
         source = f.read()
     suffix = os.path.splitext(path)[1] or ".tir"
     return _compile(source, suffix, path, backend, opt_level, cache_dir, copy, target, llc_flags, cflags,
-                    mcpu, fp_contract, fp_reassociate, threads)
+                    mcpu, fp_contract, fp_reassociate, threads, derivatives)
 
 
 def compile_source(source, *, suffix=".tir", name=None, backend="compiled", opt_level=2, cache_dir=None,
                    copy="warn", target=None, mcpu=None, fp_contract="off", fp_reassociate=False, threads=False,
-                   llc_flags=("-O3",), cflags=()):
+                   llc_flags=("-O3",), cflags=(), derivatives=False):
     """compile() for source text: suffix ".tir" or ".tc" says its language."""
     return _compile(source, suffix, name or "<source>" + suffix, backend, opt_level, cache_dir, copy,
-                    target, llc_flags, cflags, mcpu, fp_contract, fp_reassociate, threads)
+                    target, llc_flags, cflags, mcpu, fp_contract, fp_reassociate, threads, derivatives)
 
 
 def _host_or_none():
@@ -234,7 +259,7 @@ def _host_or_none():
 
 
 def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, llc_flags, cflags,
-             mcpu, fp_contract, fp_reassociate, threads):
+             mcpu, fp_contract, fp_reassociate, threads, derivatives=False, parent=None):
     if backend not in ("compiled", "interp"):
         raise ValueError("backend must be 'compiled' or 'interp', got %r" % (backend,))
     if copy not in _COPY:
@@ -245,7 +270,7 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
         raise ValueError("%s: expected a .tir or .tc file" % name)
     if fp_contract not in ("off", "fast"):
         raise ValueError("fp_contract must be 'off' or 'fast', got %r" % (fp_contract,))
-    for flag, v in (("fp_reassociate", fp_reassociate), ("threads", threads)):
+    for flag, v in (("fp_reassociate", fp_reassociate), ("threads", threads), ("derivatives", derivatives)):
         if not isinstance(v, bool):
             raise ValueError("%s must be True or False, got %r" % (flag, v))
     if mcpu is not None and (not isinstance(mcpu, str) or not mcpu.strip() or mcpu.startswith("-")):
@@ -257,10 +282,15 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
     if mcpu is None and target is not None and target == _host_or_none():
         # The code runs where it is built: this machine's instructions.
         mcpu = "native"
-    entry = Entry(source, suffix, name, cache_dir or default_cache_dir())
+    entry = Entry(source, suffix, name, cache_dir or default_cache_dir(), derivatives)
     abi, ws = entry.front_end()
     mod = Module(entry, abi, backend, copy, opt_level, target, llc_flags, cflags,
                  mcpu, fp_contract, fp_reassociate, threads)
+    if parent is not None:
+        # The module with derivatives of a module: the source's warnings
+        # were raised already, once is enough.
+        mod._warned = parent._warned
+        mod.compile_warnings = parent.compile_warnings
     mod._warn(ws)
     if not mod.functions:
         raise CompileError("%s defines no function with a C interface" % name)

@@ -294,16 +294,26 @@ class Entry:
     """A cache entry: a directory holding the source, its ABI
     (module.abi.json) and the shared objects built from it."""
 
-    def __init__(self, source, suffix, name, cache_dir):
+    def __init__(self, source, suffix, name, cache_dir, derivatives=False):
         self.source = source
         self.suffix = suffix
         self.name = name  # the user's file name, for messages
+        self.cache_root = cache_dir
+        # With derivatives, every tc-opt command starts with --derivatives
+        # (@f_jvp and @f_vjp next to every @f): another ABI, other shared
+        # objects, another key. Without, the key is what it always was.
+        self.derivatives = derivatives
         self.tc_opt = find_tool("tc-opt")
-        self.key = _key({"format": _FORMAT, "abi_version": ABI_VERSION,
-                         "source": hashlib.sha256(source.encode()).hexdigest(),
-                         "suffix": suffix, "tc-opt": tool_identity(self.tc_opt)})
+        key = {"format": _FORMAT, "abi_version": ABI_VERSION,
+               "source": hashlib.sha256(source.encode()).hexdigest(),
+               "suffix": suffix, "tc-opt": tool_identity(self.tc_opt)}
+        if derivatives:
+            key["derivatives"] = True
+        self.key = _key(key)
         stem = os.path.splitext(os.path.basename(name))[0] or "module"
         stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)[:40]
+        if derivatives:
+            stem += "-derivatives"
         self.dir = os.path.join(os.path.abspath(cache_dir), "%s-%s" % (stem, self.key[:24]))
         self.source_path = os.path.join(self.dir, "source" + suffix)
         self.abi_path = os.path.join(self.dir, "module.abi.json")
@@ -319,7 +329,8 @@ class Entry:
             return cached
         os.makedirs(self.dir, exist_ok=True)
         _write_atomic(self.source_path, self.source)
-        abi, err = self._tool([self.tc_opt, "--emit=abi-json", self.source_path], "tc-opt --emit=abi-json")
+        abi, err = self._tool([self.tc_opt] + self._derivatives_flag() + ["--emit=abi-json", self.source_path],
+                              "tc-opt %s--emit=abi-json" % ("--derivatives " if self.derivatives else ""))
         try:
             parse_abi_json(abi)
         except ValueError as e:
@@ -375,7 +386,7 @@ class Entry:
         tmp = tempfile.mkdtemp(dir=self.dir, prefix=".build-")
         try:
             ll, obj, lib = (os.path.join(tmp, n) for n in ("module.ll", "module.o", "module.so"))
-            flags = tc_opt_flags(opts)
+            flags = self._derivatives_flag() + tc_opt_flags(opts)
             usage = "tir.compile(%s)" % ", ".join("%s=%r" % (n, opts[n]) for n in ("mcpu", "fp_contract", "fp_reassociate", "threads"))
             _, err = self._tool([self.tc_opt] + flags + [self.source_path, "-o", ll], "tc-opt " + " ".join(flags), usage)
             ws = parse_warnings(err, self.source_path)
@@ -424,6 +435,9 @@ class Entry:
                 os.unlink(p)
             except OSError:
                 pass
+
+    def _derivatives_flag(self):
+        return ["--derivatives"] if self.derivatives else []
 
     def _tool(self, cmd, stage, usage=None):
         self.tools_run.append(cmd)

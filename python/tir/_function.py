@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from ._errors import ArgumentError, CopyWarning, RunError
+from ._errors import ArgumentError, CopyWarning, RunError, TirError
 from . import _build
 
 _BACKENDS = ("compiled", "interp")
@@ -559,6 +559,38 @@ class Function:
                      for r, g, p in zip(final, outs_given, self.signature.results)]
         return final[0] if len(final) == 1 else tuple(final)
 
+    # -- derivatives (docs/derivatives.md) ----------------------------------
+
+    def derivative(self, kind):
+        """The Function @f_jvp (kind "jvp") or @f_vjp ("vjp") of this @f,
+        from the module compiled with tc-opt --derivatives (compiled on
+        first use unless the module was: Module.with_derivatives)."""
+        if kind not in ("jvp", "vjp"):
+            raise ValueError("kind must be 'jvp' or 'vjp', got %r" % (kind,))
+        mod = self.module.with_derivatives()
+        fn = mod.functions.get("%s_%s" % (self.name, kind))
+        if fn is None:
+            raise TirError("@%s has no @%s_%s: tc-opt --derivatives differentiates the functions with a float"
+                           " argument and a float result, and not the derivative functions again"
+                           % (self.name, self.name, kind))
+        return fn
+
+    def jvp(self, *args, out=None, backend=None, like=None, **named):
+        """Forward mode: @f_jvp(x1..xn, dx1..dxk), the arguments and then a
+        tangent for each float argument (same type), by position or by
+        name (the tangent of 'u' is 'du'). Returns @f_jvp's results in the
+        order of docs/derivatives.md: @f's results, then the tangent J·dx
+        of each float result, as a tuple (out=, backend= and like= as for
+        a call of @f)."""
+        return self.derivative("jvp")(*args, out=out, backend=backend, like=like, **named)
+
+    def vjp(self, *args, out=None, backend=None, like=None, **named):
+        """Reverse mode: @f_vjp(x1..xn, dr1..drm), the arguments and then a
+        cotangent for each float result (same type). Returns Jᵀ·dr, one
+        cotangent for each float argument, in argument order (one array
+        when there is one, else a tuple)."""
+        return self.derivative("vjp")(*args, out=out, backend=backend, like=like, **named)
+
     def result_shapes(self, **symbols):
         """The shapes of the results for these size symbols (f_result_shape)."""
         env = {}
@@ -654,6 +686,8 @@ class Function:
         src = self.module._source_file()
         with tempfile.TemporaryDirectory(prefix="tir-interp-") as tmp:
             cmd = [tc_run, src, "--entry", self.name, "--interp"]
+            if self.module.derivatives:
+                cmd.insert(2, "--derivatives")  # @f_jvp and @f_vjp exist only then
             for p, a in zip(sig.inputs, arrays):
                 path = os.path.join(tmp, "arg%d.npy" % p.index)
                 # np.save writes an F-contiguous array in Fortran order,
@@ -688,6 +722,47 @@ class Function:
                     r = r.astype(rp.dtype)
                 results.append(r)
         return results
+
+
+_FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def _one(p):
+    """The 0-d 1 of a parameter's element type (bf16 as its bits)."""
+    if p.elem == "bf16":
+        return np.array(0x3F80, dtype=np.uint16)
+    return np.array(1, dtype=p.dtype)
+
+
+def grad(f):
+    """The gradient of f, a tir.Function with one 0-d float result: a
+    function taking f's arguments (by position or name, size symbols by
+    name; backend=, like= and out= as for f) and returning the gradient
+    with respect to every float argument, in argument order: one array
+    when there is one, else a tuple. It calls @f_vjp with the cotangent 1
+    (compiled with tc-opt --derivatives on first use)."""
+    if not isinstance(f, Function):
+        raise TypeError("tir.grad takes a tir.Function (mod.f), got %s" % type(f).__name__)
+    sig = f.signature
+    if len(sig.results) != 1 or sig.results[0].rank != 0 or sig.results[0].elem not in _FLOATS:
+        raise ValueError("tir.grad(@%s): the function must have one 0-d float result, it returns %s" % (
+            f.name, ", ".join("%s %s" % (p.elem, p.domain()) for p in sig.results) or "nothing"))
+    if not any(p.elem in _FLOATS for p in sig.inputs):
+        raise ValueError("tir.grad(@%s): no argument is a float tensor, there is nothing to differentiate"
+                         % f.name)
+
+    def gradient(*args, out=None, backend=None, like=None, **named):
+        values, syms = f._bind(args, named)
+        vjp = f.derivative("vjp")
+        cot = vjp.signature.inputs[len(sig.inputs)]
+        return vjp(*(values + [_one(cot)]), out=out, backend=backend, like=like, **syms)
+
+    gradient.__name__ = "grad_" + f.name
+    gradient.__qualname__ = gradient.__name__
+    gradient.__doc__ = "The gradient of @%s with respect to %s (tir.grad)." % (
+        f.name, ", ".join("'%s'" % p.name for p in sig.inputs if p.elem in _FLOATS))
+    gradient.function = f
+    return gradient
 
 
 def _source(p, dim, field):
