@@ -29,7 +29,8 @@ import (
 //   - an element's result depends on its value only, not on its position:
 //     every occurrence of a value gives the same bits, in both builds;
 //   - sqrt and rsqrt are bitwise the interpreter's (a correctly rounded
-//     square root, and a division of it);
+//     square root, and a division of it), and so is nextafter (integer
+//     operations on the bits);
 //   - the others are within 4 ulp of the interpreter's (Go's math in
 //     float64, rounded once), sin, cos and tan only within [-1, 1] (or
 //     finite) beyond the range of their argument reduction
@@ -46,7 +47,12 @@ var cpuMathFuncs = []struct{ name, expr string }{
 	{"Q", "sqrt(A(i))"}, {"R", "rsqrt(A(i))"}, {"SN", "sin(A(i))"}, {"CS", "cos(A(i))"},
 	{"TN", "tan(A(i))"}, {"P", "pow(A(i), 2.5)"}, {"PI", "pow(A(i), -3.0)"}, {"E2", "exp2(A(i))"},
 	{"LG", "log10(A(i))"}, {"ER", "erf(A(i))"},
+	{"NU", "nextafter(A(i), 1.0)"}, {"ND", "nextafter(A(i), -A(i))"},
 }
+
+// cpuMathExact are the functions compiled exactly: bitwise the
+// interpreter's on every value.
+var cpuMathExact = map[string]bool{"Q": true, "R": true, "NU": true, "ND": true}
 
 // hostRunsV3 skips a test unless this machine executes x86-64-v3 code.
 func hostRunsV3(t *testing.T) {
@@ -185,10 +191,10 @@ func cpuMathClose(ft ir.Type, name string, x, got, want float64) string {
 			return ""
 		}
 	}
-	if f.p == 53 && name != "Q" && name != "R" && (math.Abs(x) < 0x1p-1022 && x != 0 || math.Abs(x) > 700 && !math.IsInf(x, 0)) {
+	if f.p == 53 && !cpuMathExact[name] && (math.Abs(x) < 0x1p-1022 && x != 0 || math.Abs(x) > 700 && !math.IsInf(x, 0)) {
 		return ""
 	}
-	if name == "Q" || name == "R" {
+	if cpuMathExact[name] {
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 			return "not bitwise the interpreter's"
 		}

@@ -28,47 +28,48 @@ type builtin struct {
 }
 
 var builtins = map[string]builtin{
-	"exp":     {op: "tir.exp", arity: 1, floatOnly: true},
-	"log":     {op: "tir.log", arity: 1, floatOnly: true},
-	"sqrt":    {op: "tir.sqrt", arity: 1, floatOnly: true},
-	"rsqrt":   {op: "tir.rsqrt", arity: 1, floatOnly: true},
-	"tanh":    {op: "tir.tanh", arity: 1, floatOnly: true},
-	"erf":     {op: "tir.erf", arity: 1, floatOnly: true},
-	"sigmoid": {op: "tir.sigmoid", arity: 1, floatOnly: true},
-	"sin":     {op: "tir.sin", arity: 1, floatOnly: true},
-	"cos":     {op: "tir.cos", arity: 1, floatOnly: true},
-	"tan":     {op: "tir.tan", arity: 1, floatOnly: true},
-	"floor":   {op: "tir.floor", arity: 1, floatOnly: true},
-	"ceil":    {op: "tir.ceil", arity: 1, floatOnly: true},
-	"round":   {op: "tir.round", arity: 1, floatOnly: true},
-	"abs":     {op: "tir.abs", arity: 1},
-	"fabs":    {op: "tir.abs", arity: 1, floatOnly: true},
-	"min":     {op: "tir.min", arity: -1},
-	"max":     {op: "tir.max", arity: -1},
-	"pow":     {op: "tir.pow", arity: 2, floatOnly: true},
-	"fdivide": {op: "tir.div", arity: 2, floatOnly: true},
-	"fmin":    {arity: -1, floatOnly: true, compose: composeFMinMax("tir.min")},
-	"fmax":    {arity: -1, floatOnly: true, compose: composeFMinMax("tir.max")},
-	"trunc":   {arity: 1, floatOnly: true, compose: composeTrunc},
-	"fdim":    {arity: 2, floatOnly: true, compose: composeFDim},
-	"exp2":    {arity: 1, floatOnly: true, compose: composeExpBase(2)},
-	"exp10":   {arity: 1, floatOnly: true, compose: composeExpBase(10)},
-	"log2":    {arity: 1, floatOnly: true, compose: composeLogBase(2)},
-	"log10":   {arity: 1, floatOnly: true, compose: composeLogBase(10)},
+	"exp":       {op: "tir.exp", arity: 1, floatOnly: true},
+	"log":       {op: "tir.log", arity: 1, floatOnly: true},
+	"sqrt":      {op: "tir.sqrt", arity: 1, floatOnly: true},
+	"rsqrt":     {op: "tir.rsqrt", arity: 1, floatOnly: true},
+	"tanh":      {op: "tir.tanh", arity: 1, floatOnly: true},
+	"erf":       {op: "tir.erf", arity: 1, floatOnly: true},
+	"sigmoid":   {op: "tir.sigmoid", arity: 1, floatOnly: true},
+	"sin":       {op: "tir.sin", arity: 1, floatOnly: true},
+	"cos":       {op: "tir.cos", arity: 1, floatOnly: true},
+	"tan":       {op: "tir.tan", arity: 1, floatOnly: true},
+	"floor":     {op: "tir.floor", arity: 1, floatOnly: true},
+	"ceil":      {op: "tir.ceil", arity: 1, floatOnly: true},
+	"round":     {op: "tir.round", arity: 1, floatOnly: true},
+	"abs":       {op: "tir.abs", arity: 1},
+	"fabs":      {op: "tir.abs", arity: 1, floatOnly: true},
+	"min":       {op: "tir.min", arity: -1},
+	"max":       {op: "tir.max", arity: -1},
+	"pow":       {op: "tir.pow", arity: 2, floatOnly: true},
+	"nextafter": {op: "tir.nextafter", arity: 2, floatOnly: true},
+	"fdivide":   {op: "tir.div", arity: 2, floatOnly: true},
+	"fmin":      {arity: -1, floatOnly: true, compose: composeFMinMax("tir.min")},
+	"fmax":      {arity: -1, floatOnly: true, compose: composeFMinMax("tir.max")},
+	"trunc":     {arity: 1, floatOnly: true, compose: composeTrunc},
+	"fdim":      {arity: 2, floatOnly: true, compose: composeFDim},
+	"exp2":      {arity: 1, floatOnly: true, compose: composeExpBase(2)},
+	"exp10":     {arity: 1, floatOnly: true, compose: composeExpBase(10)},
+	"log2":      {arity: 1, floatOnly: true, compose: composeLogBase(2)},
+	"log10":     {arity: 1, floatOnly: true, compose: composeLogBase(10)},
 }
 
 // unsupportedBuiltins are TC's builtins that tir has no op for and that no
 // composition of tir ops computes with the same semantics: special
 // functions (erfc, lgamma, Bessel functions), inverse trigonometric and
 // hyperbolic functions, functions whose point is an accuracy a composition
-// loses (expm1, log1p, hypot, fma), and bit-level ones (nextafter,
-// copysign of a NaN, logb).
+// loses (expm1, log1p, hypot, fma), and bit-level ones (copysign of a
+// NaN, logb).
 var unsupportedBuiltins = map[string]bool{
 	"acos": true, "acosh": true, "asin": true, "asinh": true, "atan": true, "atan2": true, "atanh": true,
 	"cbrt": true, "copysign": true, "cosh": true, "cospi": true, "cyl_bessel_i0": true, "cyl_bessel_i1": true,
 	"erfc": true, "erfcinv": true, "erfcx": true, "erfinv": true, "expm1": true, "fma": true,
 	"fmod": true, "hypot": true, "j0": true, "j1": true, "lgamma": true, "log1p": true, "logb": true,
-	"nextafter": true, "norm3d": true, "norm4d": true, "normcdf": true, "normcdfinv": true, "rcbrt": true,
+	"norm3d": true, "norm4d": true, "normcdf": true, "normcdfinv": true, "rcbrt": true,
 	"remainder": true, "rhypot": true, "rnorm3d": true, "rnorm4d": true, "sinh": true, "sinpi": true,
 	"tgamma": true, "y0": true, "y1": true,
 }

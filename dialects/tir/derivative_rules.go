@@ -13,7 +13,8 @@ import (
 // transposes; reductions by the rules of their combiner. Where a function
 // is not differentiable the choice is fixed so that every backend gives the
 // same values: abs, floor, ceil and round have derivative 0 at their kinks
-// and steps, min and max give a tie to their first operand, a reduction
+// and steps, nextafter(a, b) has derivative 1 in a and 0 in b everywhere,
+// min and max give a tie to their first operand, a reduction
 // min or max gives its derivative to the first point that attains the
 // extremum (its init first, then the points in increasing index order of
 // the reduced dimensions, the first one listed varying slowest).
@@ -86,6 +87,12 @@ var derivativeRules = map[*Op]DerivativeRule{
 	// d erf(a) = 2/sqrt(pi) exp(-a^2).
 	Erf: unaryPartial(func(e *emitter, a, y *ir.Value) *ir.Value {
 		return e.op(Mul, e.c(a, 2/math.Sqrt(math.Pi)), e.op(Exp, e.op(Neg, e.op(Mul, a, a))))
+	}),
+	// nextafter(a, b) is a moved by at most one ulp: derivative 1 in a and
+	// 0 in b, which is the derivative away from its steps (b = a, and the
+	// ulp steps themselves), taken everywhere.
+	NextAfter: fromPartials(func(e *emitter, o DerivativeOp, need []bool) []*ir.Value {
+		return []*ir.Value{e.c(o.X[0], 1), nil}
 	}),
 	// Piecewise constant: derivative 0 everywhere (their steps included).
 	Floor: {}, Ceil: {}, Round: {},

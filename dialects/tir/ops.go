@@ -80,6 +80,9 @@ var (
 	Min = elementwise("min", "elementwise minimum", 2, numeric, CostArithmetic)
 	Max = elementwise("max", "elementwise maximum", 2, numeric, CostArithmetic)
 	Pow = elementwise("pow", "elementwise power", 2, numeric, CostTranscendental)
+	// NextAfter is C's nextafter: the float next to a in the direction of b
+	// (b when a == b, NaN when either is).
+	NextAfter = elementwise("nextafter", "elementwise next representable float after a toward b", 2, floating, CostArithmetic)
 
 	Neg     = elementwise("neg", "elementwise neg", 1, numeric, CostArithmetic)
 	Abs     = elementwise("abs", "elementwise abs", 1, numeric, CostArithmetic)
@@ -105,7 +108,7 @@ var (
 
 // allOps lists every tir op in the order the docs present them.
 var allOps = []*Op{
-	Add, Sub, Mul, Div, Rem, Min, Max, Pow,
+	Add, Sub, Mul, Div, Rem, Min, Max, Pow, NextAfter,
 	Neg, Abs, Exp, Log, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Round, Sigmoid, Erf,
 	And, Or, Xor, Not,
 	Func, Return, Constant, Cmp, Select, Shift,

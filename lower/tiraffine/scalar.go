@@ -74,6 +74,9 @@ func scalarOp(b builder, op *ir.Operation, args []*ir.Value, elem ir.Type) (*ir.
 				return floatRem(b, args[0], args[1], t)
 			}), nil
 		}
+		if op.Is(tir.NextAfter) {
+			return nextAfter(b, args[0], args[1], elem), nil
+		}
 		if k, ok := floatBinary[tir.OpOf(op)]; ok {
 			return b.value(k, args, elem, nil), nil
 		}
@@ -126,6 +129,39 @@ func floatRem(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
 	p := b.value(arith.MulF, []*ir.Value{y, f}, t, nil)
 	return b.value(arith.SubF, []*ir.Value{x, p}, t, nil)
 }
+
+// nextAfter is C's nextafter(x, y) in arith, exact in every float type
+// (f16 and bf16 step in their own format, not in f32): the bits of x as an
+// integer of the same width, plus one to move away from zero ((y > x) ==
+// (x > 0)), minus one to move toward it; from a zero, the smallest
+// subnormal with the sign of y; y where x == y; x + y (a NaN) where either
+// is NaN. No libm function is called, so CPU and GPU code agree with the
+// interpreter bit for bit and the op vectorizes.
+func nextAfter(b builder, x, y *ir.Value, t ir.Type) *ir.Value {
+	w := t.(ir.FloatType).Bits()
+	it := ir.IntegerType{Width: w}
+	ic := func(v int64) *ir.Value { return b.constant(ir.IntegerAttr{Value: v, Type: it}, it) }
+	cmpf := func(pred int64, a, c *ir.Value) *ir.Value {
+		return b.value(arith.CmpF, []*ir.Value{a, c}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: pred, Type: ir.I64}))
+	}
+	sel := func(c, a, d *ir.Value, t ir.Type) *ir.Value {
+		return b.value(arith.Select, []*ir.Value{c, a, d}, t, nil)
+	}
+	xi := b.value(arith.Bitcast, []*ir.Value{x}, it, nil)
+	yi := b.value(arith.Bitcast, []*ir.Value{y}, it, nil)
+	zero := b.constant(ir.FloatAttr{Value: 0, Type: t}, t)
+	one := ic(1)
+	away := cmpi(b, cmpiEQ, cmpf(cmpfPredicate["gt"], y, x), cmpf(cmpfPredicate["gt"], x, zero))
+	step := sel(away, b.value(arith.AddI, []*ir.Value{xi, one}, it, nil), b.value(arith.SubI, []*ir.Value{xi, one}, it, nil), it)
+	sign := b.value(arith.AndI, []*ir.Value{yi, ic(int64(-1) << (w - 1))}, it, nil)
+	tiny := b.value(arith.OrI, []*ir.Value{sign, one}, it, nil)
+	bits := sel(cmpf(cmpfPredicate["eq"], x, zero), tiny, step, it)
+	r := sel(cmpf(cmpfPredicate["eq"], x, y), y, b.value(arith.Bitcast, []*ir.Value{bits}, t, nil), t)
+	return sel(cmpf(cmpfUNO, x, y), b.value(arith.AddF, []*ir.Value{x, y}, t, nil), r, t)
+}
+
+// cmpfUNO is MLIR's cmpf predicate "unordered" (either operand NaN).
+const cmpfUNO = 14
 
 // cmpi builds arith.cmpi with an MLIR predicate number.
 func cmpi(b builder, pred int64, x, y *ir.Value) *ir.Value {

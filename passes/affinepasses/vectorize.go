@@ -148,7 +148,7 @@ var elementwiseOps = func() map[*ir.OpDef]bool {
 	for _, d := range []*ir.OpDef{
 		arith.AddF, arith.SubF, arith.MulF, arith.DivF, arith.RemF, arith.MaxF, arith.MinF, arith.NegF, arith.CmpF, arith.CmpI, arith.Select,
 		arith.AddI, arith.SubI, arith.MulI, arith.AndI, arith.OrI, arith.XOrI, arith.MaxSI, arith.MinSI, arith.MaxUI, arith.MinUI,
-		arith.ExtF, arith.TruncF, arith.SIToFP, arith.UIToFP, arith.FPToSI, arith.FPToUI, arith.ExtSI, arith.ExtUI, arith.TruncI,
+		arith.ExtF, arith.TruncF, arith.SIToFP, arith.UIToFP, arith.FPToSI, arith.FPToUI, arith.ExtSI, arith.ExtUI, arith.TruncI, arith.Bitcast,
 	} {
 		m[d] = true
 	}

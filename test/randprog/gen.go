@@ -424,7 +424,7 @@ func (g *gen) step() {
 }
 
 var (
-	floatBinary = []string{"add", "sub", "mul", "div", "min", "max", "rem"}
+	floatBinary = []string{"add", "sub", "mul", "div", "min", "max", "rem", "nextafter"}
 	intBinary   = []string{"add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "pow"}
 )
 

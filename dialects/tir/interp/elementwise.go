@@ -16,7 +16,7 @@ import (
 // arithOps are the arithmetic and logic ops, each evaluated by arith from
 // the scalar functions of its mnemonic (scalar.go).
 var arithOps = []*tir.Op{
-	tir.Add, tir.Sub, tir.Mul, tir.Div, tir.Rem, tir.Min, tir.Max, tir.Pow,
+	tir.Add, tir.Sub, tir.Mul, tir.Div, tir.Rem, tir.Min, tir.Max, tir.Pow, tir.NextAfter,
 	tir.Neg, tir.Abs, tir.Exp, tir.Log, tir.Sqrt, tir.Rsqrt, tir.Sin, tir.Cos,
 	tir.Tan, tir.Tanh, tir.Floor, tir.Ceil, tir.Round, tir.Sigmoid, tir.Erf,
 	tir.And, tir.Or, tir.Xor, tir.Not,
@@ -80,6 +80,9 @@ func arith(name string, n int) evalFunc {
 			in := func(x float64) float64 { return RoundTo(elem, x) }
 			final, step := floatRounding(elem)
 			fb, fu := floatBinary[name], floatUnary[name]
+			if ft := floatTypedBinary[name]; ft != nil {
+				fb = func(x, y float64) float64 { return ft(elem, x, y) }
+			}
 			if (n == 2 && fb == nil) || (n == 1 && fu == nil) {
 				return nil, fmt.Errorf("not defined on %s", elem)
 			}

@@ -50,6 +50,73 @@ func Maximum(a, b float64) float64 {
 	return math.Max(a, b)
 }
 
+// floatTypedBinary are the binary ops whose result depends on the element
+// type beyond one rounding: nextafter steps in the element type's own
+// format (f16 and bf16 too, which other ops compute in f32).
+var floatTypedBinary = map[string]func(elem ir.Type, a, b float64) float64{
+	"nextafter": NextAfter,
+}
+
+// NextAfter is C's nextafter in the float type elem: the value of elem next
+// to a in the direction of b; b when a == b (so nextafter(0, -0) is -0,
+// where Go's math.Nextafter gives a), NaN when either is NaN, the smallest
+// subnormal of b's sign from a zero. f64 and f32 step as math.Nextafter and
+// math.Nextafter32 (f32 in float32, not in float64); f16 and bf16 step by
+// their own significand width and minimum exponent (nextBinary).
+func NextAfter(elem ir.Type, a, b float64) float64 {
+	switch {
+	case math.IsNaN(a) || math.IsNaN(b):
+		return a + b
+	case a == b:
+		return b
+	}
+	ft, _ := elem.(ir.FloatType)
+	switch ft.Name {
+	case "f32":
+		return float64(math.Nextafter32(float32(a), float32(b)))
+	case "f16":
+		return nextBinary(a, b, 11, -14)
+	case "bf16":
+		return nextBinary(a, b, 8, -126)
+	}
+	return math.Nextafter(a, b)
+}
+
+// nextBinary is nextafter(a, b) for a binary format with p significand bits
+// (the implicit one included) and minimum normal exponent emin, a != b and
+// neither NaN, a representable in it: a step of one quantum of a's binade
+// (of the subnormal range below 2^emin), or of the binade below when a is
+// a power of two that steps toward zero. Past the largest finite value is
+// infinity; from an infinity, the largest finite value.
+func nextBinary(a, b float64, p, emin int) float64 {
+	tiny := math.Ldexp(1, emin-(p-1))
+	if a == 0 {
+		return math.Copysign(tiny, b)
+	}
+	up := (b > a) == (a > 0) // away from zero
+	mag := math.Abs(a)
+	// The largest finite value: (2 - 2^(1-p)) 2^emax, emax = 1 - emin.
+	maxFinite := math.Ldexp(2-math.Ldexp(1, 1-p), 1-emin)
+	if math.IsInf(a, 0) {
+		return math.Copysign(maxFinite, a)
+	}
+	frac, e := math.Frexp(mag) // mag = frac 2^e, frac in [0.5, 1)
+	exp := max(e-1, emin)
+	if !up && frac == 0.5 && e-1 > emin {
+		exp-- // 2^k toward zero: the quantum of the binade below
+	}
+	q := math.Ldexp(1, exp-(p-1))
+	if up {
+		mag += q
+		if mag > maxFinite {
+			mag = math.Inf(1)
+		}
+	} else {
+		mag -= q
+	}
+	return math.Copysign(mag, a)
+}
+
 // floatSteppedBinary are the binary ops of several rounded steps.
 var floatSteppedBinary = map[string]func(a, b float64, r func(float64) float64) float64{
 	"rem": floatRem,
