@@ -15,13 +15,13 @@ func init() { register(tir.Call, evalCall) }
 // bounds; its results, on its declared output domains, are then read on
 // the call's result domains.
 func evalCall(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) {
-	ref := ir.SymbolRefAttr(tir.CallOp{Operation: op}.Callee())
-	if ref == "" {
+	name := tir.CallOp{Operation: op}.Callee()
+	if name == "" {
 		return nil, fmt.Errorf("needs a 'callee' symbol attribute")
 	}
-	callee := lookupFunc(ev.fn, string(ref))
+	callee := lookupFunc(ev.fn, name)
 	if callee == nil || !callee.Is(tir.Func) {
-		return nil, fmt.Errorf("no tir.func @%s in the module", ref)
+		return nil, fmt.Errorf("no tir.func @%s in the module", name)
 	}
 	// The callee runs in its own coordinates: a dimension whose origin the
 	// call moves (tir.Unify's Shift) is rebased on the way in and out.
@@ -62,7 +62,7 @@ func evalCall(ev *evaluator, op *ir.Operation, in []*Tensor) ([]*Tensor, error) 
 		outs[i] = moved(outs[i], 1)
 	}
 	if len(outs) != len(op.Results) {
-		return nil, fmt.Errorf("@%s returned %d values for %d results", ref, len(outs), len(op.Results))
+		return nil, fmt.Errorf("@%s returned %d values for %d results", name, len(outs), len(op.Results))
 	}
 	for i := range outs {
 		elem, dims, err := ev.result(op, i)
