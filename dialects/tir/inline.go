@@ -154,10 +154,16 @@ const maxInlineRounds = 64
 
 // InlineAll inlines every tir.call of m, callees' calls included, until
 // none is left (tir-inline; --emit=extents analyzes an inlined copy).
-func InlineAll(m *ir.Module) error {
+func InlineAll(m *ir.Module) error { return InlineCalls(m, m.Op) }
+
+// InlineCalls inlines every tir.call inside root (a function, possibly not
+// yet in m, or the whole module), callees' calls included, the callees
+// looked up in m. A recursive call chain is an error after
+// maxInlineRounds rounds instead of a hang.
+func InlineCalls(m *ir.Module, root *ir.Operation) error {
 	for round := 0; ; round++ {
 		var calls []*ir.Operation
-		m.Op.Walk(func(o *ir.Operation) bool {
+		root.Walk(func(o *ir.Operation) bool {
 			if o.Is(Call) {
 				calls = append(calls, o)
 			}
@@ -167,7 +173,7 @@ func InlineAll(m *ir.Module) error {
 			return nil
 		}
 		if round == maxInlineRounds {
-			return ir.Errorf(calls[0].Loc, "tir-inline: calls are still left after %d rounds (recursive functions cannot be inlined)", maxInlineRounds)
+			return ir.Errorf(calls[0].Loc, "calls are still left after %d rounds of inlining (a recursive function cannot be inlined)", maxInlineRounds)
 		}
 		for _, c := range calls {
 			callee := m.Lookup(Callee(c))

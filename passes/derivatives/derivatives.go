@@ -156,7 +156,9 @@ func isDiff(t ir.Type) bool {
 func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir.Value, error) {
 	c := fn.Clone(map[*ir.Value]*ir.Value{})
 	c.SetAttr(ir.AttrSymName, ir.StringAttr(name))
-	if err := inlineCalls(m, c); err != nil {
+	// Calls give the same derivatives inlined as through the callee's
+	// derivative functions.
+	if err := tir.InlineCalls(m, c); err != nil {
 		return nil, nil, err
 	}
 	entry := c.Regions[0].Entry()
@@ -167,38 +169,6 @@ func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir
 	outs := ret.Operands
 	entry.Remove(ret)
 	return c, outs, nil
-}
-
-// maxInlineRounds bounds inlining (a recursive function is an error).
-const maxInlineRounds = 64
-
-// inlineCalls inlines every tir.call of fn (calls give the same
-// derivatives inlined as through the callee's derivative functions).
-func inlineCalls(m *ir.Module, fn *ir.Operation) error {
-	for round := 0; ; round++ {
-		var calls []*ir.Operation
-		fn.Walk(func(o *ir.Operation) bool {
-			if o.Is(tir.Call) {
-				calls = append(calls, o)
-			}
-			return true
-		})
-		if len(calls) == 0 {
-			return nil
-		}
-		if round == maxInlineRounds {
-			return ir.Errorf(calls[0].Loc, "tir-derivatives: calls are still left after %d rounds of inlining (a recursive function cannot be differentiated)", maxInlineRounds)
-		}
-		for _, c := range calls {
-			callee := m.Lookup(tir.Callee(c))
-			if callee == nil {
-				return ir.Errorf(c.Loc, "call to unknown function @%s", tir.Callee(c))
-			}
-			if err := tir.InlineCall(c, callee, &ir.Rewriter{Root: fn}); err != nil {
-				return err
-			}
-		}
-	}
 }
 
 // setSignature gives fn its new argument and result types.
