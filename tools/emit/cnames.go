@@ -30,15 +30,7 @@ func init() {
 
 // isCIdent reports whether s is a C identifier that is not reserved.
 func isCIdent(s string) bool {
-	if s == "" || cReserved[s] || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return s != "" && !cReserved[s] && !(s[0] >= '0' && s[0] <= '9') && identChars(s) == s
 }
 
 // cNamer gives the parameters of one prototype distinct C identifiers:
@@ -56,15 +48,7 @@ type cNamer struct {
 func newCNamer() *cNamer { return &cNamer{used: map[string]bool{}} }
 
 func (n *cNamer) name(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			b.WriteRune(c)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	id := b.String()
+	id := identChars(s)
 	if id == "" || id[0] >= '0' && id[0] <= '9' {
 		id = "arg_" + id
 	}
@@ -155,4 +139,18 @@ func CAsmLabel(name string) string {
 		return ""
 	}
 	return " __asm__(\"" + name + "\")"
+}
+
+// identChars keeps the characters of a value name that C and Fortran
+// identifiers may hold (ASCII letters, digits, '_'); any other becomes '_'.
+func identChars(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }

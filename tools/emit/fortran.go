@@ -237,15 +237,7 @@ func (g *fortranGen) global(fn *ir.Operation, name, owner string) error {
 }
 
 func isFortranName(s string) bool {
-	if s == "" || len(s) > fortranMaxName || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return s != "" && len(s) <= fortranMaxName && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') && identChars(s) == s
 }
 
 // fNamer gives the dummy arguments of one procedure distinct Fortran
@@ -256,15 +248,7 @@ type fNamer struct {
 }
 
 func (n *fNamer) name(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			b.WriteRune(c)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	id := b.String()
+	id := identChars(s)
 	low := strings.ToLower(id)
 	if id == "" || !(id[0] >= 'a' && id[0] <= 'z' || id[0] >= 'A' && id[0] <= 'Z') ||
 		fortranReserved[low] || strings.HasPrefix(low, "c_") || strings.HasPrefix(low, "tir_") || n.g.names[low] != "" {
