@@ -215,12 +215,12 @@ func TestGolden(t *testing.T) {
 }
 
 // isLLVM reports whether the output is something other than IR (LLVM IR,
-// a C header or host wrapper, extents, DOT, JSON), which the idempotence
+// a C header, Fortran module or host wrapper, extents, DOT, JSON), which the idempotence
 // check cannot parse.
 func isLLVM(args []string) bool {
 	for _, a := range args {
 		switch strings.TrimLeft(a, "-") {
-		case "emit=llvm", "emit=c-header", "emit=abi-json", "emit=extents", "emit=extents-json", "emit=dot", "emit=launch-json", "emit=cuda-host":
+		case "emit=llvm", "emit=c-header", "emit=abi-json", "emit=fortran", "emit=extents", "emit=extents-json", "emit=dot", "emit=launch-json", "emit=cuda-host":
 			return true
 		}
 	}
