@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"tir/tools/native"
 )
 
 // numpyPython returns a python3 that can import NumPy: $TIR_PYTHON, the
@@ -41,14 +42,7 @@ func TestPython(t *testing.T) {
 	if py == "" {
 		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
 	}
-	bin := t.TempDir()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	if out, err := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "tir/tools/tc-opt", "tir/tools/tc-run").CombinedOutput(); err != nil {
-		t.Fatalf("building tc-opt and tc-run: %v\n%s", err, out)
-	}
+	bin := pythonTools(t)
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -78,4 +72,74 @@ func TestPython(t *testing.T) {
 	for _, s := range skipped {
 		t.Log(s)
 	}
+}
+
+// pythonTools builds tc-opt and tc-run from this tree into a temporary
+// directory, for the Python package's tests to call.
+func pythonTools(t *testing.T) string {
+	bin := t.TempDir()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if out, err := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "tir/tools/tc-opt", "tir/tools/tc-run").CombinedOutput(); err != nil {
+		t.Fatalf("building tc-opt and tc-run: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestPythonGPUEmulated runs the package's GPU tests (python/tests/
+// test_gpu.py: a module compiled with target="nvptx64", called on arrays
+// behind __cuda_array_interface__) under the CUDA driver emulator: the
+// library built here from the same module's kernels, compiled for the
+// CPU, stands in for libcuda (TIR_CUDA_DRIVER), and device memory is host
+// memory. On a machine with a GPU, test/gpu/run.sh runs the same tests on
+// CuPy arrays and PyTorch CUDA tensors.
+func TestPythonGPUEmulated(t *testing.T) {
+	needToolchain(t)
+	py, tried := numpyPython()
+	if py == "" {
+		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
+	}
+	bin := pythonTools(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The module test_gpu.py compiles: its functions with their
+	// derivatives, as tc-opt --derivatives prints them.
+	dir := t.TempDir()
+	src := filepath.Join(dir, "gpu_derivatives.tir")
+	if out, err := exec.Command(filepath.Join(bin, "tc-opt"), "--derivatives", filepath.Join(root, "python", "tests", "data", "gpu.tir"), "-o", src).CombinedOutput(); err != nil {
+		t.Fatalf("tc-opt --derivatives: %v\n%s", err, out)
+	}
+	text, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := native.CompileModule("gpu_derivatives.tir", string(text), 2, "nvptx64")
+	if err != nil {
+		t.Fatalf("compile for nvptx64: %v", err)
+	}
+	lib, err := native.EmulatorLibrary(gm, dir)
+	if err != nil {
+		t.Fatalf("the driver emulator: %v", err)
+	}
+	cmd := exec.Command(py, "-B", "-m", "unittest", "-v", "test_gpu")
+	cmd.Dir = filepath.Join(root, "python", "tests")
+	cmd.Env = append(os.Environ(),
+		"TIR_TC_OPT="+filepath.Join(bin, "tc-opt"),
+		"TIR_TC_RUN="+filepath.Join(bin, "tc-run"),
+		"TIR_CUDA_DRIVER="+lib,
+		"TIR_TEST_FAKE_DEVICE=1",
+		"PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s -m unittest test_gpu: %v\n%s", py, err, out)
+	}
+	ran := regexp.MustCompile(`Ran (\d+) tests?`).FindStringSubmatch(string(out))
+	if ran == nil || ran[1] == "0" || strings.Contains(string(out), "skipped") {
+		t.Fatalf("the GPU tests did not all run:\n%s", out)
+	}
+	t.Logf("%s Python GPU tests passed under the driver emulator:\n%s", ran[1], out)
 }

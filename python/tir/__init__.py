@@ -220,7 +220,12 @@ def compile(path, *, backend="compiled", opt_level=2, cache_dir=None, copy="warn
     copy: what to do with an input the ABI cannot describe (last dimension
       not contiguous, negative strides): "warn" (copy with a CopyWarning),
       "silent" (copy) or "never" (raise ArgumentError).
-    target: tc-opt's --target (x86_64 or aarch64; default: this machine's).
+    target: tc-opt's --target (x86_64 or aarch64; default: this machine's),
+      or "nvptx64": CUDA kernels and their host wrapper (docs/gpu.md),
+      called on arrays in GPU memory (CuPy arrays, PyTorch CUDA tensors,
+      anything with __cuda_array_interface__ or DLPack on CUDA), results
+      allocated like them; mcpu is then the GPU architecture of the PTX
+      (default sm_80, which later GPUs run through the driver's JIT).
     mcpu: tc-opt's --mcpu: "native" (this machine's CPU; the default when
       target is this machine's), "generic" (portable code) or an LLVM
       processor name ("x86-64-v3", "skylake-avx512", "znver3", ...).
@@ -277,8 +282,15 @@ def _compile(source, suffix, name, backend, opt_level, cache_dir, copy, target, 
         raise ValueError("mcpu must be 'native', 'generic' or an LLVM processor name, got %r" % (mcpu,))
     if target is None:
         target = host_target() if backend == "compiled" else None
-    elif target not in ("x86_64", "aarch64"):
-        raise ValueError("target must be 'x86_64' or 'aarch64', got %r" % (target,))
+    elif target not in ("x86_64", "aarch64", "nvptx64"):
+        raise ValueError("target must be 'x86_64', 'aarch64' or 'nvptx64', got %r" % (target,))
+    if target == "nvptx64":
+        if threads:
+            raise ValueError("threads=True is for CPU targets: a GPU build runs its loops as kernels")
+        if mcpu is None:
+            mcpu = "sm_80"  # runs on every later GPU through the driver's JIT (docs/gpu.md)
+        elif not mcpu.startswith("sm_"):
+            raise ValueError("mcpu for target='nvptx64' is a GPU architecture (sm_80, sm_86, ...), got %r" % (mcpu,))
     if mcpu is None and target is not None and target == _host_or_none():
         # The code runs where it is built: this machine's instructions.
         mcpu = "native"

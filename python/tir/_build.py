@@ -217,7 +217,7 @@ def target_cpu(llvm_ir):
 def tc_opt_flags(opts):
     """tc-opt's flags for the build options (BuildOptions.as_key)."""
     flags = ["-O%d" % opts["opt"], "--target=" + opts["target"]]
-    if opts["mcpu"]:
+    if opts["mcpu"] and opts["target"] != "nvptx64":  # a GPU's architecture is llc's -mcpu
         flags.append("--mcpu=" + opts["mcpu"])
     if opts["fp_contract"] != "off":
         flags.append("--fp-contract=" + opts["fp_contract"])
@@ -380,6 +380,8 @@ class Entry:
         meta = self._cached_so(so, opts["target"])
         if meta is not None:
             return so, meta
+        if opts["target"] == "nvptx64":
+            return self._gpu_shared_object(so, opts, key, llc, cc)
         os.makedirs(self.dir, exist_ok=True)
         if not os.path.exists(self.source_path) or _read_bytes(self.source_path) != self.source.encode():
             _write_atomic(self.source_path, self.source)
@@ -409,10 +411,47 @@ class Entry:
         self.built.add(so)
         return so, meta
 
+    def _gpu_shared_object(self, so, opts, key, llc, cc):
+        """shared_object for target nvptx64 (docs/gpu.md): the kernels'
+        LLVM IR from tc-opt, PTX from llc for the architecture opts["mcpu"],
+        the host wrapper (tc-opt --emit=cuda-host, the PTX inside it)
+        compiled into a shared object with the CPU ABI's signatures, its
+        pointers device pointers. No CUDA SDK is needed to build it; the
+        driver (libcuda.so.1, or $TIR_CUDA_DRIVER) is loaded on the first
+        call."""
+        os.makedirs(self.dir, exist_ok=True)
+        if not os.path.exists(self.source_path) or _read_bytes(self.source_path) != self.source.encode():
+            _write_atomic(self.source_path, self.source)
+        tmp = tempfile.mkdtemp(dir=self.dir, prefix=".build-")
+        try:
+            ll, ptx, host, lib = (os.path.join(tmp, n) for n in ("kernels.ll", "kernels.ptx", "host.c", "module.so"))
+            flags = self._derivatives_flag() + tc_opt_flags(opts)
+            usage = "tir.compile(%s)" % ", ".join("%s=%r" % (n, opts[n]) for n in ("target", "mcpu", "fp_contract", "fp_reassociate"))
+            _, err = self._tool([self.tc_opt] + flags + [self.source_path, "-o", ll], "tc-opt " + " ".join(flags), usage)
+            ws = parse_warnings(err, self.source_path)
+            self._tool([llc] + list(opts["llc_flags"]) + ["-march=nvptx64", "-mcpu=" + opts["mcpu"], ll, "-o", ptx],
+                       "llc -march=nvptx64")
+            self._tool([self.tc_opt] + flags + ["--emit=cuda-host", "--ptx=" + ptx, self.source_path, "-o", host],
+                       "tc-opt --emit=cuda-host")
+            self._tool([cc, "-shared", "-fPIC", "-O2"] + list(opts["cflags"]) + [host, "-o", lib, "-ldl", "-lpthread"],
+                       "cc -shared")
+            data = _read_bytes(lib)
+            _write_atomic(so, data)
+            meta = {"source": self.name, "build": key, "tc-opt": tool_identity(self.tc_opt),
+                    "llc": tool_identity(llc), "cc": tool_identity(cc), "cpu": opts["mcpu"], "features": "",
+                    "openmp": False, "size": len(data), "sha256": _sha256(data), "warnings": ws}
+            _write_atomic(so + ".json", json.dumps(meta, indent=2) + "\n")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.built.add(so)
+        return so, meta
+
     def _cached_so(self, so, target):
         """The metadata of a cached shared object that is the one its JSON
         describes and an ELF shared object for target, else None."""
         try:
+            if target == "nvptx64":
+                target = host_target()  # the host wrapper runs here
             if not _elf_shared_object(so, target):
                 return None
             with open(so + ".json") as f:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ._errors import ArgumentError, CopyWarning, RunError, TirError
 from . import _build
+from . import _device
 
 _BACKENDS = ("compiled", "interp")
 
@@ -145,9 +146,11 @@ class Field:
     """
 
     def __init__(self, array, origin=None, start=None):
-        if _is_dlpack(array):
+        if _device.is_device_array(array):
+            pass  # kept as it is: a module compiled for nvptx64 takes it
+        elif _is_dlpack(array):
             array = _from_dlpack(array, "Field", writeable=True)
-        if not isinstance(array, np.ndarray):
+        if not isinstance(array, np.ndarray) and not _device.is_device_array(array):
             raise TypeError("Field: expected a NumPy array (or one with __dlpack__), got %s"
                             % type(array).__name__)
         if origin is not None and start is not None:
@@ -207,9 +210,13 @@ def _desc_class(rank):
     return _desc_classes[rank]
 
 
+def _data_pointer(a):
+    return a.ptr if isinstance(a, _device.DeviceArray) else a.ctypes.data
+
+
 def _descriptor(a):
     d = _desc_class(a.ndim)()
-    d.allocated = d.aligned = a.ctypes.data
+    d.allocated = d.aligned = _data_pointer(a)
     d.offset = 0
     d.sizes[:] = list(a.shape)
     strides = [s // a.itemsize for s in a.strides]
@@ -349,6 +356,13 @@ class Function:
         """(array, origin or None) for a parameter; checks dtype and rank."""
         origin = None
         what = p.what() if not is_out else "%s (out=)" % p.what()
+        src = v.array if isinstance(v, Field) else v
+        if self.module.target == "nvptx64":
+            return self._device_array(p, v, src, what, is_out)
+        if _device.is_device_array(src):
+            raise self._error("%s is in GPU memory, and %s was compiled for the CPU (%s): pass a CPU array, or"
+                              " compile with target=\"nvptx64\"" % (what, self.module.name, self.module.target),
+                              argument=p.name if p.is_input else None)
         if isinstance(v, Field):
             origin = v.origin([d.name for d in p.dims]) if v.array.ndim == p.rank else None
             a = v.array
@@ -383,6 +397,49 @@ class Function:
         if is_out and not a.flags.writeable:
             raise self._error("%s is read-only" % what)
         return a, origin
+
+    def _device_array(self, p, v, src, what, is_out):
+        """_array for a module compiled for nvptx64: (DeviceArray, origin),
+        or (a 0-d NumPy array, None) for a scalar input, which _prepare
+        copies to the device."""
+        arg = p.name if p.is_input else None
+        if not _device.is_device_array(src):
+            if p.rank == 0 and not is_out and not isinstance(v, Field):
+                a, _ = self._host_scalar(p, v, what)
+                return a, None
+            raise self._error("%s: %s was compiled for nvptx64 and takes arrays in GPU memory (a CuPy array, a"
+                              " PyTorch CUDA tensor, anything with __cuda_array_interface__), got %s" % (
+                                  what, self.module.name, type(src).__name__), argument=arg)
+        a = _device.DeviceArray(src, "@%s: %s" % (self.name, what))
+        origin = None
+        if isinstance(v, Field) and a.ndim == p.rank:
+            origin = v.origin([d.name for d in p.dims])
+        want = np.dtype(p.dtype)
+        if a.dtype != want:
+            raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with .astype(%s)" % (
+                what, a.dtype, self.name, want, p.elem, want.name), argument=arg)
+        if a.ndim != p.rank:
+            raise self._error("%s has %d dimension%s %s, @%s wants %d (%s)" % (
+                what, a.ndim, "" if a.ndim == 1 else "s", a.shape, self.name, p.rank, p.domain()), argument=arg)
+        if is_out and a.readonly:
+            raise self._error("%s is read-only" % what)
+        return a, origin
+
+    def _host_scalar(self, p, v, what):
+        """A 0-d input given as a Python or NumPy scalar (or 0-d array)."""
+        if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
+            if p.elem == "bf16" or (isinstance(v, float) and np.dtype(p.dtype).kind in "biu"):
+                raise self._error("%s is %s: pass a 0-d array of %s, not the Python %s %r" % (
+                    what, p.elem, p.dtype, type(v).__name__, v), argument=p.name)
+            return np.array(v, dtype=p.dtype), None
+        if isinstance(v, (np.generic, np.ndarray)) and np.ndim(v) == 0:
+            a = np.asarray(v)
+            if a.dtype != np.dtype(p.dtype):
+                raise self._error("%s has dtype %s, @%s wants %s (%s)" % (what, a.dtype, self.name, p.dtype, p.elem),
+                                  argument=p.name)
+            return a, None
+        raise self._error("%s: expected a scalar or an array in GPU memory, got %s" % (what, type(v).__name__),
+                          argument=p.name)
 
     def _infer(self, inputs, outs, syms):
         """Solves the size symbols (and unknown extents) from the shapes.
@@ -487,6 +544,8 @@ class Function:
                 a, origin = self._array(p, v, True)
                 outs.append((p, a, origin))
         env, sources = self._infer(inputs, outs, syms)
+        if self.module.target == "nvptx64":
+            return self._prepare_device(inputs, outs, env, outs_given, sources)
         arrays = []
         for p, a, origin in inputs:
             view = self._place(p, a, origin, env, False)
@@ -515,6 +574,50 @@ class Function:
             out_views[p.index] = view
         return arrays, env, out_views, outs_given, sources
 
+    def _prepare_device(self, inputs, outs, env, outs_given, sources):
+        """_prepare's second half for nvptx64: DeviceArray views, no copy
+        (a layout the ABI cannot describe is an error), scalars copied to
+        the device of the other arrays."""
+        sig = self.signature
+        arrays = []
+        for p, a, origin in inputs:
+            view = self._place(p, a, origin, env, False)
+            if isinstance(view, _device.DeviceArray):
+                problem = _device.layout_problem(view)
+                if problem:
+                    raise self._error("%s %s: %s; pass a C-contiguous array (its package's ascontiguousarray, or"
+                                      " .contiguous() for a tensor)" % (p.what(), view.shape, problem),
+                                      argument=p.name)
+            arrays.append(view)
+        out_views = [None] * len(sig.results)
+        for p, a, origin in outs:
+            view = self._place(p, a, origin, env, True)
+            problem = _device.layout_problem(view)
+            if problem:
+                raise self._error("%s (out=) %s: %s; the results are written in place, so pass an array"
+                                  " whose last dimension is contiguous" % (p.what(), view.shape, problem))
+            for q, x in zip(sig.inputs, arrays):
+                if isinstance(x, _device.DeviceArray) and _device.overlap(view, x):
+                    raise self._error("%s (out=) overlaps argument '%s': results must not overlap inputs"
+                                      % (p.what(), q.name))
+            out_views[p.index] = view
+        return arrays, env, out_views, outs_given, sources
+
+    def _like_device(self, like, arrays, out_views):
+        """The array whose package and device allocate results and hold
+        uploaded scalars: like= when given, else the first argument or
+        out= array in GPU memory."""
+        if like is not None:
+            if not _device.is_device_array(like):
+                raise self._error("like= must be an array in GPU memory for a module compiled for nvptx64, got %s"
+                                  % type(like).__name__)
+            return like
+        for x in arrays + out_views:
+            if isinstance(x, _device.DeviceArray):
+                return x.obj
+        raise self._error("no argument is in GPU memory to allocate the results like: pass like= (a CuPy"
+                          " array or a CUDA tensor) or out=")
+
     def _outs(self, out):
         n = len(self.signature.results)
         if out is None:
@@ -533,8 +636,11 @@ class Function:
         backend = backend or self.module.backend
         if backend not in _BACKENDS:
             raise ValueError("backend must be one of %s, got %r" % (_BACKENDS, backend))
-        conv = _converter(like, "@%s" % self.name)
+        gpu = self.module.target == "nvptx64"
+        conv = None if gpu else _converter(like, "@%s" % self.name)
         arrays, env, out_views, outs_given, sources = self._prepare(args, kwargs, out)
+        if gpu:
+            return self._call_device(backend, like, arrays, env, out_views, outs_given, sources)
         try:
             if backend == "interp":
                 results = self._run_interp(arrays, env)
@@ -557,6 +663,39 @@ class Function:
             # The results allocated here; out= ones are returned as given.
             final = [conv(r, p.elem) if g is None else r
                      for r, g, p in zip(final, outs_given, self.signature.results)]
+        return final[0] if len(final) == 1 else tuple(final)
+
+    def _call_device(self, backend, like, arrays, env, out_views, outs_given, sources):
+        """A call of a module compiled for nvptx64: the arrays stay on the
+        device and the results are arrays of the same kind (CuPy for CuPy
+        arguments, CUDA tensors for tensors). The interpreter backend copies
+        the arguments to the host and its results back."""
+        dev = self._like_device(like, arrays, out_views)
+        try:
+            if backend == "interp":
+                host = [x if isinstance(x, np.ndarray) else _device.to_host(x.obj) for x in arrays]
+                results = self._run_interp(host, env)
+                final = []
+                for i, (r, v) in enumerate(zip(results, out_views)):
+                    if v is None:
+                        final.append(_device.from_host(r, dev))
+                        continue
+                    if v.shape != r.shape:
+                        p = self.signature.results[i]
+                        raise self._error("%s (out=) has shape %s, the interpreter computed %s on %s" % (
+                            p.what(), v.shape, r.shape, p.domain()))
+                    _device.assign(v.obj, r)
+                    final.append(v.obj)
+            else:
+                arrays = [_device.DeviceArray(_device.from_host(x, dev), "a scalar") if isinstance(x, np.ndarray)
+                          else x for x in arrays]
+                final = [r.obj for r in self._run_compiled(arrays, env, out_views, dev)]
+        except ArgumentError as e:
+            sourced = _sourced(e, sources)
+            if sourced is e:
+                raise
+            raise sourced from None
+        final = [final[i] if g is None else g for i, g in enumerate(outs_given)]
         return final[0] if len(final) == 1 else tuple(final)
 
     # -- derivatives (docs/derivatives.md) ----------------------------------
@@ -647,7 +786,7 @@ class Function:
             self._lib_fn = _LibFunction(self.module._load(), self.signature)
         return self._lib_fn
 
-    def _run_compiled(self, arrays, env, out_views):
+    def _run_compiled(self, arrays, env, out_views, device_like=None):
         sig = self.signature
         fn = self._lib()
         shapes = None
@@ -656,7 +795,10 @@ class Function:
             if v is None:
                 if shapes is None:
                     shapes = self._shapes(env, True, arrays)
-                v = np.empty(shapes[p.index], dtype=p.dtype)
+                if device_like is not None:
+                    v = _device.DeviceArray(_device.empty(device_like, shapes[p.index], p.dtype), "a result")
+                else:
+                    v = np.empty(shapes[p.index], dtype=p.dtype)
             results.append(v)
         params = _abi_args(arrays + results)
         params.extend(env[s] for s in sig.symbols)
@@ -805,7 +947,7 @@ def _sourced(e, sources):
 def _abi_args(arrays):
     """The C arguments for arrays: a descriptor pointer, or for a 0-d
     array its data pointer (docs/abi.md)."""
-    return [a.ctypes.data if a.ndim == 0 else ctypes.byref(_descriptor(a)) for a in arrays]
+    return [_data_pointer(a) if a.ndim == 0 else ctypes.byref(_descriptor(a)) for a in arrays]
 
 
 class _LibFunction:

@@ -129,6 +129,29 @@ func BuildGPU(m *ir.Module, fn *ir.Operation, dir string, opts GPUOptions) (*Pro
 	return p, nil
 }
 
+// EmulatorLibrary builds the driver emulator for the kernels of m (the
+// module CompileModule returns for nvptx64) under dir and returns the
+// shared library to name in TIR_CUDA_DRIVER: any host wrapper compiled
+// from m (tc-run's, a C program's, the Python package's) then runs its
+// kernels on the CPU, with host memory as device memory.
+func EmulatorLibrary(m *ir.Module, dir string) (string, error) {
+	llc, err := Tool("llc")
+	if err != nil {
+		return "", err
+	}
+	write := func(name, text string) (string, error) {
+		p := filepath.Join(dir, name)
+		return p, os.WriteFile(p, []byte(text), 0o644)
+	}
+	run := func(name string, args ...string) error {
+		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v\n%s", filepath.Base(name), err, out)
+		}
+		return nil
+	}
+	return buildEmulator(m, dir, llc, write, run)
+}
+
 // buildEmulator compiles the kernels for the host and links them with the
 // driver emulator into a shared library, which it returns.
 func buildEmulator(m *ir.Module, dir, llc string, write func(string, string) (string, error), run func(string, ...string) error) (string, error) {
