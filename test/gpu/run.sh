@@ -12,7 +12,12 @@
 #      of the same number of bytes measured in the same run
 #      (tc-run --target=nvptx64 --bench);
 #   3. where ptxas is found, also passes every program's PTX through
-#      ptxas -arch=sm_90.
+#      ptxas -arch=sm_90;
+#   4. runs the derivatives of the examples (@f_jvp, @f_vjp) against the
+#      interpreter's and times the adjoints of the bench kernels next to
+#      their functions;
+#   5. runs the Python package's GPU tests (CuPy, PyTorch) where python3
+#      has them.
 #
 # It needs bin/tc-run (built with `make build`, or by this script when Go
 # is installed), LLVM 14's llc and gcc. On a GPU machine without LLVM 14,
@@ -106,6 +111,50 @@ printf '== bench hdiff f64 %sx%s\n' "${HDIFF_N:-2048}" "${HDIFF_N:-2048}"
 # shellcheck disable=SC2086
 bin/tc-run test/bench/kernels/hdiff.tir $mode --random 1 \
 	--arg N="${HDIFF_N:-2048}" --arg M="${HDIFF_N:-2048}" --bench 50 || fail=1
+
+# 3. Derivatives (docs/derivatives.md): @f_jvp and @f_vjp of the examples
+#    and bench kernels, compared with the interpreter's, and the adjoints'
+#    time next to their function's.
+for spec in "laplacian_symbolic.tir|laplacian|--arg N=37 --arg M=45" "hdiff.tir|hdiff|" \
+	"tridiag.tir|solve_tridiag|" "nabla.tir|nabla|--arg NV=1000 --arg NE=1517" \
+	"matmul.tc|matmul|--arg M=13 --arg K=17 --arg N=9"; do
+	IFS='|' read -r file fn args <<<"$spec"
+	for kind in jvp vjp; do
+		printf '== %s @%s_%s %s\n' "$file" "$fn" "$kind" "$args"
+		# shellcheck disable=SC2086
+		if ! bin/tc-run "$ex/$file" --derivatives --entry "${fn}_$kind" $args $mode --random 1 --check; then
+			echo "FAIL: $file @${fn}_$kind"
+			fail=1
+		fi
+	done
+done
+for spec in "hdiff.tir|hdiff|--arg N=${HDIFF_N:-2048} --arg M=${HDIFF_N:-2048}" \
+	"lap3d_f64.tir|lap3d_f64|--arg N=${LAP_N:-512} --arg M=${LAP_M:-512} --arg L=${LAP_L:-64}" \
+	"tridiag.tir|solve_tridiag|--arg N=${TRI_N:-256} --arg M=${TRI_N:-256} --arg L=${TRI_L:-80}" \
+	"nabla.tir|nabla|--arg NV=${NABLA_NV:-1000000} --arg NE=${NABLA_NE:-3000000}"; do
+	IFS='|' read -r file fn args <<<"$spec"
+	for entry in "$fn" "${fn}_vjp"; do
+		printf '== bench %s @%s %s\n' "$file" "$entry" "$args"
+		# shellcheck disable=SC2086
+		bin/tc-run test/bench/kernels/$file --derivatives --entry "$entry" $args $mode --random 1 --bench 20 || fail=1
+	done
+done
+
+# 4. The Python package's GPU tests (python/tests/test_gpu.py) on CuPy
+#    arrays and PyTorch CUDA tensors, where python3 has them.
+py=${PYTHON:-python3}
+if "$py" -c 'import numpy' 2>/dev/null; then
+	echo "== python tests/test_gpu.py ($("$py" --version 2>&1))"
+	if [ "${EMULATE:-0}" = 1 ]; then
+		echo "(skipped under EMULATE=1: go test ./test -run TestPythonGPUEmulated runs them on the emulator)"
+	elif ! (cd python/tests && TIR_TC_OPT="$PWD/../../bin/tc-opt" TIR_TC_RUN="$PWD/../../bin/tc-run" TIR_LLC="$llc" \
+		"$py" -B -m unittest -v test_gpu); then
+		echo "FAIL: python test_gpu"
+		fail=1
+	fi
+else
+	echo "no python3 with NumPy: the Python GPU tests were not run"
+fi
 
 if [ -n "$ptxas" ]; then
 	echo "ptxas -arch=sm_90 ($("$ptxas" --version | grep -o 'release [0-9.]*')) accepted the PTX of $ptx_ok programs"
