@@ -167,7 +167,9 @@ def from_host(a, like):
     """A device array of like's kind holding a copy of the NumPy array a."""
     if _is_torch(like):
         import torch
-        return torch.from_numpy(np.ascontiguousarray(a)).to(like.device)
+        # np.ascontiguousarray would make a 0-d array 1-d, and the ABI
+        # passes a 0-d tensor as a plain pointer, not a descriptor.
+        return torch.from_numpy(np.array(a, order="C", copy=True)).to(like.device)
     return _package_of(like).asarray(a)
 
 

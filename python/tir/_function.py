@@ -360,8 +360,8 @@ class Function:
         if self.module.target == "nvptx64":
             return self._device_array(p, v, src, what, is_out)
         if _device.is_device_array(src):
-            raise self._error("%s is in GPU memory, and %s was compiled for the CPU (%s): pass a CPU array, or"
-                              " compile with target=\"nvptx64\"" % (what, self.module.name, self.module.target),
+            raise self._error("%s is in GPU memory, and %s runs on the CPU: pass a CPU array, or compile with"
+                              " target=\"nvptx64\"" % (what, self.module.name),
                               argument=p.name if p.is_input else None)
         if isinstance(v, Field):
             origin = v.origin([d.name for d in p.dims]) if v.array.ndim == p.rank else None
