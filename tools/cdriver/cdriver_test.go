@@ -287,3 +287,31 @@ func TestBenchDriver(t *testing.T) {
 		t.Error("the JIT variant ran without a JIT-compiled function")
 	}
 }
+
+// TestDriversCompile compiles (without linking) the drivers the tests
+// above do not run: CUDA memory, exact allocations, OpenMP's thread count.
+func TestDriversCompile(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("needs gcc")
+	}
+	for i, d := range []cdriver.Driver{
+		{Funcs: []cdriver.Func{countFn}, GPU: true, Timing: true},
+		{Funcs: []cdriver.Func{countFn, stridesFn}, GPU: true, Alloc: cdriver.Malloc, Batch: []string{"a", "b"}},
+		{Funcs: []cdriver.Func{stridesFn}, Alloc: cdriver.Exact, Timing: true, OpenMP: true, Wrong: true},
+	} {
+		src, err := cdriver.Source(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := filepath.Join(t.TempDir(), "driver.c")
+		if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("gcc", "-O2", "-Wall", "-Wno-unused-function", "-Werror", "-c", "-o", c+".o", c).CombinedOutput(); err != nil {
+			t.Errorf("driver %d: %v\n%s", i, err, out)
+		}
+	}
+	if _, err := cdriver.Source(cdriver.Driver{Funcs: []cdriver.Func{countFn}, GPU: true, Wrong: true}); err == nil {
+		t.Error("fault injection in a GPU build was accepted")
+	}
+}
