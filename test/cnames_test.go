@@ -83,6 +83,16 @@ var cLibCases = []cLibCase{
   %r = tir.mul %a, %c
   tir.return %r : !tir.tensor<i32, I[0:N]>
 }`, syms: map[string]int64{"N": 6}, ref: cLibEach(ir.I32, "I", func(x float64) float64 { return x * 5 })},
+	// Names the drivers' helpers once had: a static function of the
+	// driver with the symbol's assembler name is called instead of it
+	// unless gcc inlines it away (tools/cdriver names them tird_*).
+	{name: "strides", src: `tir.func @strides(%a: !tir.tensor<f64, I[0:N]>) -> !tir.tensor<f64, I[0:N]> {
+  %c = tir.constant 3.0 : f64
+  %r = tir.sub %a, %c
+  tir.return %r : !tir.tensor<f64, I[0:N]>
+}`, syms: map[string]int64{"N": 5}, ref: cLibEach(ir.F64, "I", func(x float64) float64 { return x - 3 })},
+	{name: "count", src: "def count(float(N) A) -> (O) {\n  O(i) = A(i) * 2 + 1\n}",
+		syms: map[string]int64{"N": 8}, ref: cLibEach(ir.F32, "i", func(x float64) float64 { return tcF32(tcF32(x*2) + 1) })},
 	{name: "printf", src: `tir.func @printf(%a: !tir.tensor<f64, I[0:N]>) -> !tir.tensor<f64, I[0:N]> {
   %r = tir.neg %a
   tir.return %r : !tir.tensor<f64, I[0:N]>

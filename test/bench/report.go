@@ -259,7 +259,7 @@ func (rep *report) markdown() string {
 		"ctypes). The interpreter is `$TIR_BENCH_PYTHON`, else /usr/bin/python3 (Debian's python3-numpy).\n")
 	b.WriteString("- **ML kernels and families**: ours only (no C reference, MLIR or threads); a file with several functions " +
 		"(TC defs, tir.call) has every function renamed for the native and fma builds.\n")
-	b.WriteString("- The driver (test/bench/cdriver.go, `gcc -O2`, linked with `-fopenmp`) allocates every buffer 64-byte aligned, reads the " +
+	b.WriteString("- The driver (tools/cdriver's, of the variants in test/bench/cdriver.go; `gcc -O2`, linked with `-fopenmp`) allocates every buffer 64-byte aligned, reads the " +
 		"inputs, fills the outputs with NaN, and times each call with `clock_gettime(CLOCK_MONOTONIC)`; a variant whose " +
 		fmt.Sprintf("warm-up call lasts more than %.0f s is timed by that one call.\n", float64(maxCallNs)/1e9))
 	return b.String()

@@ -17,8 +17,8 @@ import (
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
-	"tir/lower/abi"
 	"tir/passes"
+	"tir/tools/cdriver"
 	"tir/tools/native"
 )
 
@@ -436,254 +436,20 @@ func (c *Case) Verdict(o *Outcome) string {
 	return ""
 }
 
-// The files the driver exchanges are those of tools/native: int64 rank,
-// int64 extents, then the elements, little-endian.
-
-// cType is the C type of an element the driver exchanges: the ABI's
-// (abi.CTypeOf), for the element types its files hold (no 16-bit floats).
-func cType(t ir.Type) (abi.CType, error) {
-	if ft, ok := t.(ir.FloatType); ok && ft.Name != "f32" && ft.Name != "f64" {
-		return abi.CType{}, fmt.Errorf("element type %s does not cross the ABI here", t)
-	}
-	return abi.CTypeOf(t)
-}
-
-// driverSource is a C program that runs every case of a batch through the
-// C ABI (docs/abi.md), each in a child process: argv[1] holds the inputs
-// (K/in*.bin, K/syms.txt, K/outshape.bin by program name), argv[2]
-// receives K/out*.bin, K/stderr and K/status ("exit N" or "signal N") by
-// position.
+// driverSource is the C program that runs every case of a batch through
+// the C ABI (tools/cdriver's batch driver), each in a child process:
+// argv[1] holds the inputs (K/in*.bin, K/syms.txt, K/outshape.bin by
+// program name), argv[2] receives K/out*.bin, K/stderr and K/status
+// ("exit N" or "signal N") by position.
 func driverSource(cases []*Case, gpu bool) (string, error) {
-	var b strings.Builder
-	b.WriteString(`#include <stdio.h>
-#include <stdlib.h>
-#include <stdint.h>
-#include <string.h>
-#include <unistd.h>
-#include <signal.h>
-#include <sys/wait.h>
-
-static void rpd_die(const char *m) { fprintf(stderr, "%s\n", m); exit(4); }
-static void *rpd_read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
-  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb"); if (!f) rpd_die("cannot open an input file");
-  int64_t r; if (fread(&r, 8, 1, f) != 1 || r != rank) rpd_die("bad input rank");
-  size_t n = 1;
-  for (int i = 0; i < rank; i++) { if (fread(&sizes[i], 8, 1, f) != 1) rpd_die("bad input header"); n *= (size_t)sizes[i]; }
-  /* No buffer for an empty tensor: a read of one crashes. */
-  void *p = n ? malloc(n * esize) : NULL;
-  if (n && fread(p, esize, n, f) != n) rpd_die("short input file");
-  fclose(f); return p;
-}
-static void rpd_write_arr(const char *dir, const char *name, int rank, const int64_t *sizes, const void *data, size_t esize) {
-  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb"); if (!f) rpd_die("cannot write an output file");
-  int64_t r = rank; fwrite(&r, 8, 1, f); size_t n = 1;
-  for (int i = 0; i < rank; i++) { fwrite(&sizes[i], 8, 1, f); n *= (size_t)sizes[i]; }
-  if (n) fwrite(data, esize, n, f);
-  fclose(f);
-}
-static size_t rpd_count(int rank, const int64_t *sizes) {
-  size_t n = 1; for (int i = 0; i < rank; i++) n *= (size_t)sizes[i]; return n;
-}
-static void rpd_strides(int rank, const int64_t *sizes, int64_t *st) {
-  int64_t s = 1; for (int i = rank - 1; i >= 0; i--) { st[i] = s; s *= sizes[i]; }
-}
-static void rpd_read_shape(const char *dir, int64_t *osz, int n) {
-  char path[4096]; snprintf(path, sizeof path, "%s/outshape.bin", dir);
-  FILE *f = fopen(path, "rb");
-  if (!f || (n && fread(osz, 8, (size_t)n, f) != (size_t)n)) rpd_die("bad result shape file");
-  fclose(f);
-}
-`)
-	if gpu {
-		b.WriteString(gpuMemory)
-	} else {
-		b.WriteString(cpuMemory)
-	}
-	for k, c := range cases {
-		if err := runner(&b, k, c); err != nil {
+	d := cdriver.Driver{Alloc: cdriver.Malloc, GPU: gpu}
+	for _, c := range cases {
+		f, err := cdriver.FuncOf(c.Fn)
+		if err != nil {
 			return "", err
 		}
+		d.Funcs = append(d.Funcs, f)
+		d.Batch = append(d.Batch, c.P.Name)
 	}
-	fmt.Fprintf(&b, "\nstatic int (*const rpd_runners[])(const char *, const char *, const int64_t *) = {")
-	for k := range cases {
-		fmt.Fprintf(&b, "rpd_run%d, ", k)
-	}
-	b.WriteString("};\nstatic const char *const rpd_names[] = {")
-	for _, c := range cases {
-		fmt.Fprintf(&b, "%q, ", c.P.Name)
-	}
-	fmt.Fprintf(&b, "};\n\nint main(int argc, char **argv) {\n  if (argc != 3) rpd_die(\"usage: batch IN OUT\");\n  for (int k = 0; k < %d; k++) {\n", len(cases))
-	b.WriteString(`    char in[4096], out[4096], path[4096];
-    snprintf(in, sizeof in, "%s/%s", argv[1], rpd_names[k]);
-    snprintf(out, sizeof out, "%s/%d", argv[2], k);
-    int64_t s[16] = {0};
-    snprintf(path, sizeof path, "%s/syms.txt", in);
-    FILE *f = fopen(path, "r"); if (!f) rpd_die("no syms.txt");
-    for (int i = 0; i < 16 && fscanf(f, "%lld", (long long *)&s[i]) == 1; i++) {}
-    fclose(f);
-    fflush(stdout); fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) rpd_die("fork failed");
-    if (pid == 0) {
-      snprintf(path, sizeof path, "%s/stderr", out);
-      if (!freopen(path, "w", stderr)) _exit(5);
-      alarm(60);
-      int rc = rpd_runners[k](in, out, s);
-      fflush(stderr);
-      _exit(rc);
-    }
-    int st = 0;
-    if (waitpid(pid, &st, 0) < 0) rpd_die("waitpid failed");
-    snprintf(path, sizeof path, "%s/status", out);
-    f = fopen(path, "w"); if (!f) rpd_die("cannot write a status");
-    if (WIFEXITED(st)) fprintf(f, "exit %d\n", WEXITSTATUS(st));
-    else fprintf(f, "signal %d\n", WTERMSIG(st));
-    fclose(f);
-  }
-  return 0;
+	return cdriver.Source(d)
 }
-`)
-	return b.String(), nil
-}
-
-// runner writes runK, which calls one function like tools/native's
-// driver does: descriptors over malloc'd (or device) buffers, the
-// result_shape check, the call, the error message on failure (exit 3).
-func runner(b *strings.Builder, k int, c *Case) error {
-	ft, ok := tir.FuncType(c.Fn)
-	if !ok {
-		return fmt.Errorf("not a tir.func")
-	}
-	name := ir.SymbolName(c.Fn)
-	syms := interp.Symbols(c.Fn)
-	all := append(append([]ir.Type(nil), ft.Inputs...), ft.Results...)
-	var params []string
-	for range all {
-		params = append(params, "void *")
-	}
-	for range syms {
-		params = append(params, "int64_t")
-	}
-	var rsParams []string
-	for range syms {
-		rsParams = append(rsParams, "int64_t")
-	}
-	rsParams = append(rsParams, "int64_t *")
-	fmt.Fprintf(b, "\nextern int32_t rpd_f%d(%s) __asm__(%q);\n", k, strings.Join(params, ", "), name)
-	fmt.Fprintf(b, "extern const char *rpd_f%d_error(int32_t) __asm__(%q);\n", k, name+"_error")
-	fmt.Fprintf(b, "extern int32_t rpd_f%d_rs(%s) __asm__(%q);\n", k, strings.Join(rsParams, ", "), name+"_result_shape")
-	fmt.Fprintf(b, "static int rpd_run%d(const char *in, const char *out, const int64_t *s) {\n", k)
-	totalOut := 0
-	for _, t := range ft.Results {
-		tt, _ := tir.AsTensor(t)
-		totalOut += tt.Rank()
-	}
-	fmt.Fprintf(b, "  int64_t osz[%d], rsz[%d];\n  rpd_read_shape(in, osz, %d);\n", totalOut+1, totalOut+1, totalOut)
-	var symArgs []string
-	for i := range syms {
-		symArgs = append(symArgs, fmt.Sprintf("s[%d]", i))
-	}
-	fmt.Fprintf(b, "  if (rpd_f%d_rs(%s) == 0)\n    for (int i = 0; i < %d; i++) if (rsz[i] != osz[i]) rpd_die(\"%s_result_shape disagrees with the result types\");\n",
-		k, strings.Join(append(append([]string(nil), symArgs...), "rsz"), ", "), totalOut, name)
-	var call []string
-	off := 0
-	for i, t := range all {
-		tt, _ := tir.AsTensor(t)
-		c, err := cType(tt.Elem)
-		if err != nil {
-			return err
-		}
-		size, ct := c.Size, c.Name
-		r := tt.Rank()
-		isOut := i >= len(ft.Inputs)
-		v := fmt.Sprintf("a%d", i)
-		if r == 0 {
-			if isOut {
-				fmt.Fprintf(b, "  %s *%s = rpd_dev_out(%d);\n", ct, v, size)
-			} else {
-				fmt.Fprintf(b, "  int64_t %s_sz[1]; %s *%s = rpd_dev_in(rpd_read_arr(in, \"in%d.bin\", 0, %s_sz, %d), %d);\n", v, ct, v, i, v, size, size)
-			}
-			call = append(call, v)
-			continue
-		}
-		fmt.Fprintf(b, "  struct { void *allocated, *aligned; int64_t offset, sizes[%d], strides[%d]; } %s = {0};\n", r, r, v)
-		if isOut {
-			fmt.Fprintf(b, "  for (int i = 0; i < %d; i++) %s.sizes[i] = osz[%d + i];\n", r, v, off)
-			fmt.Fprintf(b, "  %s.allocated = %s.aligned = rpd_dev_out(rpd_count(%d, %s.sizes) * %d);\n", v, v, r, v, size)
-			off += r
-		} else {
-			fmt.Fprintf(b, "  %s.allocated = rpd_read_arr(in, \"in%d.bin\", %d, %s.sizes, %d);\n", v, i, r, v, size)
-			fmt.Fprintf(b, "  %s.allocated = %s.aligned = rpd_dev_in(%s.allocated, rpd_count(%d, %s.sizes) * %d);\n", v, v, v, r, v, size)
-		}
-		fmt.Fprintf(b, "  rpd_strides(%d, %s.sizes, %s.strides);\n", r, v, v)
-		call = append(call, "&"+v)
-	}
-	fmt.Fprintf(b, "  int32_t rc = rpd_f%d(%s);\n", k, strings.Join(append(call, symArgs...), ", "))
-	fmt.Fprintf(b, "  if (rc != 0) { fprintf(stderr, \"%%s\\n\", rpd_f%d_error(rc)); return 3; }\n", k)
-	for i, t := range ft.Results {
-		tt, _ := tir.AsTensor(t)
-		c, _ := cType(tt.Elem)
-		size := c.Size
-		j := len(ft.Inputs) + i
-		if tt.Rank() == 0 {
-			fmt.Fprintf(b, "  rpd_write_arr(out, \"out%d.bin\", 0, 0, rpd_host_of(a%d, %d), %d);\n", i, j, size, size)
-		} else {
-			fmt.Fprintf(b, "  rpd_write_arr(out, \"out%d.bin\", %d, a%d.sizes, rpd_host_of(a%d.aligned, rpd_count(%d, a%d.sizes) * %d), %d);\n", i, tt.Rank(), j, j, tt.Rank(), j, size, size)
-		}
-	}
-	b.WriteString("  return 0;\n}\n")
-	return nil
-}
-
-// cpuMemory: buffers in host memory.
-const cpuMemory = `static void *rpd_dev_in(void *host, size_t n) { (void)n; return host; }
-static void *rpd_dev_out(size_t n) { return n ? malloc(n) : NULL; }
-static void *rpd_host_of(void *dev, size_t n) { (void)n; return dev; }
-`
-
-// gpuMemory: buffers in device memory through the CUDA driver API (here
-// the emulator TIR_CUDA_DRIVER names), whose primary context the host
-// wrapper shares; each child process initializes it.
-const gpuMemory = `#include <dlfcn.h>
-typedef unsigned long long dptr;
-static int (*rpd_d_alloc)(dptr *, size_t);
-static int (*rpd_d_htod)(dptr, const void *, size_t);
-static int (*rpd_d_dtoh)(void *, dptr, size_t);
-static void rpd_dev_setup(void) {
-  static int done;
-  if (done) return;
-  done = 1;
-  const char *lib = getenv("TIR_CUDA_DRIVER");
-  if (!lib || !*lib) lib = "libcuda.so.1";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-  if (!h) rpd_die("no CUDA driver");
-  int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
-  int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
-  int (*retain)(void **, int) = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
-  int (*set)(void *) = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
-  *(void **)&rpd_d_alloc = dlsym(h, "cuMemAlloc_v2");
-  *(void **)&rpd_d_htod = dlsym(h, "cuMemcpyHtoD_v2");
-  *(void **)&rpd_d_dtoh = dlsym(h, "cuMemcpyDtoH_v2");
-  int dev = 0; void *ctx = 0;
-  if (!init || !get || !retain || !set || !rpd_d_alloc || !rpd_d_htod || !rpd_d_dtoh || init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx))
-    rpd_die("cannot initialize the CUDA driver");
-}
-static void *rpd_dev_out(size_t n) {
-  rpd_dev_setup();
-  dptr d;
-  if (rpd_d_alloc(&d, n ? n : 1)) rpd_die("cuMemAlloc failed");
-  return (void *)(uintptr_t)d;
-}
-static void *rpd_dev_in(void *host, size_t n) {
-  void *d = rpd_dev_out(n);
-  if (n && rpd_d_htod((dptr)(uintptr_t)d, host, n)) rpd_die("cuMemcpyHtoD failed");
-  return d;
-}
-static void *rpd_host_of(void *dev, size_t n) {
-  void *h = malloc(n ? n : 1);
-  if (n && rpd_d_dtoh(h, (dptr)(uintptr_t)dev, n)) rpd_die("cuMemcpyDtoH failed");
-  return h;
-}
-`

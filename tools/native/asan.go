@@ -7,9 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"tir/dialects/ir"
-	"tir/dialects/tir"
 )
 
 // BuildOptions configure BuildWith.
@@ -196,99 +193,4 @@ func sanitizeAddress(llvmIR string) (string, error) {
 		return "", fmt.Errorf("the module has no target triple: AddressSanitizer would not know its shadow mapping")
 	}
 	return strings.Join(lines, "\n"), nil
-}
-
-// asanDriverAlloc allocates the host buffers of an AddressSanitizer
-// driver at their exact sizes (posix_memalign: aligned_alloc would insist
-// on a multiple of the alignment).
-const asanDriverAlloc = `static void *exact_alloc(size_t n) {
-  void *p = 0;
-  if (posix_memalign(&p, 64, n)) die("out of memory");
-  return p;
-}
-static void *in_alloc(size_t n) { return exact_alloc(n); }
-static void *out_alloc(size_t n) { return exact_alloc(n); }
-`
-
-// wrongCall writes the driver's fault injection (RunWrong): with
-// TIR_WRONG set to faults "KIND ARG DIM VALUE" separated by ';', it
-// calls the function once per fault, each time with the descriptors and
-// symbols of the run, the one fault injected and the results filled with
-// 0xA5 bytes, and prints a line per call: "refused MESSAGE" when the
-// function returned an error code without writing any result byte,
-// "accepted" when it returned 0, "wrote N MESSAGE" when it refused after
-// writing result #N.
-func (p *Program) wrongCall(b *strings.Builder, all []ir.Type, call string) {
-	b.WriteString("  const char *wrong = getenv(\"TIR_WRONG\");\n  if (wrong) {\n")
-	for i, t := range all {
-		tt, _ := tir.AsTensor(t)
-		if tt.Rank() == 0 {
-			fmt.Fprintf(b, "    void *a%d_save = a%d;\n", i, i)
-		} else {
-			fmt.Fprintf(b, "    desc%d a%d_save = a%d;\n", tt.Rank(), i, i)
-		}
-	}
-	for i := range p.syms {
-		fmt.Fprintf(b, "    int64_t s%d_save = s%d;\n", i, i)
-	}
-	b.WriteString(`    for (const char *f = wrong; *f;) {
-      char kind[16]; long long wa, wd, wv; int ok = 0, used = 0;
-      if (sscanf(f, "%15s %lld %lld %lld%n", kind, &wa, &wd, &wv, &used) != 4) die("bad TIR_WRONG");
-      f += used;
-      while (*f == ';' || *f == ' ') f++;
-`)
-	for i := range all {
-		fmt.Fprintf(b, "      a%d = a%d_save;\n", i, i)
-	}
-	for i := range p.syms {
-		fmt.Fprintf(b, "      s%d = s%d_save;\n", i, i)
-	}
-	for i, t := range p.ft.Results {
-		k := len(p.ft.Inputs) + i
-		tt, _ := tir.AsTensor(t)
-		_, size, _ := ctype(tt.Elem)
-		if tt.Rank() == 0 {
-			fmt.Fprintf(b, "      unsigned char *w%d = (unsigned char *)a%d; size_t wn%d = %d;\n", i, k, i, size)
-		} else {
-			fmt.Fprintf(b, "      unsigned char *w%d = (unsigned char *)a%d.aligned; size_t wn%d = count(%d, a%d.sizes) * %d;\n", i, k, i, tt.Rank(), k, size)
-		}
-		fmt.Fprintf(b, "      if (wn%d) memset(w%d, 0xA5, wn%d);\n", i, i, i)
-	}
-	b.WriteString("      if (!strcmp(kind, \"symbol\")) {\n        switch (wa) {\n")
-	for i := range p.syms {
-		fmt.Fprintf(b, "        case %d: s%d += wv; ok = 1; break;\n", i, i)
-	}
-	b.WriteString("        }\n      } else {\n        switch (wa) {\n")
-	for i, t := range all {
-		tt, _ := tir.AsTensor(t)
-		r := tt.Rank()
-		fmt.Fprintf(b, "        case %d:\n", i)
-		if r == 0 {
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d += wv; ok = 1; }\n", i)
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"null\")) { a%d = NULL; ok = 1; }\n", i)
-		} else {
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"offset\")) { a%d.offset += wv; ok = 1; }\n", i)
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"null\")) { a%d.aligned = NULL; ok = 1; }\n", i)
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"size\") && wd >= 0 && wd < %d) { a%d.sizes[wd] += wv; ok = 1; }\n", r, i)
-			fmt.Fprintf(b, "          if (!strcmp(kind, \"stride\") && wd >= 0 && wd < %d) { a%d.strides[wd] = wv; ok = 1; }\n", r, i)
-		}
-		b.WriteString("          break;\n")
-	}
-	b.WriteString(`        }
-      }
-      if (!ok) die("bad TIR_WRONG");
-      /* Names the fault in a crash's or a sanitizer's report. */
-      fprintf(stderr, "fault: %s %lld %lld %lld\n", kind, wa, wd, wv);
-`)
-	fmt.Fprintf(b, "      int32_t rc = %s;\n", call)
-	b.WriteString("      if (rc == 0) { printf(\"accepted\\n\"); continue; }\n      int wrote = -1;\n")
-	for i := range p.ft.Results {
-		fmt.Fprintf(b, "      for (size_t k = 0; k < wn%d && wrote < 0; k++) if (w%d[k] != 0xA5) wrote = %d;\n", i, i, i)
-	}
-	b.WriteString(`      if (wrote >= 0) printf("wrote %d %s\n", wrote, tir_fn_error(rc));
-      else printf("refused %s\n", tir_fn_error(rc));
-    }
-    return 0;
-  }
-`)
 }

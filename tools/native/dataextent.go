@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
@@ -21,39 +20,6 @@ import (
 // extent computed from data.
 func (p *Program) dataDependent(t tir.TensorType) bool {
 	return tir.TypeMentionsData(t, tir.DataSymbols(p.fn))
-}
-
-// shapeData reports whether the function has f_result_shape_data.
-func (p *Program) shapeData() bool {
-	for _, r := range p.ft.Results {
-		if rt, ok := tir.AsTensor(r); ok && p.dataDependent(rt) {
-			return true
-		}
-	}
-	return false
-}
-
-// shapeDataDecl declares f_result_shape_data in the driver.
-func (p *Program) shapeDataDecl(b *strings.Builder, inputs []string) {
-	if !p.shapeData() {
-		return
-	}
-	params := append(append([]string(nil), inputs...), strings.Repeat("int64_t, ", len(p.syms))+"int64_t *")
-	fmt.Fprintf(b, "extern int32_t tir_fn_result_shape_data(%s) __asm__(%q);\n\n", strings.Join(params, ", "), ir.SymbolName(p.fn)+"_result_shape_data")
-}
-
-// shapeDataCall calls f_result_shape_data on the inputs read so far
-// (callArgs) and puts the sizes it gives into osz, where the Go side
-// wrote -1; a size it knew must agree.
-func (p *Program) shapeDataCall(b *strings.Builder, callArgs, symArgs []string, total int) {
-	if !p.shapeData() {
-		return
-	}
-	args := append(append(append([]string(nil), callArgs...), symArgs...), "dsz")
-	fmt.Fprintf(b, "  { int64_t dsz[%d]; int32_t src = tir_fn_result_shape_data(%s);\n", total+1, strings.Join(args, ", "))
-	b.WriteString("    if (src != 0) die(tir_fn_error(src));\n")
-	fmt.Fprintf(b, "    for (int k = 0; k < %d; k++) { if (osz[k] >= 0 && osz[k] != dsz[k]) die(\"%s_result_shape_data disagrees with the result types\"); osz[k] = dsz[k]; } }\n",
-		total, ir.SymbolName(p.fn))
 }
 
 // resolveResultDims completes the domains of the results whose extents

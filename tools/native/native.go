@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"tir/dialects/tir/interp"
 	"tir/lower/abi"
 	"tir/lower/tollvm"
+	"tir/tools/cdriver"
 	"tir/tools/emit"
 )
 
@@ -482,252 +482,16 @@ func ReadTensor(path string, elem ir.Type, dims []interp.Dim) (*interp.Tensor, e
 }
 
 // driver writes the C program that builds descriptors, calls the function
-// through its C ABI, times it and writes the results.
+// through its C ABI, times it and writes the results (tools/cdriver).
 func (p *Program) driver() (string, error) {
-	name := ir.SymbolName(p.fn)
-	var b strings.Builder
-	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n#include <string.h>\n#include <time.h>\n\n")
-	if p.openmp {
-		b.WriteString("extern int omp_get_max_threads(void);\n\n")
+	f, err := cdriver.FuncOf(p.fn)
+	if err != nil {
+		return "", err
 	}
-	ranks := map[int]bool{}
-	var params []string
-	all := append(append([]ir.Type(nil), p.ft.Inputs...), p.ft.Results...)
-	for _, t := range all {
-		tt, _ := tir.AsTensor(t)
-		if _, _, err := ctype(tt.Elem); err != nil {
-			return "", err
-		}
-		if tt.Rank() > 0 {
-			ranks[tt.Rank()] = true
-		}
-		params = append(params, "void *")
-	}
-	var rs []int
-	for r := range ranks {
-		rs = append(rs, r)
-	}
-	sort.Ints(rs)
-	for _, r := range rs {
-		fmt.Fprintf(&b, "typedef struct { void *allocated, *aligned; int64_t offset, sizes[%d], strides[%d]; } desc%d;\n", r, r, r)
-	}
-	// The function is declared by its symbol (asm labels), under C
-	// identifiers of the driver's own: its name may be a C library
-	// function's (abs, exp, malloc), which <stdlib.h> declares otherwise.
-	symParams := strings.Repeat(", int64_t", len(p.syms))
-	sym := name
-	if p.symbol != "" {
-		sym = p.symbol
-	}
-	fmt.Fprintf(&b, "extern int32_t tir_fn(%s%s) __asm__(%q);\n", strings.Join(params, ", "), symParams, sym)
-	fmt.Fprintf(&b, "extern const char *tir_fn_error(int32_t) __asm__(%q);\n", name+"_error")
-	fmt.Fprintf(&b, "extern int32_t tir_fn_result_shape(%sint64_t *) __asm__(%q);\n\n", strings.Repeat("int64_t, ", len(p.syms)), name+"_result_shape")
-	p.shapeDataDecl(&b, params[:len(p.ft.Inputs)])
-	b.WriteString(`static void die(const char *m) { fprintf(stderr, "%s\n", m); exit(3); }
-`)
+	f.Symbol = p.symbol
+	d := cdriver.Driver{Funcs: []cdriver.Func{f}, GPU: p.gpu, Timing: true, OpenMP: p.openmp, Wrong: !p.gpu}
 	if p.asan {
-		b.WriteString(asanDriverAlloc)
-	} else {
-		b.WriteString(driverAlloc)
+		d.Alloc = cdriver.Exact
 	}
-	b.WriteString(`static void *read_arr(const char *dir, const char *name, int rank, int64_t *sizes, size_t esize) {
-  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb"); if (!f) die("cannot open an input file");
-  int64_t r; if (fread(&r, 8, 1, f) != 1 || r != rank) die("bad input rank");
-  size_t n = 1;
-  for (int i = 0; i < rank; i++) { if (fread(&sizes[i], 8, 1, f) != 1) die("bad input header"); n *= (size_t)sizes[i]; }
-  /* An empty tensor gets no buffer at all: compiled code that reads one
-     element of it crashes here instead of reading garbage. */
-  void *p = n ? in_alloc(n * esize) : NULL;
-  if (n && fread(p, esize, n, f) != n) die("short input file");
-  fclose(f); return p;
+	return cdriver.Source(d)
 }
-static void write_arr(const char *dir, const char *name, int rank, const int64_t *sizes, const void *data, size_t esize) {
-  char path[4096]; snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb"); if (!f) die("cannot write an output file");
-  int64_t r = rank; fwrite(&r, 8, 1, f); size_t n = 1;
-  for (int i = 0; i < rank; i++) { fwrite(&sizes[i], 8, 1, f); n *= (size_t)sizes[i]; }
-  fwrite(data, esize, n, f); fclose(f);
-}
-static size_t count(int rank, const int64_t *sizes) {
-  size_t n = 1; for (int i = 0; i < rank; i++) n *= (size_t)sizes[i]; return n;
-}
-static void strides(int rank, const int64_t *sizes, int64_t *st) {
-  int64_t s = 1; for (int i = rank - 1; i >= 0; i--) { st[i] = s; s *= sizes[i]; }
-}
-static int cmp64(const void *a, const void *b) { int64_t x = *(const int64_t *)a, y = *(const int64_t *)b; return (x > y) - (x < y); }
-`)
-	if p.gpu {
-		b.WriteString(gpuDriverMemory)
-	} else {
-		b.WriteString(cpuDriverMemory)
-	}
-	b.WriteString("int main(int argc, char **argv) {\n  dev_setup();\n")
-	fmt.Fprintf(&b, "  if (argc != %d) die(\"usage: run DIR REPS SYMBOLS...\");\n", 3+len(p.syms))
-	b.WriteString("  const char *dir = argv[1]; int reps = atoi(argv[2]);\n")
-	for i := range p.syms {
-		fmt.Fprintf(&b, "  int64_t s%d = atoll(argv[%d]);\n", i, 3+i)
-	}
-	var symArgs []string
-	for i := range p.syms {
-		symArgs = append(symArgs, fmt.Sprintf("s%d", i))
-	}
-	totalOut := 0
-	for _, t := range p.ft.Results {
-		tt, _ := tir.AsTensor(t)
-		totalOut += tt.Rank()
-	}
-	// Result extents come from the caller; where f_result_shape can compute
-	// them (no unknown extents) they must agree.
-	fmt.Fprintf(&b, "  int64_t osz[%d], rsz[%d];\n", totalOut+1, totalOut+1)
-	fmt.Fprintf(&b, "  { char path[4096]; snprintf(path, sizeof path, \"%%s/outshape.bin\", dir); FILE *f = fopen(path, \"rb\");\n")
-	fmt.Fprintf(&b, "    if (!f || fread(osz, 8, %d, f) != %d) die(\"bad result shape file\"); fclose(f); }\n", totalOut, totalOut)
-	fmt.Fprintf(&b, "  if (tir_fn_result_shape(%s) == 0)\n", strings.Join(append(append([]string(nil), symArgs...), "rsz"), ", "))
-	fmt.Fprintf(&b, "    for (int k = 0; k < %d; k++) if (rsz[k] != osz[k]) die(\"%s_result_shape disagrees with the result types\");\n", totalOut, name)
-	var callArgs []string
-	off := 0
-	for i, t := range all {
-		if i == len(p.ft.Inputs) {
-			// The inputs are read: extents that depend on them are known.
-			p.shapeDataCall(&b, callArgs, symArgs, totalOut)
-		}
-		tt, _ := tir.AsTensor(t)
-		ct, size, _ := ctype(tt.Elem)
-		r := tt.Rank()
-		isOut := i >= len(p.ft.Inputs)
-		v := fmt.Sprintf("a%d", i)
-		if r == 0 {
-			if isOut {
-				fmt.Fprintf(&b, "  %s *%s = dev_out(%d);\n", ct, v, size)
-			} else {
-				fmt.Fprintf(&b, "  int64_t %s_sz[1]; %s *%s = dev_in(read_arr(dir, \"in%d.bin\", 0, %s_sz, %d), %d);\n", v, ct, v, i, v, size, size)
-			}
-			callArgs = append(callArgs, v)
-			continue
-		}
-		fmt.Fprintf(&b, "  desc%d %s = {0};\n", r, v)
-		if isOut {
-			fmt.Fprintf(&b, "  { size_t n = 1; for (int k = 0; k < %d; k++) { %s.sizes[k] = osz[%d + k]; n *= (size_t)%s.sizes[k]; }\n", r, v, off, v)
-			fmt.Fprintf(&b, "    %s.allocated = %s.aligned = dev_out(n * %d); }\n", v, v, size)
-			off += r
-		} else {
-			// Two statements: the order in which C evaluates arguments is
-			// unspecified, and read_arr fills the sizes.
-			fmt.Fprintf(&b, "  %s.allocated = read_arr(dir, \"in%d.bin\", %d, %s.sizes, %d);\n", v, i, r, v, size)
-			fmt.Fprintf(&b, "  %s.allocated = %s.aligned = dev_in(%s.allocated, count(%d, %s.sizes) * %d);\n", v, v, v, r, v, size)
-		}
-		fmt.Fprintf(&b, "  strides(%d, %s.sizes, %s.strides);\n", r, v, v)
-		callArgs = append(callArgs, "&"+v)
-	}
-	call := fmt.Sprintf("tir_fn(%s)", strings.Join(append(callArgs, symArgs...), ", "))
-	if !p.gpu {
-		p.wrongCall(&b, all, call)
-	}
-	b.WriteString("  int64_t *ns = malloc(sizeof(int64_t) * (size_t)reps);\n")
-	b.WriteString("  for (int rep = 0; rep < reps; rep++) {\n    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);\n")
-	fmt.Fprintf(&b, "    int32_t rc = %s;\n", call)
-	b.WriteString("    clock_gettime(CLOCK_MONOTONIC, &t1);\n")
-	fmt.Fprintf(&b, "    if (rc != 0) die(tir_fn_error(rc));\n")
-	b.WriteString("    ns[rep] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);\n  }\n")
-	traffic := "0"
-	for i, t := range all {
-		tt, _ := tir.AsTensor(t)
-		_, size, _ := ctype(tt.Elem)
-		if tt.Rank() == 0 {
-			traffic += fmt.Sprintf(" + %d", size)
-		} else {
-			traffic += fmt.Sprintf(" + count(%d, a%d.sizes) * %d", tt.Rank(), i, size)
-		}
-	}
-	b.WriteString("  qsort(ns, (size_t)reps, sizeof(int64_t), cmp64);\n")
-	threads := "1"
-	if p.openmp {
-		threads = "omp_get_max_threads()"
-	}
-	fmt.Fprintf(&b, "  printf(\"%%lld %%lld %%d\\n\", (long long)ns[reps / 2], copy_ns((%s) / 2, reps), %s);\n", traffic, threads)
-	for i, t := range p.ft.Results {
-		tt, _ := tir.AsTensor(t)
-		_, size, _ := ctype(tt.Elem)
-		k := len(p.ft.Inputs) + i
-		if tt.Rank() == 0 {
-			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", 0, 0, host_of(a%d, %d), %d);\n", i, k, size, size)
-		} else {
-			fmt.Fprintf(&b, "  write_arr(dir, \"out%d.bin\", %d, a%d.sizes, host_of(a%d.aligned, count(%d, a%d.sizes) * %d), %d);\n", i, tt.Rank(), k, k, tt.Rank(), k, size, size)
-		}
-	}
-	b.WriteString("  return 0;\n}\n")
-	return b.String(), nil
-}
-
-// driverAlloc allocates the host buffers of the driver, with some slack.
-const driverAlloc = `static void *in_alloc(size_t n) { return aligned_alloc(64, n + 64); }
-static void *out_alloc(size_t n) { return aligned_alloc(64, n + 64 - n % 64); }
-`
-
-// cpuDriverMemory: buffers live in host memory.
-const cpuDriverMemory = `static void dev_setup(void) {}
-static void *dev_in(void *host, size_t n) { (void)n; return host; }
-static void *dev_out(size_t n) { return n ? out_alloc(n) : NULL; }
-static void *host_of(void *dev, size_t n) { (void)n; return dev; }
-static long long copy_ns(size_t n, int reps) { (void)n; (void)reps; return 0; }
-`
-
-// gpuDriverMemory: buffers live in device memory, through the CUDA driver
-// API loaded like the host wrapper loads it (TIR_CUDA_DRIVER or
-// libcuda.so.1), whose primary context the wrapper shares.
-const gpuDriverMemory = `#include <dlfcn.h>
-typedef unsigned long long dptr;
-static int (*d_alloc)(dptr *, size_t);
-static int (*d_htod)(dptr, const void *, size_t);
-static int (*d_dtoh)(void *, dptr, size_t);
-static int (*d_dtod)(dptr, dptr, size_t);
-static int (*d_sync)(void);
-static void dev_setup(void) {
-  const char *lib = getenv("TIR_CUDA_DRIVER");
-  if (!lib || !*lib) lib = "libcuda.so.1";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-  if (!h) { fprintf(stderr, "no CUDA driver: %s\n", dlerror()); exit(3); }
-  int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
-  int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
-  int (*retain)(void **, int) = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
-  int (*set)(void *) = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
-  *(void **)&d_alloc = dlsym(h, "cuMemAlloc_v2");
-  *(void **)&d_htod = dlsym(h, "cuMemcpyHtoD_v2");
-  *(void **)&d_dtoh = dlsym(h, "cuMemcpyDtoH_v2");
-  *(void **)&d_dtod = dlsym(h, "cuMemcpyDtoD_v2");
-  *(void **)&d_sync = dlsym(h, "cuCtxSynchronize");
-  int dev = 0; void *ctx = 0;
-  if (!init || !get || !retain || !set || !d_alloc || !d_htod || !d_dtoh || !d_dtod || !d_sync ||
-      init(0) || get(&dev, 0) || retain(&ctx, dev) || set(ctx))
-    die("cannot initialize the CUDA driver");
-}
-static void *dev_out(size_t n) {
-  dptr d;
-  if (d_alloc(&d, n ? n : 1)) die("cuMemAlloc failed");
-  return (void *)(uintptr_t)d;
-}
-static void *dev_in(void *host, size_t n) {
-  void *d = dev_out(n);
-  if (n && d_htod((dptr)(uintptr_t)d, host, n)) die("cuMemcpyHtoD failed");
-  return d;
-}
-static void *host_of(void *dev, size_t n) {
-  void *h = malloc(n ? n : 1);
-  if (n && d_dtoh(h, (dptr)(uintptr_t)dev, n)) die("cuMemcpyDtoH failed");
-  return h;
-}
-static int cmpll(const void *a, const void *b) { long long x = *(const long long *)a, y = *(const long long *)b; return (x > y) - (x < y); }
-static long long copy_ns(size_t n, int reps) {
-  if (reps < 2 || n == 0) return 0;
-  dptr src = (dptr)(uintptr_t)dev_out(n), dst = (dptr)(uintptr_t)dev_out(n);
-  long long *t = malloc(sizeof(long long) * (size_t)reps);
-  for (int r = 0; r < reps; r++) {
-    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (d_dtod(dst, src, n) || d_sync()) die("cuMemcpyDtoD failed");
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    t[r] = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
-  }
-  qsort(t, (size_t)reps, sizeof(long long), cmpll);
-  return t[reps / 2];
-}
-`
