@@ -31,16 +31,10 @@ func (a IntervalsAttr) Text() string {
 
 func (a IntervalsAttr) String() string { return "#tir.intervals<[" + a.Text() + "]>" }
 
-// Piece attributes.
-const (
-	// AttrPieces is the IntervalsAttr of a tir.piecewise.
-	AttrPieces = "pieces"
-)
-
 // PiecewiseParts returns the dimension, the whole interval and the
 // pieces' intervals of a tir.piecewise.
 func PiecewiseParts(op *ir.Operation) (string, sizeexpr.Interval, IntervalsAttr) {
-	d, _ := op.Attr("interval").(DomainAttr)
+	d, _ := op.Attr(AttrInterval).(DomainAttr)
 	pieces, _ := op.Attr(AttrPieces).(IntervalsAttr)
 	var iv sizeexpr.Interval
 	if len(d) == 1 {
@@ -128,8 +122,8 @@ func parsePiecewise(p *ir.OpParser, st *ir.OpState) error {
 		return err
 	}
 	st.Operands = append(st.Operands, v)
-	st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim)).
-		With("interval", DomainAttr{{Name: dim, Interval: whole}}).
+	st.Attrs = st.Attrs.With(AttrDim, ir.StringAttr(dim)).
+		With(AttrInterval, DomainAttr{{Name: dim, Interval: whole}}).
 		With(AttrPieces, pieces)
 	return parseOptionalResultType(p, st)
 }
@@ -155,7 +149,7 @@ func printPiecewise(p ir.OpPrinter, op *ir.Operation) {
 // nor lie outside the interval.
 func inferPiecewise(op *ir.Operation) ([]ir.Type, error) {
 	dim, whole, pieces := PiecewiseParts(op)
-	if d, _ := op.Attr("interval").(DomainAttr); len(d) != 1 || d[0].Name != dim {
+	if d, _ := op.Attr(AttrInterval).(DomainAttr); len(d) != 1 || d[0].Name != dim {
 		return nil, ir.Errorf(op.Loc, "'tir.piecewise' needs its interval along %s", dim)
 	}
 	if len(pieces) == 0 || len(op.Operands) != len(pieces)+1 {
@@ -361,7 +355,7 @@ func piecewiseAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need 
 				out[i] = e.build(Subset, ir.DictAttr{}.With("bounds", dom), nil, els)
 				continue
 			}
-			attrs := ir.DictAttr{}.With("dim", ir.StringAttr(dim)).With("interval", dom).With(AttrPieces, keep)
+			attrs := ir.DictAttr{}.With(AttrDim, ir.StringAttr(dim)).With(AttrInterval, dom).With(AttrPieces, keep)
 			out[i] = e.build(Piecewise, attrs, nil, append(vals, els)...)
 		}
 		return out
