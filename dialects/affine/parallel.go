@@ -44,7 +44,7 @@ func parseParallelBounds(p *ir.OpParser, keyword string) (ParallelBounds, error)
 	if err != nil {
 		return ParallelBounds{}, err
 	}
-	nodes, err := itemExprList(g)
+	nodes, err := ir.ItemExprList(g)
 	if err != nil {
 		return ParallelBounds{}, err
 	}

@@ -6,14 +6,18 @@ import (
 	"strings"
 
 	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
 )
 
-// parseConstant reads `4.0 : f32`, `-1 : i32`, `true : i1` or a tuple
-// `(0.0, 1) : tuple<f32, i32>`.
+// parseConstant reads `4.0 : f32`, `-1 : i32`, `true : i1`, a tuple
+// `(0.0, 1) : tuple<f32, i32>` or a size expression `L - 1 : i64`.
 func parseConstant(p *ir.OpParser, st *ir.OpState) error {
 	lit := p.Peek()
 	if lit == nil {
 		return p.Errorf("expected a constant value")
+	}
+	if isSizeConstant(p) {
+		return parseSizeConstant(p, st)
 	}
 	var raw []*ir.Item
 	var items []ir.Item
@@ -174,6 +178,8 @@ func constantText(a ir.Attribute) string {
 			return "false"
 		}
 		return fmt.Sprint(a.Value)
+	case SizeAttr:
+		return a.Expr.String()
 	case ir.ArrayAttr:
 		parts := make([]string, len(a))
 		for i, e := range a {
@@ -200,6 +206,8 @@ func constantElemType(a ir.Attribute) (ir.Type, error) {
 		return a.Type, nil
 	case ir.BoolAttr:
 		return ir.I1, nil
+	case SizeAttr:
+		return ir.I64, nil
 	case ir.ArrayAttr:
 		var es []ir.Type
 		for _, e := range a {
@@ -212,4 +220,132 @@ func constantElemType(a ir.Attribute) (ir.Type, error) {
 		return ir.TupleType{Elems: es}, nil
 	}
 	return nil, fmt.Errorf("'tir.constant' needs a value attribute (number, boolean or array for tuples)")
+}
+
+// SizeAttr is the value of a tir.constant that is a size expression
+// (`tir.constant L - 1 : i64`): an i64 computed from the function's size
+// symbols when it runs, comparable with tir.pos. Printed #tir.size<L - 1>
+// in the generic form. A size expression without symbols is an
+// IntegerAttr (the parser folds it).
+type SizeAttr struct{ Expr sizeexpr.Expr }
+
+func (a SizeAttr) String() string { return "#tir.size<" + a.Expr.String() + ">" }
+
+// SizeValue returns the size expression a tir.constant holds, if any.
+func SizeValue(op *ir.Operation) (sizeexpr.Expr, bool) {
+	a, ok := op.Attr("value").(SizeAttr)
+	return a.Expr, ok
+}
+
+// isSizeConstant reports whether the value ahead is a size expression
+// rather than a literal: anything but a number, a boolean or a
+// parenthesised tuple directly followed by ':'.
+func isSizeConstant(p *ir.OpParser) bool {
+	k := 0
+	if it := p.PeekAt(0); it != nil && it.Kind == ir.ItemPunct && it.Text == "-" {
+		k = 1
+	}
+	it := p.PeekAt(k)
+	if it == nil {
+		return false
+	}
+	switch it.Kind {
+	case ir.ItemInt, ir.ItemFloat, ir.ItemBool, ir.ItemParens:
+		next := p.PeekAt(k + 1)
+		return next != nil && !(next.Kind == ir.ItemPunct && next.Text == ":")
+	case ir.ItemWord:
+		return true
+	}
+	return false
+}
+
+// parseSizeConstant reads `L - 1 : i64`, `2*N + 1 : i64`.
+func parseSizeConstant(p *ir.OpParser, st *ir.OpState) error {
+	n, err := ir.ItemExpr(p)
+	if err != nil {
+		return err
+	}
+	e, err := n.ToIndexExpr(symbolResolver(p.Host))
+	if err != nil {
+		return err
+	}
+	if err := p.ExpectPunct(":"); err != nil {
+		return err
+	}
+	tloc := p.CurLoc()
+	t, err := p.Type()
+	if err != nil {
+		return err
+	}
+	if err := p.ExpectEnd(); err != nil {
+		return err
+	}
+	if !ir.TypeEqual(t, ir.I64) {
+		return ir.Errorf(tloc, "a size expression constant has type i64 (as tir.pos), got %s", t)
+	}
+	st.Attrs = st.Attrs.With("value", sizeConstantAttr(e))
+	return nil
+}
+
+// sizeConstantAttr is the value of a constant holding e: an integer when
+// e has no symbols.
+func sizeConstantAttr(e sizeexpr.Expr) ir.Attribute {
+	if c, ok := e.Const(); ok {
+		return ir.IntegerAttr{Value: c, Type: ir.I64}
+	}
+	return SizeAttr{Expr: e}
+}
+
+// verifyConstant checks a size expression constant built by a pass or
+// read from the generic form: within the index range, and over size
+// symbols of its function (those its signature and body mention
+// elsewhere, unknown extents included); a symbol mentioned only by a
+// constant would silently become a parameter of the compiled function.
+func verifyConstant(op *ir.Operation, _ func(*ir.Diagnostic)) error {
+	e, ok := SizeValue(op)
+	if !ok {
+		return nil
+	}
+	if err := e.CheckLimit(); err != nil {
+		return ir.Errorf(op.Loc, "the size expression %s: %v", e, err)
+	}
+	fn := enclosingFunc(op)
+	if fn == nil {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, v := range Symbols(fn) {
+		known[v.Name] = true
+	}
+	for _, v := range e.Vars() {
+		if v.Kind != sizeexpr.SymbolVar {
+			return ir.Errorf(op.Loc, "the size expression %s of a constant uses %s, which is not a size symbol", e, v.Name)
+		}
+		if !known[v.Name] && !IsUnknownExtent(v) {
+			names := []string{}
+			for _, s := range Symbols(fn) {
+				names = append(names, s.Name)
+			}
+			have := "has no size symbols"
+			if len(names) > 0 {
+				have = "has " + strings.Join(names, ", ")
+			}
+			return ir.Errorf(op.Loc, "unknown size symbol %s in the constant %s: @%s %s", v.Name, e, ir.SymbolName(fn), have)
+		}
+	}
+	return nil
+}
+
+func init() {
+	ir.RegisterAttr("tir.size", func(p *ir.OpParser) (ir.Attribute, error) {
+		n, err := ir.ItemExpr(p)
+		if err != nil {
+			return nil, err
+		}
+		e, err := n.ToIndexExpr(symbolResolver(p.Host))
+		if err != nil {
+			return nil, err
+		}
+		return SizeAttr{Expr: e}, p.ExpectEnd()
+	})
 }

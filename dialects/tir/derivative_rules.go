@@ -108,6 +108,7 @@ var derivativeRules = map[*Op]DerivativeRule{
 	View:        {Tangent: sameOpTangent, Adjoint: viewAdjoint},
 	AssumeShape: {Tangent: sameOpTangent, Adjoint: assumeShapeAdjoint},
 	Concat:      {Tangent: concatTangent, Adjoint: concatAdjoint},
+	Piecewise:   {Tangent: piecewiseTangent, Adjoint: piecewiseAdjoint},
 	MakeTuple:   {Tangent: makeTupleTangent, Adjoint: makeTupleAdjoint},
 	TupleGet:    {Tangent: sameOpTangent, Adjoint: tupleGetAdjoint},
 	Reduce:      {Tangent: reduceTangent, Adjoint: reduceAdjoint},

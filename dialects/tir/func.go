@@ -437,6 +437,12 @@ func attrExprs(a ir.Attribute) []sizeexpr.Expr {
 			out = append(out, d.Lo, d.Hi)
 		}
 		return out
+	case IntervalsAttr:
+		var out []sizeexpr.Expr
+		for _, iv := range a {
+			out = append(out, iv.Lo, iv.Hi)
+		}
+		return out
 	}
 	return nil
 }

@@ -122,6 +122,14 @@ func substOp(op *ir.Operation, sub func(sizeexpr.Expr) sizeexpr.Expr) {
 				n.Exprs = append(n.Exprs, sub(x))
 			}
 			op.Attrs[i].Value = n
+		case SizeAttr:
+			op.Attrs[i].Value = sizeConstantAttr(sub(a.Expr))
+		case IntervalsAttr:
+			n := IntervalsAttr{}
+			for _, iv := range a {
+				n = append(n, sizeexpr.Span(sub(iv.Lo), sub(iv.Hi)))
+			}
+			op.Attrs[i].Value = n
 		}
 	}
 }

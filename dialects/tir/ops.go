@@ -113,7 +113,7 @@ var allOps = []*Op{
 	And, Or, Xor, Not,
 	Func, Return, Constant, Cmp, Select, Shift,
 	Cast, MakeTuple, TupleGet, View, Gather, CanDeref,
-	Subset, Broadcast, Pos, Concat, AssumeShape,
+	Subset, Broadcast, Pos, Concat, Piecewise, AssumeShape,
 	Reduce, Yield, Scan, Call, Iota, Compress,
 }
 
@@ -252,7 +252,7 @@ var Return = &Op{OpDef: ir.OpDef{
 var Constant = &Op{OpDef: ir.OpDef{
 	Name:        "tir.constant",
 	Summary:     "a 0-d tensor holding a constant (broadcasts to any domain)",
-	Syntax:      "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32>",
+	Syntax:      "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32> | tir.constant L - 1 : i64",
 	Traits:      ir.TraitPure | ir.TraitConstantLike,
 	NumOperands: 0, NumResults: 1, NumRegions: 0,
 	Parse: parseConstant,
@@ -268,6 +268,7 @@ var Constant = &Op{OpDef: ir.OpDef{
 		}
 		return []ir.Type{Scalar(elem)}, nil
 	},
+	Verify: verifyConstant,
 },
 	syntaxAttrs: []string{"value"},
 	reads:       noReads,

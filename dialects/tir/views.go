@@ -15,7 +15,7 @@ import (
 const (
 	AttrOffsets   = "offsets"   // tir.shift
 	AttrMap       = "map"       // tir.view
-	AttrDim       = "dim"       // gather, pos, concat, scan, iota, compress
+	AttrDim       = "dim"       // gather, pos, concat, piecewise, scan, iota, compress
 	AttrDims      = "dims"      // tir.broadcast's added dimensions, tir.reduce's reduced ones
 	AttrBounds    = "bounds"    // tir.subset
 	AttrIndex     = "index"     // tir.tuple_get
@@ -24,7 +24,8 @@ const (
 	AttrCallee    = "callee"    // tir.call
 	AttrPredicate = "predicate" // tir.cmp
 	AttrDirection = "direction" // tir.scan
-	AttrInterval  = "interval"  // tir.scan's named interval
+	AttrInterval  = "interval"  // tir.scan's named interval, tir.piecewise's whole one
+	AttrPieces    = "pieces"    // tir.piecewise's intervals
 
 	AttrFunctionType = "function_type" // tir.func's signature
 )

@@ -33,6 +33,7 @@ func init() {
 		tir.Reduce:    lowerReduce,
 		tir.Iota:      lowerIota,
 		tir.Compress:  lowerCompressed,
+		tir.Piecewise: lowerPiecewise,
 		tir.Call: func(_ *evaluator, op *ir.Operation, _ tir.TensorType, _ point) (scalar, error) {
 			return scalar{}, ir.Errorf(op.Loc, "tir.call must be inlined before lowering (run tir-inline)")
 		},
@@ -62,6 +63,11 @@ func constantLeaves(a ir.Attribute, t ir.Type) []ir.Attribute {
 }
 
 func lowerConstant(ev *evaluator, op *ir.Operation, t tir.TensorType, _ point) (scalar, error) {
+	if e, ok := tir.SizeValue(op); ok {
+		// A size expression: computed from the size symbols, as tir.pos
+		// computes its index.
+		return scalar{parts: []*ir.Value{ev.b.value(arith.IndexCast, []*ir.Value{ev.index(e)}, ir.I64, nil)}}, nil
+	}
 	vals := constantLeaves(tir.ConstantOp{Operation: op}.Value(), t.Elem)
 	types := leaves(t.Elem)
 	var s scalar

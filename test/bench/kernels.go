@@ -304,6 +304,11 @@ var mlKernels = []kernel{
 		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: tridiagFill},
 	{name: "tridiag_2scans", file: "tridiag_2scans.tir", family: "tridiag", form: "two scalar forward scans (issue 21: 1.39x)",
 		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: tridiagFill},
+
+	{name: "vadv_piecewise", file: "vadv_piecewise.tir", family: "vadv", form: "boundary levels by tir.piecewise (issue 24)",
+		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: vadvFill},
+	{name: "vadv_concat", file: "vadv_concat.tir", family: "vadv", form: "boundary levels by subset + broadcast + concat",
+		l3: colsSmall, dram: colsLarge, check: colsCheck, fill: vadvFill},
 }
 
 func attnFlops(s map[string]int64) float64 {
@@ -318,6 +323,15 @@ var allKernels = append(append([]kernel(nil), kernels...), mlKernels...)
 func tridiagFill(rng *rand.Rand, arg string) float64 {
 	if arg == "b" {
 		return 3 + rng.Float64()
+	}
+	return rng.Float64()*2 - 1
+}
+
+// vadvFill draws the vertical advection's fields in [-1, 1) and its
+// dtr_stage in [1, 2), so that the systems stay diagonally dominant.
+func vadvFill(rng *rand.Rand, arg string) float64 {
+	if arg == "dtr" {
+		return 1 + rng.Float64()
 	}
 	return rng.Float64()*2 - 1
 }

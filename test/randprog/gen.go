@@ -777,6 +777,9 @@ func (g *gen) view() bool {
 // concat joins two pieces along a dimension: the first part of a and the
 // rest of b, split at a's lower bound plus one or two.
 func (g *gen) concat() bool {
+	if g.r.Intn(2) == 0 {
+		return g.piecewise()
+	}
 	a := g.pick(func(v *value) bool { return ranked(v) && !v.cnst })
 	if a == nil {
 		return false
@@ -831,6 +834,74 @@ func (g *gen) concat() bool {
 	}
 	g.use(va, vb)
 	g.emit("concat", tir.TensorType{Elem: a.typ.Elem, Dims: out}, anyMasked(a, b), "tir.concat %%%s, %%%s along %s", va.name, vb.name, d.Name)
+	return true
+}
+
+// piecewise chooses per level along a dimension of a (the else value): the
+// first level, and sometimes the last, from values defined there (or
+// without the dimension, constants included).
+func (g *gen) piecewise() bool {
+	a := g.pick(func(v *value) bool { return ranked(v) && !v.cnst })
+	if a == nil {
+		return false
+	}
+	d := a.typ.Dims[g.r.Intn(len(a.typ.Dims))]
+	top := sizeexpr.Span(d.Lo, sizeexpr.Add(d.Lo, sizeexpr.Const(1)))
+	bot := sizeexpr.Span(sizeexpr.Sub(d.Hi, sizeexpr.Const(1)), d.Hi)
+	pieces := []sizeexpr.Interval{top}
+	if g.r.Intn(2) == 0 && sizeexpr.ProveLE(top.Hi, bot.Lo) {
+		pieces = append(pieces, bot)
+	}
+	var vals []*value
+	for _, p := range pieces {
+		b := g.pick(func(v *value) bool {
+			if !ir.TypeEqual(v.typ.Elem, a.typ.Elem) {
+				return false
+			}
+			i := v.typ.Find(d.Name)
+			if i < 0 {
+				return true
+			}
+			in, _ := v.typ.Dims[i].Contains(p)
+			return in
+		})
+		if b == nil {
+			return false
+		}
+		vals = append(vals, b)
+	}
+	// The type rule: the operands' broadcast, the dimension on its whole
+	// interval.
+	var out []tir.Dim
+	found := false
+	for _, v := range append(append([]*value(nil), vals...), a) {
+		for _, x := range v.typ.Dims {
+			i := (tir.TensorType{Dims: out}).Find(x.Name)
+			switch {
+			case i >= 0 && x.Name != d.Name:
+				out[i].Interval = out[i].Intersect(x.Interval)
+			case i < 0:
+				out = append(out, x)
+			}
+		}
+	}
+	for i := range out {
+		if out[i].Name == d.Name {
+			out[i], found = d, true
+		} else if out[i].ProvablyEmpty() {
+			return false
+		}
+	}
+	if !found {
+		out = append(out, d)
+	}
+	text := "tir.piecewise along " + d.Name + d.Interval.String()
+	for i, p := range pieces {
+		text += " " + p.String() + " %" + vals[i].name + ","
+	}
+	text += " else %" + a.name
+	g.use(append(vals, a)...)
+	g.emit("piecewise", tir.TensorType{Elem: a.typ.Elem, Dims: out}, anyMasked(append(vals, a)...), "%s", text)
 	return true
 }
 

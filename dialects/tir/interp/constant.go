@@ -11,13 +11,23 @@ func init() { register(tir.Constant, evalConstant) }
 
 // evalConstant makes the 0-d tensor of a tir.constant. The value is rounded
 // (floats) or wrapped (integers) to the element type, so `0.1 : f32` is the
-// float32 nearest to 0.1.
+// float32 nearest to 0.1; a size expression is evaluated at the run's
+// size symbols.
 func evalConstant(ev *evaluator, op *ir.Operation, _ []*Tensor) ([]*Tensor, error) {
 	elem, dims, err := ev.result(op, 0)
 	if err != nil {
 		return nil, err
 	}
-	t, err := attrTensor(elem, tir.ConstantOp{Operation: op}.Value())
+	a := tir.ConstantOp{Operation: op}.Value()
+	if e, ok := tir.SizeValue(op); ok {
+		// A size expression: its value at this run's size symbols.
+		v, err := evalExpr(e, ev.syms, nil)
+		if err != nil {
+			return nil, err
+		}
+		a = ir.IntegerAttr{Value: v, Type: ir.I64}
+	}
+	t, err := attrTensor(elem, a)
 	if err != nil {
 		return nil, err
 	}
