@@ -4,17 +4,21 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/passes/derivatives"
 	"tir/tools/native"
 )
 
 // TestSmoke runs the whole harness in smoke mode: every classic and ML
-// kernel and the softmax family (several defs, tir.call) at their small
+// kernel, the adjoints of the derivatives table (the hand-written C
+// adjoints against the interpreter's @f_vjp) and the softmax family
+// (several defs, tir.call) at their small
 // check sizes, every variant built and called once, results compared with
 // the interpreter; no timing. It keeps the benchmark from rotting (it is
 // not a benchmark itself: `make bench` is). The other families add only
@@ -32,7 +36,7 @@ func TestSmoke(t *testing.T) {
 	}
 	only := map[string]bool{}
 	for _, k := range allKernels {
-		if k.classic() || k.ml || k.family == "softmax" {
+		if k.classic() || k.ml || k.family == "softmax" || k.of != "" {
 			only[k.name] = true
 		}
 	}
@@ -130,6 +134,9 @@ func TestKernels(t *testing.T) {
 		if k.classic() && (k.ref == "" || k.form != "") {
 			t.Errorf("%s: a classic kernel has a C reference and no formulation", k.name)
 		}
+		if k.of != "" && (k.ml || k.family != "") {
+			t.Errorf("%s: an adjoint is neither an ML kernel nor a family member", k.name)
+		}
 		if k.family == "" {
 			continue
 		}
@@ -180,5 +187,118 @@ func TestKernels(t *testing.T) {
 			t.Errorf("%s: sizes and result shapes %s, its family's first formulation %s", k.name, got, want)
 		}
 		shapes[k.family] = got
+	}
+}
+
+// TestHandWrittenAdjoints proves the hand-written C adjoints of ref/
+// right independently of the generated ones (TestSmoke compares them
+// with the interpreter's @f_vjp): the dot-product test <J v, w> =
+// <v, J^T w> for random x, v and w at the check size, J v from the
+// interpreter's @f_jvp, J^T w from the C adjoint (gcc generic, called
+// through the benchmark driver), within 1e-12 of the sum of the
+// products' magnitudes.
+func TestHandWrittenAdjoints(t *testing.T) {
+	tools := findTools()
+	if tools.llcErr != nil || tools.gccErr != nil {
+		t.Skipf("the benchmark harness needs LLVM 14's llc and gcc (make deps): %v %v", tools.llcErr, tools.gccErr)
+	}
+	tested := 0
+	for i := range derivKernels {
+		k := &derivKernels[i]
+		if k.ref == "" {
+			continue
+		}
+		tested++
+		t.Run(k.name, func(t *testing.T) {
+			b, err := compileKernel(k, tools, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.failed[vGCCGeneric] != nil {
+				t.Fatalf("the C adjoint was not built: %v", b.failed[vGCCGeneric])
+			}
+			const seed = 7
+			ds, err := prepare(b, k.check, "dot", seed, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, err := b.run(vGCCGeneric, ds, 0, 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// x and w: the inputs prepare drew for @f_vjp (the same seed).
+			args, err := randomArgs(k, b.fn, k.check, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// @f_jvp, from the kernel's file.
+			src, err := sources.ReadFile("kernels/" + k.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, diags := native.Load(k.file, string(src))
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			name := strings.TrimSuffix(ir.SymbolName(b.fn), "_vjp")
+			if err := derivatives.Run(m, derivatives.Options{JVP: true, Functions: []string{name}}); err != nil {
+				t.Fatal(err)
+			}
+			f, jvp := m.Lookup(name), m.Lookup(name+"_jvp")
+			ft, _ := tir.FuncType(f)
+			x, w := args[:len(ft.Inputs)], args[len(ft.Inputs):]
+			rng := rand.New(rand.NewSource(seed + 1))
+			var v []*interp.Tensor
+			for _, in := range ft.Inputs {
+				if tt, ok := tir.AsTensor(in); !ok || !ir.IsFloat(tt.Elem) {
+					continue
+				}
+				d, err := newArg(in, k.check)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j := range d.F64 {
+					d.F64[j] = rng.Float64()*2 - 1
+				}
+				v = append(v, d)
+			}
+			outs, err := interp.Run(jvp, append(append([]*interp.Tensor(nil), x...), v...), k.check)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jv := outs[len(ft.Results):]
+			if len(jv) != len(w) || len(v) != len(ct.outs) {
+				t.Fatalf("%d tangents of results for %d cotangents, %d tangents of arguments for %d C results", len(jv), len(w), len(v), len(ct.outs))
+			}
+			dot := func(a [][]float64, b [][]float64) (sum, mag float64) {
+				for i := range a {
+					if len(a[i]) != len(b[i]) {
+						t.Fatalf("tensors of %d and %d elements", len(a[i]), len(b[i]))
+					}
+					for j := range a[i] {
+						sum += a[i][j] * b[i][j]
+						mag += math.Abs(a[i][j] * b[i][j])
+					}
+				}
+				return sum, mag
+			}
+			var jvF, wF, vF [][]float64
+			for i := range jv {
+				jvF, wF = append(jvF, jv[i].F64), append(wF, w[i].F64)
+			}
+			for _, d := range v {
+				vF = append(vF, d.F64)
+			}
+			lhs, m1 := dot(jvF, wF)
+			rhs, m2 := dot(vF, ct.outs)
+			rel := math.Abs(lhs-rhs) / math.Max(m1, m2)
+			t.Logf("<J v, w> = %.17g, <v, J^T w> = %.17g (C adjoint): relative difference %.3g", lhs, rhs, rel)
+			if !(rel <= 1e-12) {
+				t.Errorf("dot-product test of %s: <J v, w> = %.17g, <v, J^T w> = %.17g by the C adjoint: relative difference %.3g > 1e-12", k.ref, lhs, rhs, rel)
+			}
+		})
+	}
+	if tested < 2 {
+		t.Errorf("%d hand-written adjoints tested, expected lap3d's and tridiag's", tested)
 	}
 }

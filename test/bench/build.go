@@ -16,6 +16,7 @@ import (
 	"tir/dialects/tir/interp"
 	"tir/lower"
 	"tir/passes"
+	"tir/passes/derivatives"
 	"tir/tools/driver"
 	"tir/tools/native"
 )
@@ -44,6 +45,26 @@ type toolset struct {
 	// python runs ref/numpy_driver.py; pythonErr says why it cannot.
 	python    string
 	pythonErr error
+	// rssWrap is ref/rsswrap.c built, which runs the drivers and reports
+	// their peak resident memory ("": run them directly, no memory).
+	rssWrap string
+}
+
+// buildRSSWrap builds ref/rsswrap.c in dir.
+func (t *toolset) buildRSSWrap(dir string) error {
+	src, err := sources.ReadFile("ref/rsswrap.c")
+	if err != nil {
+		return err
+	}
+	c, exe := filepath.Join(dir, "rsswrap.c"), filepath.Join(dir, "rsswrap")
+	if err := os.WriteFile(c, src, 0o644); err != nil {
+		return err
+	}
+	if out, err := exec.Command(t.gcc, "-O2", c, "-o", exe).CombinedOutput(); err != nil {
+		return fmt.Errorf("gcc rsswrap.c: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	t.rssWrap = exe
+	return nil
 }
 
 func findTools() toolset {
@@ -160,6 +181,21 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	if b.fn == nil {
 		return nil, fmt.Errorf("%s: no tir.func", k.file)
 	}
+	if k.of != "" {
+		// An adjoint: the file with @f_vjp added, compiled whole.
+		f := ir.SymbolName(b.fn)
+		if err := derivatives.Run(m, derivatives.Options{VJP: true, Functions: []string{f}}); err != nil {
+			return nil, fmt.Errorf("tir-derivatives{mode=vjp functions=%s}: %v", f, err)
+		}
+		if b.fn = m.Lookup(f + "_vjp"); b.fn == nil {
+			return nil, fmt.Errorf("tir-derivatives added no @%s_vjp", f)
+		}
+		src = []byte(printer.Module(m, printer.Options{}))
+		path = filepath.Join(dir, k.name+".tir")
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			return nil, err
+		}
+	}
 	b.name = ir.SymbolName(b.fn)
 	b.syms = interp.Symbols(b.fn)
 	if b.params, err = signature(b.fn, interp.ArgNames(b.fn)); err != nil {
@@ -230,10 +266,13 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 		}
 		return lower.WithContract(p)
 	})
-	if k.classic() {
-		if err := b.cAndMLIR(path, &objs, &defs); err != nil {
+	if k.classic() || (k.of != "" && k.ref != "") {
+		if err := b.cRefs(&objs, &defs); err != nil {
 			return nil, err
 		}
+	}
+	if k.classic() {
+		b.mlirVariants(path, &objs, &defs)
 	}
 
 	// The drivers.
@@ -267,9 +306,9 @@ func compileKernel(k *kernel, tools toolset, dir string) (*build, error) {
 	return b, nil
 }
 
-// cAndMLIR builds the classic kernels' C references (gcc native, generic,
-// OpenMP) and the MLIR variants, adding their objects and driver macros.
-func (b *build) cAndMLIR(path string, objs, defs *[]string) error {
+// cRefs builds the C reference (gcc native and generic, and OpenMP for
+// a classic kernel), adding the objects and driver macros.
+func (b *build) cRefs(objs, defs *[]string) error {
 	k, tools := b.k, b.tools
 	data, err := sources.ReadFile("ref/" + k.ref)
 	if err != nil {
@@ -287,13 +326,22 @@ func (b *build) cAndMLIR(path string, objs, defs *[]string) error {
 	if gccErr == nil {
 		*objs, *defs = append(*objs, "ref_native.o", "ref_generic.o"), append(*defs, "-DHAVE_GCC")
 	}
+	if !k.has(vGCCOMP) {
+		return nil
+	}
 	// 2b. the C reference with -fopenmp (its outer loop under #pragma omp
 	// parallel for), the generic ISA as ours.
 	b.failed[vGCCOMP] = b.sh(tools.gcc, append(append(append([]string{}, gccOMP...), k.cdefs...), "-DREF=ref_omp", "-c", k.ref, "-o", "ref_omp.o")...)
 	if b.failed[vGCCOMP] == nil {
 		*objs, *defs = append(*objs, "ref_omp.o"), append(*defs, "-DHAVE_GCC_OMP")
 	}
+	return nil
+}
 
+// mlirVariants builds the classic kernels' MLIR variants, adding their
+// objects and driver macros.
+func (b *build) mlirVariants(path string, objs, defs *[]string) {
+	tools := b.tools
 	// 3. MLIR 16 on our affine output.
 	lowered, mlirErr := b.mlirLower(path)
 	b.failed[vMLIR], b.failed[vMLIRJIT] = mlirErr, mlirErr
@@ -312,7 +360,6 @@ func (b *build) cAndMLIR(path string, objs, defs *[]string) error {
 		}
 		b.failed[vMLIRJIT] = b.jitModule(lowered)
 	}
-	return nil
 }
 
 // errAbsent marks the variants a kernel does not have.

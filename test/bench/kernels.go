@@ -72,6 +72,20 @@ type kernel struct {
 	fma bool
 	// goal is the bound issue 21 set for the kernel (ML table).
 	goal *goal
+
+	// of names the kernel whose adjoint this one is (the derivatives
+	// table): the function is @f_vjp that tir-derivatives{mode=vjp} adds
+	// to the file of that kernel, at its sizes and with its inputs; ref,
+	// when set, is a hand-written C adjoint (gcc native and generic).
+	of string
+	// refNorm, when set, is the normwise tolerance of the C reference
+	// (a hand-written adjoint that computes in another order than the
+	// generated one): its difference from the interpreter relative to the
+	// largest result.
+	refNorm float64
+	// untimed, when set, says why the kernel is checked at the check size
+	// only and not timed.
+	untimed string
 }
 
 // A goal bounds the time of one of our variants by a reference's.
@@ -83,10 +97,20 @@ type goal struct {
 
 // classic reports whether k is one of the bandwidth and matmul kernels of
 // the main table (hand-written C, MLIR, threads).
-func (k *kernel) classic() bool { return !k.ml && k.family == "" }
+func (k *kernel) classic() bool { return !k.ml && k.family == "" && k.of == "" }
 
 // has reports whether variant v exists for k.
 func (k *kernel) has(v int) bool {
+	if k.of != "" {
+		// An adjoint: ours against the hand-written C adjoint, if any.
+		switch v {
+		case vOurs:
+			return true
+		case vGCCNative, vGCCGeneric:
+			return k.ref != ""
+		}
+		return false
+	}
 	if k.classic() {
 		switch v {
 		case vNumPy:
@@ -315,8 +339,49 @@ func attnFlops(s map[string]int64) float64 {
 	return 4 * float64(s["B"]*s["L"]*s["S"]) * float64(s["D"])
 }
 
-// allKernels are the classic kernels, then the ML ones and the families.
-var allKernels = append(append([]kernel(nil), kernels...), mlKernels...)
+// derivKernels are the adjoints of the derivatives table (issue 23):
+// each kernel's @f_vjp, timed against @f at the same sizes, and against a
+// hand-written C adjoint for lap3d and the tridiagonal solver.
+var derivKernels = []kernel{
+	adjointOf("lap3d_f64", "lap3d_vjp.c", 0),
+	adjointOf("hdiff", "", 0),
+	// The hand-written adjoint divides where the generated one multiplies
+	// by 1/den, and sums in its own order.
+	adjointOf("tridiag", "tridiag_vjp.c", 1e-12),
+	nablaVJP(),
+}
+
+// nablaVJP is nabla's adjoint, checked at the check size only: the
+// transpose of its gathers is a dense scatter-add today (every table
+// entry read for every point, docs/derivatives.md), which the interpreter
+// evaluates by materializing NV x NE x 7 values: 700 GB at the L3 mesh.
+func nablaVJP() kernel {
+	k := adjointOf("nabla", "", 0)
+	k.untimed = "not timed: the interpreter, the reference, cannot run @nabla_vjp at this size (its gather transposes " +
+		"are dense scatter-adds, O(NV x NE): NV x NE x 7 values, 700 GB at the L3 mesh)"
+	return k
+}
+
+// adjointOf is the adjoint of the classic kernel named name: its file,
+// sizes and inputs, ref the hand-written C adjoint under ref/ ("" for
+// none), compiled with the forward reference's -D flags.
+func adjointOf(name, ref string, refNorm float64) kernel {
+	for _, k := range kernels {
+		if k.name == name {
+			a := k
+			a.name, a.of, a.ref, a.refNorm = name+"_vjp", name, ref, refNorm
+			if ref == "" {
+				a.cdefs = nil
+			}
+			return a
+		}
+	}
+	panic("adjointOf: no kernel " + name)
+}
+
+// allKernels are the classic kernels, then the ML ones and the families,
+// then the adjoints.
+var allKernels = append(append(append([]kernel(nil), kernels...), mlKernels...), derivKernels...)
 
 // tridiagFill draws diagonally dominant systems: b in [3, 4), the rest in
 // [-1, 1).

@@ -3,7 +3,7 @@
 // affine output, after checking every variant against the reference
 // interpreter. `make bench` runs it; -write also writes RESULTS.md.
 //
-//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-rounds 3] [-only classic,ml,families] [-kernels lap3d_f32,hdiff] [-keep] [-v]
+//	go run ./test/bench [-write] [-smoke] [-min-time 200ms] [-rounds 3] [-only classic,ml,families,derivatives] [-kernels lap3d_f32,hdiff] [-keep] [-v]
 package main
 
 import (
@@ -28,7 +28,7 @@ type config struct {
 	minTime time.Duration // timed calls per variant fill at least this
 	maxReps int64
 	only    map[string]bool // kernels to run (all when empty)
-	suites  map[string]bool // classic, ml, families (all when empty)
+	suites  map[string]bool // classic, ml, families, derivatives (all when empty)
 	tiers   []tier          // size classes timed
 	keep    bool            // keep the work directory
 	verbose bool            // print every build command and its output
@@ -46,6 +46,7 @@ type cell struct {
 	wrong  string  // the variant ran but its results are wrong
 	ns     int64   // median time of one call (the lowest of the rounds' medians)
 	min    int64   // the fastest call
+	rss    int64   // the driver's peak resident memory in bytes (the largest of the rounds')
 	reps   int64   // timed calls, all rounds
 	check  verdict // comparison with the interpreter
 	core   string  // the OpenBLAS kernel (BLAS variants)
@@ -69,6 +70,10 @@ type kernelResult struct {
 	err   error // the kernel could not be built or checked at all
 	check row   // the check size
 	rows  []*row
+	// forward: the kernel is in the run only as the f of the derivatives
+	// table (an adjoint was selected, the kernel itself was not): ours
+	// alone is timed, and the other tables leave it out.
+	forward bool
 }
 
 // row is one size of one kernel.
@@ -103,7 +108,7 @@ func main() {
 	flag.DurationVar(&cfg.minTime, "min-time", 200*time.Millisecond, "timed calls of each variant last at least this long in all")
 	flag.Int64Var(&cfg.maxReps, "max-reps", 100000, "at most this many timed calls per variant")
 	only := flag.String("kernels", "", "comma-separated kernels to run (default: all)")
-	suites := flag.String("only", "", "comma-separated parts to run: classic (the bandwidth kernels and matmul), ml (against NumPy and OpenBLAS), families (equivalent formulations) (default: all)")
+	suites := flag.String("only", "", "comma-separated parts to run: classic (the bandwidth kernels and matmul), ml (against NumPy and OpenBLAS), families (equivalent formulations), derivatives (each kernel's @f_vjp against @f and hand-written C adjoints) (default: all)")
 	sizes := flag.String("sizes", "l3,dram", "comma-separated size classes to time: l3 (8-13 MB), dram (75-111 MB; the tridiagonal solvers 210 MB)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the work directory (sources, objects, drivers, data)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the build commands and their output")
@@ -138,8 +143,8 @@ func main() {
 		cfg.suites = map[string]bool{}
 		for _, p := range strings.Split(*suites, ",") {
 			p = strings.TrimSpace(p)
-			if p != "classic" && p != "ml" && p != "families" {
-				fmt.Fprintf(os.Stderr, "bench: -only %s: the parts are classic, ml and families\n", p)
+			if p != "classic" && p != "ml" && p != "families" && p != "derivatives" {
+				fmt.Fprintf(os.Stderr, "bench: -only %s: the parts are classic, ml, families and derivatives\n", p)
 				os.Exit(2)
 			}
 			cfg.suites[p] = true
@@ -207,6 +212,9 @@ func runAll(cfg config) (*report, error) {
 	} else {
 		defer os.RemoveAll(work)
 	}
+	if err := tools.buildRSSWrap(work); err != nil {
+		return nil, err
+	}
 	rep := &report{machine: machineInfo(tools), cfg: cfg, tools: tools, loadStart: loadAverage()}
 	defer func() { rep.loadEnd = loadAverage() }()
 	for i := range allKernels {
@@ -216,6 +224,17 @@ func runAll(cfg config) (*report, error) {
 	}
 	if len(rep.results) == 0 {
 		return nil, fmt.Errorf("no kernel selected")
+	}
+	// An adjoint is timed against its f: add the f of every adjoint
+	// selected alone.
+	for _, r := range rep.results {
+		if r.k.of != "" && rep.result(r.k.of) == nil {
+			for i := range allKernels {
+				if allKernels[i].name == r.k.of {
+					rep.results = append(rep.results, &kernelResult{k: &allKernels[i], forward: true})
+				}
+			}
+		}
 	}
 
 	// Build, check at the small size and prepare the timed inputs (the
@@ -251,23 +270,76 @@ func runAll(cfg config) (*report, error) {
 	// variant in a slow spell and the next in a quick one. So the variants
 	// of a size take turns, rounds times, and each keeps its lowest
 	// median: the time it takes when the machine is not busy elsewhere.
-	for _, r := range rep.results {
-		if r.err != nil {
-			continue
-		}
-		for _, w := range r.rows {
-			if w.skip != "" {
-				continue
-			}
-			for round := 0; round < cfg.rounds; round++ {
-				for v := 0; v < numVariants; v++ {
-					r.time(cfg, w, v, round)
+	// An adjoint and its f take turns too (same size, same round), so
+	// that the ratio of their times compares like with like.
+	for _, group := range rep.timingGroups() {
+		for _, t := range cfg.tiers {
+			var rows []*row
+			var rs []*kernelResult
+			for _, r := range group {
+				if w := r.row(t.name); w != nil && r.err == nil && w.skip == "" {
+					rows, rs = append(rows, w), append(rs, r)
 				}
 			}
-			w.ds = nil // the interpreter's results are no longer needed
+			for round := 0; round < cfg.rounds; round++ {
+				for i, r := range rs {
+					for v := 0; v < numVariants; v++ {
+						if !r.forward || v == vOurs {
+							r.time(cfg, rows[i], v, round)
+						}
+					}
+				}
+			}
+			for _, w := range rows {
+				w.ds = nil // the interpreter's results are no longer needed
+			}
 		}
 	}
 	return rep, nil
+}
+
+// result is the kernel named name in the run, or nil.
+func (rep *report) result(name string) *kernelResult {
+	for _, r := range rep.results {
+		if r.k.name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// row is the timed size of the size class tier, or nil.
+func (r *kernelResult) row(tier string) *row {
+	for _, w := range r.rows {
+		if w.tier == tier {
+			return w
+		}
+	}
+	return nil
+}
+
+// timingGroups are the kernels timed together: each kernel alone, but an
+// adjoint with its f (in the place of the f).
+func (rep *report) timingGroups() [][]*kernelResult {
+	var groups [][]*kernelResult
+	at := map[string]int{}
+	for _, r := range rep.results {
+		if r.k.of == "" {
+			at[r.k.name] = len(groups)
+			groups = append(groups, []*kernelResult{r})
+		}
+	}
+	for _, r := range rep.results {
+		if r.k.of == "" {
+			continue
+		}
+		if i, ok := at[r.k.of]; ok {
+			groups[i] = append(groups[i], r)
+		} else {
+			groups = append(groups, []*kernelResult{r})
+		}
+	}
+	return groups
 }
 
 // selects reports whether the run includes k (-kernels, -only).
@@ -278,7 +350,8 @@ func (cfg *config) selects(k *kernel) bool {
 	if cfg.suites == nil {
 		return true
 	}
-	return (k.classic() && cfg.suites["classic"]) || (k.ml && cfg.suites["ml"]) || (k.family != "" && cfg.suites["families"])
+	return (k.classic() && cfg.suites["classic"]) || (k.ml && cfg.suites["ml"]) || (k.family != "" && cfg.suites["families"]) ||
+		(k.of != "" && cfg.suites["derivatives"])
 }
 
 // longCall is the time of one call above which a variant is timed in the
@@ -316,10 +389,11 @@ func (r *kernelResult) time(cfg config, w *row, v, round int) {
 	if round == 0 || t.min < c.min {
 		c.min = t.min
 	}
+	c.rss = max(c.rss, t.rss)
 	c.reps += t.reps
 	if c.check, err = compare(t.outs, w.ds.want, w.ds.mask); err != nil {
 		c.wrong = err.Error()
-	} else if !acceptable(v, c.check, tolerance(r.b), w.ds.approx) {
+	} else if !r.acceptable(v, c.check, w.ds.approx) {
 		c.wrong = fmt.Sprintf("at the %s size: %v (%s)", w.tier, c.check, c.check.where)
 	}
 	fmt.Fprintf(cfg.log, "%-10s %-4s %-18s %9.3f ms  x%d  (round %d)\n", r.k.name, w.tier, variantTitles[v], float64(t.ns)/1e6, t.reps, round+1)
@@ -364,14 +438,14 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 			c.na = "failed at the check size: " + err.Error()
 			continue
 		}
-		c.core = t.core
+		c.core, c.rss = t.core, t.rss
 		if err := checkCore(v, t.core); err != nil {
 			c.na = err.Error()
 			continue
 		}
 		if c.check, err = compare(t.outs, ds.want, ds.mask); err != nil {
 			c.wrong = err.Error()
-		} else if !acceptable(v, c.check, tolerance(b), false) {
+		} else if !r.acceptable(v, c.check, false) {
 			c.wrong = fmt.Sprintf("at the check size: %v (%s)", c.check, c.check.where)
 		}
 	}
@@ -380,7 +454,7 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 	}
 	// The reference at the timed sizes: the interpreter, or NumPy once it
 	// has matched the interpreter at the check size.
-	var noRef string
+	noRef := r.k.untimed
 	if r.k.numpyRef {
 		if c := r.check.cells[vNumPy]; c.na != "" || c.wrong != "" {
 			noRef = "no reference at the timed sizes: NumPy, which stands in for the interpreter there, is not available or failed at the check size"
@@ -416,4 +490,15 @@ func (r *kernelResult) prepare(cfg config, tools toolset, work string) error {
 		r.rows = append(r.rows, w)
 	}
 	return nil
+}
+
+// acceptable reports whether variant v's results are close enough to the
+// reference (approx: NumPy's): a hand-written adjoint that computes in
+// another order (kernel.refNorm) within its normwise tolerance, every
+// other variant as acceptable says.
+func (r *kernelResult) acceptable(v int, c verdict, approx bool) bool {
+	if r.k.refNorm > 0 && (v == vGCCNative || v == vGCCGeneric || v == vGCCOMP) {
+		return c.normRel() <= r.k.refNorm
+	}
+	return acceptable(v, c, tolerance(r.b), approx)
 }

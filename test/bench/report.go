@@ -93,7 +93,7 @@ func (rep *report) threadsTable(b *strings.Builder) {
 		return fmt.Sprintf("%.2f / %.2f", float64(a.ns)/float64(c.ns), float64(a.min)/float64(c.min))
 	}
 	for _, r := range rep.results {
-		if !r.k.classic() {
+		if !r.k.classic() || r.forward {
 			continue
 		}
 		if r.err != nil {
@@ -166,7 +166,7 @@ func (rep *report) markdown() string {
 		b.WriteString("\n")
 	}
 
-	if rep.has(func(k *kernel) bool { return k.classic() }) {
+	if rep.hasResult(func(r *kernelResult) bool { return r.k.classic() && !r.forward }) {
 		rep.mainTable(&b, note)
 		flush()
 		rep.blasTable(&b, note)
@@ -178,6 +178,8 @@ func (rep *report) markdown() string {
 	rep.mlTable(&b, note)
 	flush()
 	rep.familyTables(&b, note)
+	flush()
+	rep.derivTable(&b, note)
 	flush()
 	b.WriteString("## Verification\n\n")
 	b.WriteString("Before any timing, every variant runs at a small odd size (remainder loops, halos) and its results " +
@@ -361,8 +363,13 @@ func (rep *report) blasTable(b *strings.Builder, note func(string) string) {
 
 // has reports whether the run includes a kernel that pred accepts.
 func (rep *report) has(pred func(*kernel) bool) bool {
+	return rep.hasResult(func(r *kernelResult) bool { return pred(r.k) })
+}
+
+// hasResult reports whether the run includes a kernel that pred accepts.
+func (rep *report) hasResult(pred func(*kernelResult) bool) bool {
 	for _, r := range rep.results {
-		if pred(r.k) {
+		if pred(r) {
 			return true
 		}
 	}
@@ -391,7 +398,7 @@ func (rep *report) mainTable(b *strings.Builder, note func(string) string) {
 	}
 	tableHead(b, head, 3)
 	for _, r := range rep.results {
-		if !r.k.classic() {
+		if !r.k.classic() || r.forward {
 			continue
 		}
 		if r.err != nil {

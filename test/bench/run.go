@@ -183,6 +183,7 @@ func decode(data []byte, p param) []float64 {
 type timing struct {
 	ns, reps int64
 	min      int64 // the fastest call
+	rss      int64 // the driver's peak resident memory in bytes (0: unknown; rsswrap)
 	outs     [][]float64
 	core     string // the BLAS driver's OpenBLAS kernel
 }
@@ -205,6 +206,9 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 		cmd = exec.Command(b.blasExe, strconv.Itoa(v))
 	} else {
 		cmd = exec.Command(b.exe, strconv.Itoa(v))
+	}
+	if b.tools.rssWrap != "" {
+		cmd = exec.Command(b.tools.rssWrap, append([]string{cmd.Path}, cmd.Args[1:]...)...)
 	}
 	cmd.Dir = ds.dir
 	cmd.Env = append(os.Environ(),
@@ -235,7 +239,19 @@ func (b *build) run(v int, ds *dataset, minNs, minReps, maxReps int64) (*timing,
 		return nil, fmt.Errorf("%v: %s", err, msg)
 	}
 	t := &timing{}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if kb, ok := strings.CutPrefix(line, "rss "); ok && b.tools.rssWrap != "" {
+			if n, err := strconv.ParseInt(strings.TrimSpace(kb), 10, 64); err == nil {
+				t.rss = n * 1024
+			}
+			continue
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("no driver output")
+	}
 	if _, err := fmt.Sscan(lines[len(lines)-1], &t.ns, &t.reps, &t.min); err != nil {
 		return nil, fmt.Errorf("unexpected driver output %q", stdout.String())
 	}
