@@ -558,6 +558,20 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		return nil
 	}
 	for _, op := range body.Ops {
+		if sa, ok := fl.scatterAdd(op); ok {
+			// Always computed into a temporary, by a sweep over the
+			// table (scatter.go), whatever tir-temporaries chose.
+			if _, read := fl.needs.Of(op.Results[0]); !read {
+				continue
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := fl.materializeScatter(sa); err != nil {
+				return err
+			}
+			continue
+		}
 		if op.Attr(tir.MaterializeAttr) == nil || len(op.Results) != 1 || fl.recomputed[op] {
 			continue
 		}
