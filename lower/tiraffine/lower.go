@@ -561,13 +561,14 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if sa, ok := fl.scatterAdd(op); ok {
 			// Always computed into a temporary, by a sweep over the
 			// table (scatter.go), whatever tir-temporaries chose.
-			if _, read := fl.needs.Of(op.Results[0]); !read {
+			if _, read := fl.needs.Of(op.Results[0]); !read || fl.buffers[op.Results[0]] != nil {
+				// Not read, or computed by an earlier one's sweep.
 				continue
 			}
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := fl.materializeScatter(sa); err != nil {
+			if err := fl.materializeScatters(fl.scatterGroup(body, sa)); err != nil {
 				return err
 			}
 			continue

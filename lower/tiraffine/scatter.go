@@ -22,7 +22,10 @@ import (
 // D, or masked, names none; a masked g adds nothing). Every point thus
 // receives its terms in the interpreter's order, so the sums are the
 // interpreter's bit for bit (the dense form's zeros leave a sum
-// unchanged), with or without --threads: the sweep is one sequential
+// unchanged), with or without --threads. Scatter-adds through the same
+// table into the same points share one sweep when the values of the
+// later ones need nothing computed in between (nabla's two through
+// V2E): the sweep is one sequential
 // loop (no race, nothing to make atomic), and the nests that read the
 // result stay parallel. On GPU targets the sweep runs as a one-thread
 // kernel (gpuoutline), correct but sequential. An inverse table (CSR,
@@ -72,24 +75,102 @@ func readsScan(v *ir.Value) bool {
 	return from(v)
 }
 
-// materializeScatter computes a scatter-add into a temporary holding the
-// points its readers need.
-func (fl *funcLowering) materializeScatter(sa tir.ScatterAdd) error {
+// scatterGroup returns the scatter-adds of body from sa's on that one
+// sweep computes with it: those after it over the same table, destination
+// and intervals, read by someone, whose values need nothing that is not
+// computed yet (a temporary, scan or scatter-add of a later point of the
+// program). nabla's adjoint has two through V2E.
+func (fl *funcLowering) scatterGroup(body *ir.Block, sa tir.ScatterAdd) []tir.ScatterAdd {
+	key := func(x tir.ScatterAdd) string {
+		t, _ := tir.AsTensor(x.Reduce.Results[0].Type)
+		k := fmt.Sprintf("%p %s%s %s", x.Table, x.Dim, x.Interval, domainKey(fl.storageOrder(fl.needed(x.Reduce.Results[0], t))))
+		for _, d := range x.Over {
+			k += " " + d + tir.ReducedInterval(x.Reduce, d).String()
+		}
+		return k
+	}
+	want := key(sa)
+	group := []tir.ScatterAdd{sa}
+	after := false
+	for _, op := range body.Ops {
+		if op == sa.Reduce {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		x, ok := fl.scatterAdd(op)
+		if !ok || fl.buffers[op.Results[0]] != nil || key(x) != want || !fl.ready(x.Values) {
+			continue
+		}
+		if _, read := fl.needs.Of(op.Results[0]); read {
+			group = append(group, x)
+		}
+	}
+	return group
+}
+
+// ready reports whether v can be evaluated now: what it reads is in
+// memory or fused, and no temporary, scan or scatter-add it reads is
+// still to be computed.
+func (fl *funcLowering) ready(v *ir.Value) bool {
+	seen := map[*ir.Value]bool{}
+	var ok func(x *ir.Value) bool
+	ok = func(x *ir.Value) bool {
+		if seen[x] || fl.buffers[x] != nil {
+			return true
+		}
+		seen[x] = true
+		d := x.DefiningOp()
+		if d == nil {
+			return true
+		}
+		if d.Attr(tir.MaterializeAttr) != nil || d.Is(tir.Scan) {
+			return false
+		}
+		if _, scatter := tir.ScatterAddOf(d); scatter {
+			return false
+		}
+		good := true
+		d.Walk(func(o *ir.Operation) bool {
+			for _, y := range o.Operands {
+				if good && !ok(y) {
+					good = false
+				}
+			}
+			return good
+		})
+		return good
+	}
+	return ok(v)
+}
+
+// materializeScatters computes scatter-adds over the same table,
+// destination and intervals (scatterGroup) into temporaries holding the
+// points their readers need, by one sweep.
+func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
+	sa := group[0]
 	op := sa.Reduce
 	v := op.Results[0]
 	t, _ := tir.AsTensor(v.Type)
 	t = fl.storageOrder(fl.needed(v, t))
-	fl.storage[v] = t
-	pad := tir.Gathered(fl.uses, v)
-	if pad {
-		fl.padded[v] = true
+	var bufs []*ir.Value
+	for _, x := range group {
+		w := x.Reduce.Results[0]
+		fl.storage[w] = t
+		pad := tir.Gathered(fl.uses, w)
+		if pad {
+			fl.padded[w] = true
+		}
+		name := "scatter"
+		if w.NameHint != "" {
+			name = w.NameHint
+		}
+		buf := fl.allocIn(fl.entry, t, x.Reduce.Loc, name, pad)
+		fl.allocs = append(fl.allocs, buf)
+		bufs = append(bufs, buf)
 	}
-	name := "scatter"
-	if v.NameHint != "" {
-		name = v.NameHint
-	}
-	buf := fl.allocIn(fl.entry, t, op.Loc, name, pad)
-	fl.allocs = append(fl.allocs, buf)
 	elem := t.Elem
 	zero := fl.constant(identity("add", elem), elem)
 	b := fl.entry
@@ -103,10 +184,11 @@ func (fl *funcLowering) materializeScatter(sa tir.ScatterAdd) error {
 	}
 	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
 	subs, _ := subscripts(t, pt)
-	ev.storeAt(zero, buf, subs)
+	for _, buf := range bufs {
+		ev.storeAt(zero, buf, subs)
+	}
 	closeNest(bodies)
 
-	// The sweep over the entries, in order.
 	// The sweep runs over the table's dimensions: the reduced ones, in
 	// the reduction's order, then those it shares with the result (a
 	// vertical K), over the points stored; an entry adds g at every point
@@ -159,19 +241,7 @@ func (fl *funcLowering) materializeScatter(sa tir.ScatterAdd) error {
 	sequential(ibodies)
 	q := inner.with(sa.Dim, sizeexpr.Dim(dname, 1000+len(n.ivs)))
 	ic := c.child(ibodies[len(ibodies)-1])
-	x, m, err := ic.single(sa.Values, q)
-	if err != nil {
-		return err
-	}
-	if !ir.TypeEqual(x.Type, elem) {
-		// A 0-d constant of another type, converted where it is used.
-		x = fl.constant(constantValue(sa.Values), elem)
-	}
 	osubs, err := subscripts(t, q)
-	if err != nil {
-		return ir.Errorf(op.Loc, "%v", err)
-	}
-	old, err := ic.load(buf, t, q)
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
@@ -179,15 +249,31 @@ func (fl *funcLowering) materializeScatter(sa tir.ScatterAdd) error {
 	if ir.IsFloat(elem) {
 		k = combiner["add"][0]
 	}
-	sum := ic.b.value(k, []*ir.Value{old, x}, elem, nil)
-	if m != nil {
-		sum = ic.b.value(arith.Select, []*ir.Value{m, old, sum}, elem, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+	for i, x := range group {
+		g, m, err := ic.single(x.Values, q)
+		if err != nil {
+			return err
+		}
+		if !ir.TypeEqual(g.Type, elem) {
+			// A 0-d constant of another type, converted where it is used.
+			g = fl.constant(constantValue(x.Values), elem)
+		}
+		old, err := ic.load(bufs[i], t, q)
+		if err != nil {
+			return ir.Errorf(op.Loc, "%v", err)
+		}
+		sum := ic.b.value(k, []*ir.Value{old, g}, elem, nil)
+		if m != nil {
+			sum = ic.b.value(arith.Select, []*ir.Value{m, old, sum}, elem, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+		}
+		ic.storeAt(sum, bufs[i], osubs)
 	}
-	ic.storeAt(sum, buf, osubs)
 	closeNest(ibodies)
 	then.op(scf.Yield, nil, nil, nil)
 	closeNest(bodies)
-	fl.buffers[v] = []*ir.Value{buf}
+	for i, x := range group {
+		fl.buffers[x.Reduce.Results[0]] = []*ir.Value{bufs[i]}
+	}
 	return nil
 }
 
