@@ -156,9 +156,13 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	t, _ := tir.AsTensor(v.Type)
 	t = fl.storageOrder(fl.needed(v, t))
 	var bufs []*ir.Value
+	var types []tir.TensorType
 	for _, x := range group {
 		w := x.Reduce.Results[0]
-		fl.storage[w] = t
+		wt, _ := tir.AsTensor(w.Type)
+		wt = t.WithElem(wt.Elem)
+		types = append(types, wt)
+		fl.storage[w] = wt
 		pad := tir.Gathered(fl.uses, w)
 		if pad {
 			fl.padded[w] = true
@@ -167,12 +171,10 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		if w.NameHint != "" {
 			name = w.NameHint
 		}
-		buf := fl.allocIn(fl.entry, t, x.Reduce.Loc, name, pad)
+		buf := fl.allocIn(fl.entry, wt, x.Reduce.Loc, name, pad)
 		fl.allocs = append(fl.allocs, buf)
 		bufs = append(bufs, buf)
 	}
-	elem := t.Elem
-	zero := fl.constant(identity("add", elem), elem)
 	b := fl.entry
 	b.loc = op.Loc
 
@@ -184,8 +186,9 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	}
 	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
 	subs, _ := subscripts(t, pt)
-	for _, buf := range bufs {
-		ev.storeAt(zero, buf, subs)
+	for i, buf := range bufs {
+		elem := types[i].Elem
+		ev.storeAt(fl.constant(identity("add", elem), elem), buf, subs)
 	}
 	closeNest(bodies)
 
@@ -245,11 +248,12 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	if err != nil {
 		return ir.Errorf(op.Loc, "%v", err)
 	}
-	k := combiner["add"][1]
-	if ir.IsFloat(elem) {
-		k = combiner["add"][0]
-	}
 	for i, x := range group {
+		elem := types[i].Elem
+		k := combiner["add"][1]
+		if ir.IsFloat(elem) {
+			k = combiner["add"][0]
+		}
 		g, m, err := ic.single(x.Values, q)
 		if err != nil {
 			return err
@@ -258,7 +262,7 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 			// A 0-d constant of another type, converted where it is used.
 			g = fl.constant(constantValue(x.Values), elem)
 		}
-		old, err := ic.load(bufs[i], t, q)
+		old, err := ic.load(bufs[i], types[i], q)
 		if err != nil {
 			return ir.Errorf(op.Loc, "%v", err)
 		}
