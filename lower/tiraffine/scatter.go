@@ -225,7 +225,10 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	idx := c.b.value(arith.IndexCast, []*ir.Value{tv}, ir.Index, nil)
 	// lo <= idx < hi as one unsigned comparison (a negative offset wraps
 	// to a huge one), as a gather tests its entries.
-	off := c.b.value(arith.SubI, []*ir.Value{idx, c.index(d.Lo)}, ir.Index, nil)
+	off := idx
+	if lo, ok := d.Lo.Const(); !ok || lo != 0 {
+		off = c.b.value(arith.SubI, []*ir.Value{idx, c.index(d.Lo)}, ir.Index, nil)
+	}
 	span := sizeexpr.Simplify(sizeexpr.Max(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(0)))
 	ok := cmpi(c.b, cmpiULT, off, c.index(span))
 	if tmask != nil {
