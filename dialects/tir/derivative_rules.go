@@ -1150,10 +1150,12 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 // A gather's tangent is the same gather of the tangent. Its transpose is
 // a scatter-add through the same table: every point of the operand
 // receives the sum of the cotangent over the table entries that name it.
-// This version writes it densely, as a sum over the table's dimensions of
-// the cotangent where the entry equals the point's position (O(points x
-// entries), entries outside the operand's interval matching nothing);
-// an inverse table built once per call is for the lowering to come.
+// It is written densely, as a sum over the table's dimensions of the
+// cotangent where the entry equals the point's position (entries outside
+// the operand's interval matching nothing): the form tir.ScatterAddOf
+// recognizes, which the lowering computes in O(entries + points) by one
+// sweep over the table (lower/tiraffine/scatter.go), not in the
+// O(points x entries) the form spells.
 func gatherTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
 	return rule(func(e *emitter) []*ir.Value {
 		if dx[0] == nil {

@@ -558,6 +558,21 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		return nil
 	}
 	for _, op := range body.Ops {
+		if sa, ok := fl.scatterAdd(op); ok {
+			// Always computed into a temporary, by a sweep over the
+			// table (scatter.go), whatever tir-temporaries chose.
+			if _, read := fl.needs.Of(op.Results[0]); !read || fl.buffers[op.Results[0]] != nil {
+				// Not read, or computed by an earlier one's sweep.
+				continue
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := fl.materializeScatters(fl.scatterGroup(body, sa)); err != nil {
+				return err
+			}
+			continue
+		}
 		if op.Attr(tir.MaterializeAttr) == nil || len(op.Results) != 1 || fl.recomputed[op] {
 			continue
 		}

@@ -123,7 +123,7 @@ func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	}
 	for _, u := range uses.Users(v) {
 		acc, ok := tir.AccessOf(u)
-		if !ok {
+		if !ok || scatterValues(uses, u, v) {
 			count("") // return, call: read in place
 			continue
 		}
@@ -192,8 +192,16 @@ func (m marker) mark(fn *ir.Operation) {
 	fs := &footprints{memo: map[*ir.Value]footprint{}, sums: map[[2]string]string{}, costs: memo, maxFused: maxFused}
 	uses := ir.UsesIn(fn)
 	entry := fn.Regions[0].Entry()
+	chain := scatterChain(uses, entry)
 	for _, op := range entry.Ops {
-		if len(op.Results) != 1 || op.Is(tir.Constant, tir.Scan, tir.Compress, tir.Return) {
+		if len(op.Results) != 1 || op.Is(tir.Constant, tir.Scan, tir.Compress, tir.Return) || chain[op] {
+			continue
+		}
+		if _, ok := tir.ScatterAddOf(op); ok {
+			op.SetAttr(tir.RemarkAttr, ir.StringAttr("materialized: a scatter-add, computed into a temporary by one sweep over its table"))
+			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
+			memo[op.Results[0]] = 0
+			fs.memo[op.Results[0]] = footprint{}
 			continue
 		}
 		v := op.Results[0]

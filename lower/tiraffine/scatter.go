@@ -1,0 +1,297 @@
+package tiraffine
+
+import (
+	"fmt"
+
+	"tir/dialects/affine"
+	"tir/dialects/arith"
+	"tir/dialects/ir"
+	"tir/dialects/scf"
+	"tir/dialects/sizeexpr"
+	"tir/dialects/tir"
+)
+
+// Scatter-adds (tir.ScatterAddOf: a reduce add of select(table == pos D,
+// g, 0) over the table's dimensions, as the adjoint of a gather writes it)
+// cost O(entries + points) instead of the O(points x entries) of their
+// dense form, without atomics: the result is computed into a temporary,
+// in program order with the other temporaries, by a loop nest that
+// zeroes it, then one sequential sweep over the table's entries (in
+// row-major order of the reduced dimensions), which adds g at each entry
+// to the point the entry names (an entry outside the stored interval of
+// D, or masked, names none; a masked g adds nothing). Every point thus
+// receives its terms in the interpreter's order, so the sums are the
+// interpreter's bit for bit (the dense form's zeros leave a sum
+// unchanged), with or without --threads. Scatter-adds through the same
+// table into the same points share one sweep when the values of the
+// later ones need nothing computed in between (nabla's two through
+// V2E): the sweep is one sequential
+// loop (no race, nothing to make atomic), and the nests that read the
+// result stay parallel. On GPU targets the sweep runs as a one-thread
+// kernel (gpuoutline), correct but sequential. An inverse table (CSR,
+// then owner computes) would make the sums parallel but costs three
+// passes over the entries per call, each at least the sweep's cost
+// (docs/decisions.md).
+
+// scatterAdd recognizes a reduction this lowering computes as a
+// scatter-add. One whose table or values are computed from a scan keeps
+// the dense form: a scan is computed before any temporary, and reads
+// only what it can fuse.
+func (fl *funcLowering) scatterAdd(op *ir.Operation) (tir.ScatterAdd, bool) {
+	sa, ok := tir.ScatterAddOf(op)
+	if !ok || readsScan(sa.Table) || readsScan(sa.Values) {
+		return tir.ScatterAdd{}, false
+	}
+	return sa, true
+}
+
+// readsScan reports whether v is computed from a tir.scan's result.
+func readsScan(v *ir.Value) bool {
+	seen := map[*ir.Value]bool{}
+	var from func(x *ir.Value) bool
+	from = func(x *ir.Value) bool {
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		d := x.DefiningOp()
+		if d == nil {
+			return false
+		}
+		found := false
+		d.Walk(func(o *ir.Operation) bool {
+			if o.Is(tir.Scan) {
+				found = true
+			}
+			for _, y := range o.Operands {
+				if !found && from(y) {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return from(v)
+}
+
+// scatterGroup returns the scatter-adds of body from sa's on that one
+// sweep computes with it: those after it over the same table, destination
+// and intervals, read by someone, whose values need nothing that is not
+// computed yet (a temporary, scan or scatter-add of a later point of the
+// program). nabla's adjoint has two through V2E.
+func (fl *funcLowering) scatterGroup(body *ir.Block, sa tir.ScatterAdd) []tir.ScatterAdd {
+	key := func(x tir.ScatterAdd) string {
+		t, _ := tir.AsTensor(x.Reduce.Results[0].Type)
+		k := fmt.Sprintf("%p %s%s %s", x.Table, x.Dim, x.Interval, domainKey(fl.storageOrder(fl.needed(x.Reduce.Results[0], t))))
+		for _, d := range x.Over {
+			k += " " + d + tir.ReducedInterval(x.Reduce, d).String()
+		}
+		return k
+	}
+	want := key(sa)
+	group := []tir.ScatterAdd{sa}
+	after := false
+	for _, op := range body.Ops {
+		if op == sa.Reduce {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		x, ok := fl.scatterAdd(op)
+		if !ok || fl.buffers[op.Results[0]] != nil || key(x) != want || !fl.ready(x.Values) {
+			continue
+		}
+		if _, read := fl.needs.Of(op.Results[0]); read {
+			group = append(group, x)
+		}
+	}
+	return group
+}
+
+// ready reports whether v can be evaluated now: what it reads is in
+// memory or fused, and no temporary, scan or scatter-add it reads is
+// still to be computed.
+func (fl *funcLowering) ready(v *ir.Value) bool {
+	seen := map[*ir.Value]bool{}
+	var ok func(x *ir.Value) bool
+	ok = func(x *ir.Value) bool {
+		if seen[x] || fl.buffers[x] != nil {
+			return true
+		}
+		seen[x] = true
+		d := x.DefiningOp()
+		if d == nil {
+			return true
+		}
+		if d.Attr(tir.MaterializeAttr) != nil || d.Is(tir.Scan) {
+			return false
+		}
+		if _, scatter := tir.ScatterAddOf(d); scatter {
+			return false
+		}
+		good := true
+		d.Walk(func(o *ir.Operation) bool {
+			for _, y := range o.Operands {
+				if good && !ok(y) {
+					good = false
+				}
+			}
+			return good
+		})
+		return good
+	}
+	return ok(v)
+}
+
+// materializeScatters computes scatter-adds over the same table,
+// destination and intervals (scatterGroup) into temporaries holding the
+// points their readers need, by one sweep.
+func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
+	sa := group[0]
+	op := sa.Reduce
+	v := op.Results[0]
+	t, _ := tir.AsTensor(v.Type)
+	t = fl.storageOrder(fl.needed(v, t))
+	var bufs []*ir.Value
+	var types []tir.TensorType
+	for _, x := range group {
+		w := x.Reduce.Results[0]
+		wt, _ := tir.AsTensor(w.Type)
+		wt = t.WithElem(wt.Elem)
+		types = append(types, wt)
+		fl.storage[w] = wt
+		pad := tir.Gathered(fl.uses, w)
+		if pad {
+			fl.padded[w] = true
+		}
+		name := "scatter"
+		if w.NameHint != "" {
+			name = w.NameHint
+		}
+		buf := fl.allocIn(fl.entry, wt, x.Reduce.Loc, name, pad)
+		fl.allocs = append(fl.allocs, buf)
+		bufs = append(bufs, buf)
+	}
+	b := fl.entry
+	b.loc = op.Loc
+
+	// Zero, in parallel.
+	n := newNest(fl)
+	pt, bodies, err := fl.loopNest(n, b, t.Dims)
+	if err != nil {
+		return err
+	}
+	ev := fl.newEvaluator(n, bodies[len(bodies)-1])
+	subs, _ := subscripts(t, pt)
+	for i, buf := range bufs {
+		elem := types[i].Elem
+		ev.storeAt(fl.constant(identity("add", elem), elem), buf, subs)
+	}
+	closeNest(bodies)
+
+	// The sweep runs over the table's dimensions: the reduced ones, in
+	// the reduction's order, then those it shares with the result (a
+	// vertical K), over the points stored; an entry adds g at every point
+	// of the result's other dimensions.
+	d, _ := t.Dim(sa.Dim)
+	tt, _ := tir.AsTensor(sa.Table.Type)
+	var over, others []tir.Dim
+	for _, name := range sa.Over {
+		over = append(over, tir.Dim{Name: name, Interval: tir.ReducedInterval(op, name)})
+	}
+	for _, x := range t.Dims {
+		switch {
+		case x.Name == sa.Dim:
+		case tt.Find(x.Name) >= 0:
+			over = append(over, x)
+		default:
+			others = append(others, x)
+		}
+	}
+	n = newNest(fl)
+	pt, bodies, err = fl.loopNest(n, b, over)
+	if err != nil {
+		return err
+	}
+	sequential(bodies)
+	c := fl.newEvaluator(n, bodies[len(bodies)-1])
+	tv, tmask, err := c.single(sa.Table, pt)
+	if err != nil {
+		return err
+	}
+	idx := c.b.value(arith.IndexCast, []*ir.Value{tv}, ir.Index, nil)
+	// lo <= idx < hi as one unsigned comparison (a negative offset wraps
+	// to a huge one), as a gather tests its entries.
+	off := idx
+	if lo, ok := d.Lo.Const(); !ok || lo != 0 {
+		off = c.b.value(arith.SubI, []*ir.Value{idx, c.index(d.Lo)}, ir.Index, nil)
+	}
+	span := sizeexpr.Simplify(sizeexpr.Max(sizeexpr.Sub(d.Hi, d.Lo), sizeexpr.Const(0)))
+	ok := cmpi(c.b, cmpiULT, off, c.index(span))
+	if tmask != nil {
+		ok = c.b.value(arith.AndI, []*ir.Value{ok, c.b.value(arith.XOrI, []*ir.Value{tmask, c.trueConst()}, ir.I1, nil)}, ir.I1, nil)
+	}
+	ifOp := c.b.op(scf.If, []*ir.Value{ok}, nil, nil)
+	then := builder{block: ifOp.AddRegion().AddBlock(), loc: c.b.loc}
+	ifOp.AddRegion()
+	dname := fmt.Sprintf("scatter_%s%d", sa.Dim, len(n.ivs))
+	n.ivs[dname] = idx
+	n.dynamic[dname] = true
+	inner, ibodies, err := fl.loopNestFrom(n, then, others, pt, len(over))
+	if err != nil {
+		return err
+	}
+	sequential(ibodies)
+	q := inner.with(sa.Dim, sizeexpr.Dim(dname, 1000+len(n.ivs)))
+	ic := c.child(ibodies[len(ibodies)-1])
+	osubs, err := subscripts(t, q)
+	if err != nil {
+		return ir.Errorf(op.Loc, "%v", err)
+	}
+	for i, x := range group {
+		elem := types[i].Elem
+		k := combiner["add"][1]
+		if ir.IsFloat(elem) {
+			k = combiner["add"][0]
+		}
+		g, m, err := ic.single(x.Values, q)
+		if err != nil {
+			return err
+		}
+		if !ir.TypeEqual(g.Type, elem) {
+			// A 0-d constant of another type, converted where it is used.
+			g = fl.constant(constantValue(x.Values), elem)
+		}
+		old, err := ic.load(bufs[i], types[i], q)
+		if err != nil {
+			return ir.Errorf(op.Loc, "%v", err)
+		}
+		sum := ic.b.value(k, []*ir.Value{old, g}, elem, nil)
+		if m != nil {
+			sum = ic.b.value(arith.Select, []*ir.Value{m, old, sum}, elem, ir.DictAttr{}.With(arith.MaskSelectAttr, ir.UnitAttr{}))
+		}
+		ic.storeAt(sum, bufs[i], osubs)
+	}
+	closeNest(ibodies)
+	then.op(scf.Yield, nil, nil, nil)
+	closeNest(bodies)
+	for i, x := range group {
+		fl.buffers[x.Reduce.Results[0]] = []*ir.Value{bufs[i]}
+	}
+	return nil
+}
+
+// sequential drops the parallel marks of the loops a nest opened (the
+// first body is the builder it was opened in).
+func sequential(bodies []builder) {
+	for _, l := range bodies[1:] {
+		p := l.block.ParentOp()
+		p.Attrs = p.Attrs.Without(affine.ParallelAttr)
+	}
+}
+
+// MLIR's cmpi predicate for unsigned less than (scalar.go).
+const cmpiULT = 6
