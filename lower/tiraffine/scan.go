@@ -500,13 +500,14 @@ func scansRead(op *ir.Operation) []*ir.Operation {
 	return out
 }
 
-// materializeScans computes a group of scans: each into `into[op]` (a
-// result buffer of the same type) when given, into a column buffer when the
+// materializeScans computes a group of scans: each into `into[op]` (one
+// result buffer of the same shape per leaf of the state, nil for a leaf
+// not stored) when given, into a column buffer when the
 // group marks it, into whole-domain temporaries otherwise (one memref per
 // leaf of the state). Column buffers are allocated in the body of the
 // outermost loop, so that its iterations stay independent (each has its
 // own columns) and only the loops inside it lose their parallel mark.
-func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*ir.Value) error {
+func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]*ir.Value) error {
 	first := g.scans[0]
 	rt, _ := tir.AsTensor(first.Results[0].Type)
 	// The nest, and the temporaries, follow the function's order of
@@ -583,8 +584,8 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		t, _ := tir.AsTensor(op.Results[0].Type)
 		switch {
 		case g.column[op]:
-		case into[op] != nil && len(leaves(t.Elem)) == 1:
-			fl.buffers[op.Results[0]] = []*ir.Value{into[op]}
+		case into[op] != nil:
+			fl.buffers[op.Results[0]] = append([]*ir.Value(nil), into[op]...)
 		default:
 			st := tir.TensorType{Elem: t.Elem}
 			for _, d := range fl.storageOrder(t).Dims {
@@ -610,6 +611,20 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	// A dimension stored before the innermost outer one is swept in rows
 	// (slab.go).
 	if fl.scanRows && len(outer) > 0 && fl.rowsFit(g, outer[len(outer)-1].Name) {
+		// Rows load each state where the step before stored it: a leaf
+		// written nowhere else gets a temporary.
+		for _, op := range g.scans {
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			for j, buf := range fl.buffers[op.Results[0]] {
+				if buf == nil && into[op] != nil {
+					a, err := fl.alloc(t.WithElem(leaves(t.Elem)[j]), op.Loc, "scan")
+					if err != nil {
+						return err
+					}
+					fl.buffers[op.Results[0]][j] = a
+				}
+			}
+		}
 		return fl.slabScans(g, b, outer, steps)
 	}
 	// Otherwise one column at a time, or a few in lanes. Columns live in
@@ -863,7 +878,9 @@ func (ev *evaluator) scanAlong(run []*ir.Operation, lanes []point, kd tir.Dim, s
 				return ir.Errorf(op.Loc, "%v", err)
 			}
 			for j, buf := range fl.buffers[op.Results[0]] {
-				c.storeAt(next[j], buf, subs)
+				if buf != nil { // nil: a leaf nothing reads (leafResults)
+					c.storeAt(next[j], buf, subs)
+				}
 			}
 			if i+1 < len(run) {
 				c.seedState(op, q, next)

@@ -1,0 +1,81 @@
+package test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"tir/dialects/tir/interp"
+)
+
+// A scan whose tuple state is read only through tir.tuple_get ops that the
+// function returns as they are (an adjoint scan's shape: the cotangent of
+// the state carried beside the inputs' cotangents) is computed straight
+// into the result buffers, one per returned component, and stores nothing
+// of the component nobody reads (c here, which only the step reads).
+const scanLeaves = `!k = !tir.tensor<f64, DIMS>
+tir.func @leaves(%x: !k) -> (!k, !k) {
+  %z = tir.constant (0.0, 0.0, 1.0) : tuple<f64, f64, f64>
+  %s = tir.scan forward along K init %z ins(%x) {
+  ^bb0(%st, %xk):
+    %a = tir.tuple_get %st[0]
+    %c = tir.tuple_get %st[2]
+    %a1 = tir.add %a, %xk
+    %b1 = tir.mul %c, %xk
+    %c1 = tir.sub %xk, %c
+    %n = tir.make_tuple %a1, %b1, %c1
+    tir.yield %n
+  }
+  %p = tir.tuple_get %s[1]
+  %q = tir.tuple_get %s[0]
+  tir.return %p, %q : !k, !k
+}
+`
+
+func TestScanTupleLeavesIntoResults(t *testing.T) {
+	const n, l = 3, 5
+	// K inside (columns) and K outermost (rows, which load each state
+	// where the step before stored it: the unread leaf gets a temporary).
+	for _, layout := range []struct {
+		dims string
+		at   func(i, k int) int
+		ds   []interp.Dim
+	}{
+		{"I[0:N], K[0:L]", func(i, k int) int { return i*l + k }, []interp.Dim{dim("I", 0, n), dim("K", 0, l)}},
+		{"K[0:L], I[0:N]", func(i, k int) int { return k*n + i }, []interp.Dim{dim("K", 0, l), dim("I", 0, n)}},
+	} {
+		src := strings.Replace(scanLeaves, "DIMS", layout.dims, 1)
+		x := make([]float64, n*l)
+		for p := range x {
+			x[p] = float64(p%7)/4 - 0.75
+		}
+		p, q := make([]float64, n*l), make([]float64, n*l)
+		for i := 0; i < n; i++ {
+			a, c := 0.0, 1.0
+			for k := 0; k < l; k++ {
+				xk := x[layout.at(i, k)]
+				p[layout.at(i, k)] = c * xk
+				a, c = a+xk, xk-c
+				q[layout.at(i, k)] = a
+			}
+		}
+		args := []*interp.Tensor{tensorOf(t, f64, layout.ds, x)}
+		results := runAllModes(t, src, args, map[string]int64{"N": n, "L": l})
+		expectAll(t, results, p)
+		for mode, rs := range results {
+			for i := range q {
+				if rs[1].F64[i] != q[i] {
+					t.Errorf("%s (%s): q[%d] = %v, want %v", layout.dims, mode, i, rs[1].F64[i], q[i])
+				}
+			}
+		}
+	}
+	affine := lowerToAffine(t, strings.Replace(scanLeaves, "DIMS", "I[0:N], K[0:L]", 1), "--convert-tir-to-affine")
+	if strings.Contains(affine, "memref.alloc") {
+		t.Errorf("want no temporary: the components go to the results, the unread one nowhere:\n%s", affine)
+	}
+	stores := regexp.MustCompile(`affine\.store [^,]*, %(\w+)\[`).FindAllStringSubmatch(affine, -1)
+	if len(stores) != 2 || stores[0][1] != "result0" && stores[0][1] != "result1" {
+		t.Errorf("want one store into each result, got %v:\n%s", stores, affine)
+	}
+}
