@@ -864,11 +864,17 @@ func TestDerivativesGPUEmulated(t *testing.T) {
 		{"hdiff.tir", nil},
 		{"tridiag.tir", nil},
 		{"matmul.tc", map[string]int64{"M": 5, "K": 7, "N": 6}},
+		// Adjoint scans whose states' components go to temporaries, to
+		// results, or nowhere (leavesRead), and are summed.
+		{filepath.Join("bench", "kernels", "tridiag_2scans.tir"), tridiagSyms},
 	}
 	for _, c := range cases {
 		c := c
-		t.Run(c.file, func(t *testing.T) {
-			path := examplePath(t, c.file)
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			path := c.file
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

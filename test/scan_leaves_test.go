@@ -79,3 +79,72 @@ func TestScanTupleLeavesIntoResults(t *testing.T) {
 		t.Errorf("want one store into each result, got %v:\n%s", stores, affine)
 	}
 }
+
+// Two scans of one column group whose results are returned through
+// arithmetic (an adjoint's two contributions to one input, summed): the
+// group computes the returned values in its nest, from the columns, once
+// a column's scans have run, so neither scan needs a whole-domain
+// temporary.
+const scanEpilogue = `!k = !tir.tensor<f64, I[0:N], K[0:L]>
+tir.func @sums(%x: !k) -> (!k, !k) {
+  %z = tir.constant 0.0 : f64
+  %half = tir.constant 0.5 : f64
+  %s = tir.scan forward along K init %z ins(%x) {
+  ^bb0(%acc, %xk):
+    %n = tir.add %acc, %xk
+    tir.yield %n
+  }
+  %r = tir.scan backward along K init %z ins(%s, %x) {
+  ^bb0(%acc, %sk, %xk):
+    %m = tir.mul %acc, %half
+    %n = tir.sub %sk, %m
+    tir.yield %n
+  }
+  %t = tir.add %s, %r
+  %u = tir.mul %r, %x
+  tir.return %t, %u : !k, !k
+}
+`
+
+func TestScanOutputsInColumns(t *testing.T) {
+	const n, l = 3, 6
+	x := make([]float64, n*l)
+	for p := range x {
+		x[p] = float64(p%5)/2 - 1
+	}
+	tw, uw := make([]float64, n*l), make([]float64, n*l)
+	for i := 0; i < n; i++ {
+		s := make([]float64, l)
+		acc := 0.0
+		for k := 0; k < l; k++ {
+			acc += x[i*l+k]
+			s[k] = acc
+		}
+		acc = 0
+		for k := l - 1; k >= 0; k-- {
+			acc = s[k] - acc*0.5
+			tw[i*l+k] = s[k] + acc
+			uw[i*l+k] = acc * x[i*l+k]
+		}
+	}
+	args := []*interp.Tensor{tensorOf(t, f64, []interp.Dim{dim("I", 0, n), dim("K", 0, l)}, x)}
+	results := runAllModes(t, scanEpilogue, args, map[string]int64{"N": n, "L": l})
+	expectAll(t, results, tw)
+	for mode, rs := range results {
+		for i := range uw {
+			if rs[1].F64[i] != uw[i] {
+				t.Errorf("%s: u[%d] = %v, want %v", mode, i, rs[1].F64[i], uw[i])
+			}
+		}
+	}
+	affine := lowerToAffine(t, scanEpilogue, "--convert-tir-to-affine")
+	allocs := regexp.MustCompile(`memref\.alloc\([^)]*\) : (memref<[^>]*>)`).FindAllStringSubmatch(affine, -1)
+	if len(allocs) != 2 || allocs[0][1] != "memref<?xf64>" || allocs[1][1] != "memref<?xf64>" {
+		t.Errorf("want two column buffers, got %v:\n%s", allocs, affine)
+	}
+	// GPU targets (no columns) keep the scans in temporaries.
+	gpu := lowerToAffine(t, scanEpilogue, "--convert-tir-to-affine=scan-columns=false")
+	if !strings.Contains(gpu, "memref<?x?xf64>") {
+		t.Errorf("scan-columns=false: want whole-domain temporaries:\n%s", gpu)
+	}
+}

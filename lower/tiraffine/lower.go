@@ -97,6 +97,9 @@ type funcLowering struct {
 	// dimension only, read at the outer point of the nest that computes
 	// its readers).
 	storage map[*ir.Value]tir.TensorType
+	// leafStorage overrides storage for single components of a scan's
+	// state (a slab for a component computed into no result, slab.go).
+	leafStorage map[*ir.Value]map[int]tir.TensorType
 	// dimRank and defOrder are the function's orders of dimensions and
 	// of definitions (order.go), made when first needed.
 	dimRank  map[string]int
@@ -217,7 +220,17 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	// tir.tuple_get returned as is (leafResults).
 	direct := map[int]bool{}
 	into := map[*ir.Operation][]*ir.Value{}
-	sweeps := scanGroups(fl.uses, entryBlock, opts.ScanColumns)
+	sweeps := scanGroups(fl.uses, entryBlock, opts.ScanColumns, func(pos int, v *ir.Value) bool {
+		return ir.TypeEqual(v.Type, ft.Results[pos]) && !tir.MayBeMaskedMemo(v, fl.maskMemo)
+	})
+	for _, g := range sweeps {
+		// Results computed in a group's nest from its columns.
+		for i := range g.outputs {
+			o := &g.outputs[i]
+			o.out = entry.Args[len(ft.Inputs)+o.pos]
+			direct[o.pos] = true
+		}
+	}
 	for _, g := range sweeps {
 		for _, op := range g.scans {
 			// A scan that may be masked goes through materialize,
@@ -416,7 +429,7 @@ func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
 
 func newFuncLowering(src *ir.Operation, entry *ir.Block) *funcLowering {
 	return &funcLowering{src: src, top: entry, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
-		storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
+		storage: map[*ir.Value]tir.TensorType{}, leafStorage: map[*ir.Value]map[int]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
 		syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}, iotas: map[*ir.Operation]iotaParts{}}
 }
 
