@@ -148,3 +148,70 @@ func TestScanOutputsInColumns(t *testing.T) {
 		t.Errorf("scan-columns=false: want whole-domain temporaries:\n%s", gpu)
 	}
 }
+
+// A tuple scan swept in rows (along I, stored before K) of which a later
+// scan reads one component: the other is stored nowhere but in the rows'
+// own slab, which the later scan's nest must not read (the random
+// programs found a load of it outside the nest that allocates it).
+const scanRowsLeaf = `!a = !tir.tensor<f64, I[0:N], J[0:M], K[0:L]>
+tir.func @rowsleaf(%x: !a) -> !a {
+  %z = tir.constant (0.0, 1.0) : tuple<f64, f64>
+  %half = tir.constant 0.5 : f64
+  %s = tir.scan forward along I init %z ins(%x) {
+  ^bb0(%st, %xk):
+    %a = tir.tuple_get %st[0]
+    %c = tir.tuple_get %st[1]
+    %xc = tir.mul %xk, %c
+    %a1 = tir.add %a, %xc
+    %ch = tir.mul %c, %half
+    %c1 = tir.add %ch, %xk
+    %n = tir.make_tuple %a1, %c1
+    tir.yield %n
+  }
+  %p = tir.tuple_get %s[0]
+  %zero = tir.constant 0.0 : f64
+  %r = tir.scan backward along K init %zero ins(%p) {
+  ^bb0(%acc, %pk):
+    %m = tir.mul %acc, %half
+    %n = tir.add %m, %pk
+    tir.yield %n
+  }
+  tir.return %r : !a
+}
+`
+
+func TestScanRowsUnreadLeaf(t *testing.T) {
+	const n, m, l = 4, 2, 6
+	at := func(i, j, k int) int { return (i*m+j)*l + k }
+	x := make([]float64, n*m*l)
+	for p := range x {
+		x[p] = float64(p%7)/4 - 0.5
+	}
+	p := make([]float64, n*m*l)
+	for j := 0; j < m; j++ {
+		for k := 0; k < l; k++ {
+			a, c := 0.0, 1.0
+			for i := 0; i < n; i++ {
+				xk := x[at(i, j, k)]
+				a, c = a+xk*c, c*0.5+xk
+				p[at(i, j, k)] = a
+			}
+		}
+	}
+	want := make([]float64, n*m*l)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			acc := 0.0
+			for k := l - 1; k >= 0; k-- {
+				acc = acc*0.5 + p[at(i, j, k)]
+				want[at(i, j, k)] = acc
+			}
+		}
+	}
+	args := []*interp.Tensor{tensorOf(t, f64, []interp.Dim{dim("I", 0, n), dim("J", 0, m), dim("K", 0, l)}, x)}
+	expectAll(t, runAllModes(t, scanRowsLeaf, args, map[string]int64{"N": n, "M": m, "L": l}), want)
+	affine := lowerToAffine(t, scanRowsLeaf, "--convert-tir-to-affine=scan-rows=true")
+	if !strings.Contains(affine, "%slab = memref.alloc") {
+		t.Errorf("want the unread component in a slab of the rows' nest:\n%s", affine)
+	}
+}

@@ -56,8 +56,14 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 		fl.storage[op.Results[0]] = slab
 		fl.buffers[op.Results[0]] = bufs
 	}
-	// A component of a state computed into results that nothing reads
-	// (leafResults) is still loaded by the next step: a slab of its own.
+	// A component of a state that nothing reads (leafResults, leavesRead)
+	// is still loaded by the next step: a slab of its own, for this nest
+	// only (later readers of the scan skip the component).
+	type leaf struct {
+		v *ir.Value
+		j int
+	}
+	var own []leaf
 	for _, op := range g.scans {
 		if g.column[op] {
 			continue
@@ -76,8 +82,15 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 				fl.leafStorage[op.Results[0]] = map[int]tir.TensorType{}
 			}
 			fl.leafStorage[op.Results[0]][j] = slab
+			own = append(own, leaf{op.Results[0], j})
 		}
 	}
+	defer func() {
+		for _, l := range own {
+			fl.buffers[l.v][l.j] = nil
+			delete(fl.leafStorage[l.v], l.j)
+		}
+	}()
 	ev := fl.newEvaluator(n, home)
 	for _, run := range g.runs {
 		if err := ev.sweepRows(run, pt, row, steps[run[0]], len(outer)-1); err != nil {
