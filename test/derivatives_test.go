@@ -756,6 +756,9 @@ func TestDerivativesIndependent(t *testing.T) {
 	})
 }
 
+// tridiagSyms sizes the symbolic solvers of bench/kernels.
+var tridiagSyms = map[string]int64{"N": 3, "M": 6, "L": 7}
+
 // TestDerivativesCompiled runs @f_jvp and @f_vjp compiled at -O0 and -O2
 // against the interpreter on the same inputs.
 func TestDerivativesCompiled(t *testing.T) {
@@ -777,6 +780,12 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "gather.tir"), syms: map[string]int64{"NV": 6, "NE": 7}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_masked.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "scan_captured.tir"), tol: 1e-12},
+		// The three formulations of the solver: scans in columns with
+		// lanes (M = 6: a group of four and two left), rows (K outermost).
+		{path: filepath.Join("bench", "kernels", "tridiag.tir"), syms: tridiagSyms},
+		{path: filepath.Join("bench", "kernels", "tridiag_2scans.tir"), syms: tridiagSyms},
+		{path: filepath.Join("bench", "kernels", "tridiag_kout.tir"), syms: tridiagSyms},
 		{path: filepath.Join("testdata", "e2e", "domain_ops.tir"), syms: map[string]int64{"N": 9}},
 	}
 	for _, c := range cases {
@@ -855,11 +864,17 @@ func TestDerivativesGPUEmulated(t *testing.T) {
 		{"hdiff.tir", nil},
 		{"tridiag.tir", nil},
 		{"matmul.tc", map[string]int64{"M": 5, "K": 7, "N": 6}},
+		// Adjoint scans whose states' components go to temporaries, to
+		// results, or nowhere (leavesRead), and are summed.
+		{filepath.Join("bench", "kernels", "tridiag_2scans.tir"), tridiagSyms},
 	}
 	for _, c := range cases {
 		c := c
-		t.Run(c.file, func(t *testing.T) {
-			path := examplePath(t, c.file)
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			path := c.file
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -915,6 +930,8 @@ func TestDerivativesThreads(t *testing.T) {
 		{"tridiag.tir", nil, 0},
 		{"nabla.tir", map[string]int64{"NV": 23, "NE": 31}, 0},
 		{filepath.Join("testdata", "derivatives", "gather.tir"), map[string]int64{"NV": 6, "NE": 7}, 1e-12},
+		{filepath.Join("bench", "kernels", "tridiag_2scans.tir"), tridiagSyms, 0},
+		{filepath.Join("bench", "kernels", "tridiag_kout.tir"), tridiagSyms, 0},
 	}
 	for _, c := range cases {
 		c := c
@@ -996,6 +1013,8 @@ func TestDerivativesASan(t *testing.T) {
 		{"tridiag.tir", nil, 0},
 		{"nabla.tir", map[string]int64{"NV": 23, "NE": 31}, 0},
 		{filepath.Join("testdata", "derivatives", "gather.tir"), map[string]int64{"NV": 6, "NE": 7}, 1e-12},
+		{filepath.Join("bench", "kernels", "tridiag_2scans.tir"), tridiagSyms, 0},
+		{filepath.Join("bench", "kernels", "tridiag_kout.tir"), tridiagSyms, 0},
 	}
 	for _, c := range cases {
 		c := c

@@ -49,6 +49,12 @@ type DerivativeBuilder interface {
 	// arguments for which need is true from the cotangent of the value it
 	// yields (or of the block's value of, when not nil; nil: zero).
 	BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool, of *ir.Value) ([]*ir.Value, error)
+	// BodyAdjointKnown is BodyAdjoint of the value the block yields when
+	// the caller holds that value already (known, a scan's stored state
+	// at the step): the ops built again that compute it, or the
+	// components of the tuple it makes, are read from known instead, so
+	// that only what the derivatives need besides is computed again.
+	BodyAdjointKnown(body *ir.Block, args []*ir.Value, known, dy *ir.Value, need []bool) ([]*ir.Value, error)
 	// BuildScan appends a tir.scan along attrs' dim whose step body is
 	// built by step, given the block's arguments (the state, then one per
 	// input without the scanned dimension); step returns the next state,

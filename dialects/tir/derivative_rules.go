@@ -1068,23 +1068,73 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 			return nil
 		}
 		n := len(o.X) - 1
+		// The adjoint scan's state is a tuple: nu, then the cotangent of
+		// each input that needs one, which the step computes at its own
+		// point from mu (carried along only to be stored: no step reads
+		// it back). The column is walked once, and the inputs'
+		// cotangents need no second pass over the domain.
 		stepNeed := make([]bool, n+1)
 		stepNeed[0] = true
+		stateElems := []ir.Type{elemOf(g)}
+		var which []int
+		for i, x := range o.X[1:] {
+			if need[1+i] && Differentiable(elemOf(x)) {
+				stepNeed[1+i] = true
+				which = append(which, i)
+				stateElems = append(stateElems, elemOf(x))
+			}
+		}
 		runs, ins := stepMask(e, o.X[1:])
 		scanIns := append([]*ir.Value{g, prev}, ins...)
 		if runs != nil {
 			scanIns = append(scanIns, runs)
 		}
+		// The state the step computed, which the scan stored: the step's
+		// adjoint reads it rather than computing it again.
+		scanIns = append(scanIns, o.Y[0])
 		if e.err != nil {
 			return nil
 		}
-		nu, err := b.BuildScan(b.Const(elemOf(g), 0), scanIns, scanAttrs(o, opposite),
+		init := b.Const(elemOf(g), 0)
+		if len(which) > 0 {
+			init = b.Const(ir.TupleType{Elems: stateElems}, 0)
+		}
+		r, err := b.BuildScan(init, scanIns, scanAttrs(o, opposite),
 			func(bb DerivativeBuilder, args []*ir.Value) (*ir.Value, error) {
-				mu, err := bb.Add(args[1], args[0])
+				se := &emitter{b: bb}
+				later := args[0]
+				if len(which) > 0 {
+					later = se.build(TupleGet, ir.DictAttr{}.With("index", ir.IntegerAttr{Value: 0, Type: ir.I64}), nil, args[0])
+				}
+				if se.err != nil {
+					return nil, se.err
+				}
+				mu, err := bb.Add(args[1], later)
 				if err != nil {
 					return nil, err
 				}
-				cs, err := bb.BodyAdjoint(body, args[2:3+n], mu, stepNeed, nil)
+				// An input without some of the state's other dimensions
+				// (read the same at every point of them) is read
+				// broadcast to them: its cotangent then has the state's
+				// dimensions, as its place in the state does, and is
+				// summed over them once, outside.
+				bargs := append([]*ir.Value(nil), args[2:3+n]...)
+				st := tensorTypeOf(args[1])
+				for _, i := range which {
+					var missing DomainAttr
+					for _, d := range st.Dims {
+						if tensorTypeOf(bargs[1+i]).Find(d.Name) < 0 {
+							missing = append(missing, d)
+						}
+					}
+					if len(missing) > 0 {
+						bargs[1+i] = se.build(Broadcast, ir.DictAttr{}.With(AttrDims, missing), nil, bargs[1+i])
+					}
+				}
+				if se.err != nil {
+					return nil, se.err
+				}
+				cs, err := bb.BodyAdjointKnown(body, bargs, args[len(args)-1], mu, stepNeed)
 				if err != nil {
 					return nil, err
 				}
@@ -1093,50 +1143,43 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 					back = bb.Const(elemOf(g), 0)
 				}
 				if runs != nil {
-					// A masked step kept the state: all of mu goes back.
-					back, err = bb.Build(Select, []*ir.Value{args[3+n], back, mu}, nil, nil)
+					// A masked step kept the state: all of mu goes back,
+					// and the inputs, which it did not read, get nothing.
+					back = se.op(Select, args[3+n], back, mu)
 				}
-				return back, err
+				if len(which) == 0 {
+					return back, se.err
+				}
+				parts := []*ir.Value{back}
+				for j, i := range which {
+					c := cs[1+i]
+					if c == nil {
+						c = bb.Const(stateElems[1+j], 0)
+					} else if runs != nil {
+						c = se.op(Select, args[3+n], c, bb.Const(stateElems[1+j], 0))
+					}
+					parts = append(parts, c)
+				}
+				return se.op(MakeTuple, parts...), se.err
 			})
 		if err != nil {
 			e.err = err
 			return nil
 		}
-		// mu(k) = g(k) + nu(k+1) (forward scans; nu(k-1) backward), nu
-		// being 0 past the last step.
-		nt := tensorTypeOf(nu)
-		one := sizeexpr.Const(1)
-		ext := TensorType{Elem: nt.Elem}
-		off := one
-		for _, d := range nt.Dims {
-			if d.Name == dim {
-				if forward {
-					d.Interval = sizeexpr.Span(d.Lo, sizeexpr.Add(d.Hi, one))
-				} else {
-					d.Interval = sizeexpr.Span(sizeexpr.Sub(d.Lo, one), d.Hi)
-					off = sizeexpr.Const(-1)
-				}
+		nu := r
+		if len(which) > 0 {
+			get := func(i int) *ir.Value {
+				return e.build(TupleGet, ir.DictAttr{}.With("index", ir.IntegerAttr{Value: int64(i), Type: ir.I64}), nil, r)
 			}
-			ext.Dims = append(ext.Dims, d)
+			for j, i := range which {
+				out[1+i] = get(1 + j)
+			}
+			if need[0] {
+				nu = get(0)
+			}
 		}
-		later := e.build(Shift, ir.DictAttr{}.With("offsets", OffsetsAttr{Dims: []string{dim}, Offsets: []sizeexpr.Expr{off}}), nil, e.fit(nu, ext))
-		if e.err != nil {
-			return nil
-		}
-		mu, err := b.Add(g, later)
-		if err != nil {
-			e.err = err
-			return nil
-		}
-		mu = e.fit(mu, tensorTypeOf(g))
-		inNeed := append([]bool{false}, need[1:]...)
-		cs, err := b.BodyAdjoint(body, append([]*ir.Value{prev}, o.X[1:]...), mu, inNeed, nil)
-		if err != nil {
-			e.err = err
-			return nil
-		}
-		copy(out[1:], cs[1:])
 		if need[0] {
+			one := sizeexpr.Const(1)
 			first := sizeexpr.Span(iv.Lo, sizeexpr.Add(iv.Lo, one))
 			if !forward {
 				first = sizeexpr.Span(sizeexpr.Sub(iv.Hi, one), iv.Hi)

@@ -151,6 +151,11 @@ func (ev *evaluator) compute(v *ir.Value, t tir.TensorType, pt point) (scalar, e
 		}
 		var s scalar
 		for _, mem := range bufs {
+			if mem == nil {
+				// A leaf of a scan's state nothing reads (leavesRead).
+				s.parts = append(s.parts, nil)
+				continue
+			}
 			x, err := ev.load(mem, t, pt)
 			if err != nil {
 				return scalar{}, ir.Errorf(tir.DefLoc(v), "%v", err)

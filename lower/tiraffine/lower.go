@@ -97,6 +97,9 @@ type funcLowering struct {
 	// dimension only, read at the outer point of the nest that computes
 	// its readers).
 	storage map[*ir.Value]tir.TensorType
+	// leafStorage overrides storage for single components of a scan's
+	// state (a slab for a component computed into no result, slab.go).
+	leafStorage map[*ir.Value]map[int]tir.TensorType
 	// dimRank and defOrder are the function's orders of dimensions and
 	// of definitions (order.go), made when first needed.
 	dimRank  map[string]int
@@ -212,19 +215,38 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		return nil, err
 	}
 	// Scans are computed first, into temporaries — or straight into the
-	// result buffer when the scan is returned as is.
+	// result buffer when the scan is returned as is, or into one result
+	// buffer per component when every reader of a tuple state is a
+	// tir.tuple_get returned as is (leafResults).
 	direct := map[int]bool{}
-	into := map[*ir.Operation]*ir.Value{}
-	sweeps := scanGroups(fl.uses, entryBlock, opts.ScanColumns)
+	into := map[*ir.Operation][]*ir.Value{}
+	sweeps := scanGroups(fl.uses, entryBlock, opts.ScanColumns, func(pos int, v *ir.Value) bool {
+		return ir.TypeEqual(v.Type, ft.Results[pos]) && !tir.MayBeMaskedMemo(v, fl.maskMemo)
+	})
+	for _, g := range sweeps {
+		// Results computed in a group's nest from its columns.
+		for i := range g.outputs {
+			o := &g.outputs[i]
+			o.out = entry.Args[len(ft.Inputs)+o.pos]
+			direct[o.pos] = true
+		}
+	}
 	for _, g := range sweeps {
 		for _, op := range g.scans {
+			// A scan that may be masked goes through materialize,
+			// which writes 0 at its masked points.
+			if g.column[op] || tir.MayBeMaskedMemo(op.Operands[0], fl.maskMemo) {
+				continue
+			}
 			for i, v := range ret.Operands {
-				// A scan that may be masked goes through materialize,
-				// which writes 0 at its masked points.
-				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil && !g.column[op] &&
-					!tir.MayBeMaskedMemo(op.Operands[0], fl.maskMemo) {
-					into[op] = entry.Args[len(ft.Inputs)+i]
+				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil {
+					into[op] = []*ir.Value{entry.Args[len(ft.Inputs)+i]}
 					direct[i] = true
+				}
+			}
+			if into[op] == nil {
+				if bufs := fl.leafResults(op, ret, ft, direct, entry.Args[len(ft.Inputs):]); bufs != nil {
+					into[op] = bufs
 				}
 			}
 		}
@@ -267,6 +289,64 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	}
 	fl.entry.op(fn.Return, nil, nil, nil)
 	return f, nil
+}
+
+// leafResults returns, for a scan with a tuple state whose result is read
+// only by tir.tuple_get ops of leaves (components that are not tuples)
+// that the function returns as they are, once each, one buffer per leaf:
+// the result buffer it is returned in, or nil for a leaf nothing reads,
+// which is not stored at all (an adjoint scan carries its state's
+// cotangent beside the inputs' and returns only the latter). It marks
+// those results direct; nil when the scan does not qualify.
+func (fl *funcLowering) leafResults(op *ir.Operation, ret *ir.Operation, ft ir.FunctionType, direct map[int]bool, outs []*ir.Value) []*ir.Value {
+	rt, _ := tir.AsTensor(op.Results[0].Type)
+	tt, ok := rt.Elem.(ir.TupleType)
+	if !ok {
+		return nil
+	}
+	first := make([]int, len(tt.Elems))
+	n := 0
+	for i, e := range tt.Elems {
+		first[i] = n
+		n += len(leaves(e))
+	}
+	bufs := make([]*ir.Value, n)
+	at := map[int]int{}
+	for _, u := range fl.uses.Users(op.Results[0]) {
+		if !u.Is(tir.TupleGet) || u.ParentBlock() != ret.ParentBlock() {
+			return nil
+		}
+		idx := tir.TupleIndex(u)
+		if idx < 0 || idx >= len(tt.Elems) || len(leaves(tt.Elems[idx])) != 1 {
+			return nil
+		}
+		users := fl.uses.Users(u.Results[0])
+		if len(users) != 1 || users[0] != ret {
+			return nil
+		}
+		pos := -1
+		for i, v := range ret.Operands {
+			if v != u.Results[0] {
+				continue
+			}
+			if pos >= 0 {
+				return nil
+			}
+			pos = i
+		}
+		if pos < 0 || direct[pos] || !ir.TypeEqual(u.Results[0].Type, ft.Results[pos]) || bufs[first[idx]] != nil {
+			return nil
+		}
+		bufs[first[idx]] = outs[pos]
+		at[pos] = first[idx]
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	for pos := range at {
+		direct[pos] = true
+	}
+	return bufs
 }
 
 // sigBuilder collects the arguments of a lowered func.func and the ABI
@@ -349,7 +429,7 @@ func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
 
 func newFuncLowering(src *ir.Operation, entry *ir.Block) *funcLowering {
 	return &funcLowering{src: src, top: entry, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
-		storage: map[*ir.Value]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
+		storage: map[*ir.Value]tir.TensorType{}, leafStorage: map[*ir.Value]map[int]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
 		syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}, iotas: map[*ir.Operation]iotaParts{}}
 }
 

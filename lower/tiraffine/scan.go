@@ -38,6 +38,18 @@ type scanGroup struct {
 	// runs are the scans in order, split into those that share one
 	// sequential loop (fuseRuns; set by materializeScans).
 	runs [][]*ir.Operation
+	// outputs are the function's results computed in the group's nest,
+	// once a column's scans have run, from the columns (epilogueOutputs);
+	// out is set by the caller.
+	outputs []scanOutput
+}
+
+// scanOutput is a result computed in a scan group's nest: the value
+// returned at position pos, stored into out.
+type scanOutput struct {
+	v   *ir.Value
+	pos int
+	out *ir.Value
 }
 
 // outerKey identifies a scan's dimension and the domain of its other
@@ -64,16 +76,27 @@ func outerKey(op *ir.Operation) string {
 // their operands at their own point in every other dimension (ownColumn).
 // Such a reader runs after op in the same nest, when op's whole column is
 // in its buffer, so it may read any step of it. ok is false otherwise.
-func columnReaders(uses ir.UseLists, body *ir.Block, op *ir.Operation) (readers []*ir.Operation, ok bool) {
+//
+// With returns, values computed from op may also be returned (the sum of
+// two adjoint scans' components, a component): the group computes them in
+// its nest (epilogueOutputs). A scan returned as it is, or read by no scan
+// and returned through tir.tuple_get only, is computed straight into its
+// results instead (materializeScans' into).
+func columnReaders(uses ir.UseLists, body *ir.Block, op *ir.Operation, returns bool) (readers []*ir.Operation, ok bool) {
 	key, dim := outerKey(op), tir.DimAttr(op)
 	seen := map[*ir.Operation]bool{}
-	var visit func(v *ir.Value) bool
-	visit = func(v *ir.Value) bool {
+	viaOps := false
+	var visit func(v *ir.Value, computed bool) bool
+	visit = func(v *ir.Value, computed bool) bool {
 		users := uses.Users(v)
 		if len(users) == 0 {
 			return false
 		}
 		for _, u := range users {
+			if returns && u.Is(tir.Return) && u.ParentBlock() == body && v != op.Results[0] {
+				viaOps = viaOps || computed
+				continue
+			}
 			if u.ParentBlock() != body {
 				// Read inside a region (a reduction's or a scan's body).
 				return false
@@ -95,14 +118,16 @@ func columnReaders(uses ir.UseLists, body *ir.Block, op *ir.Operation) (readers 
 			}
 			if !seen[u] {
 				seen[u] = true
-				if !visit(u.Results[0]) {
+				if !visit(u.Results[0], computed || !u.Is(tir.TupleGet)) {
 					return false
 				}
 			}
 		}
 		return true
 	}
-	if !visit(op.Results[0]) {
+	if !visit(op.Results[0], false) || len(readers) == 0 && !viaOps {
+		// Read by no scan, and returned through tir.tuple_get alone (or
+		// not at all): into its results (leafResults), not columns.
 		return nil, false
 	}
 	return readers, true
@@ -146,7 +171,27 @@ func ownColumn(u *ir.Operation, v *ir.Value, dim string) bool {
 // of their last member; without columns, each scan is a group of its own.
 // A scan read only by later scans at their own outer point joins them in
 // a group and keeps its result in columns.
-func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
+//
+// A column scan may also be read by returned values (columnReaders), which
+// the group then computes in its nest (outputs); direct tells which
+// returned values may be stored as they are (not masked, of the result's
+// type; the others go through the output nests). When
+// one of them cannot be computed there, the groups are formed again
+// without such readers.
+func scanGroups(uses ir.UseLists, body *ir.Block, columns bool, direct func(pos int, v *ir.Value) bool) []*scanGroup {
+	if columns {
+		if gs, ok := scanGroupsWith(uses, body, true, true, direct); ok {
+			return gs
+		}
+	}
+	gs, _ := scanGroupsWith(uses, body, columns, false, direct)
+	return gs
+}
+
+// scanGroupsWith is scanGroups, letting column scans be read by returned
+// values when returns is set; ok is false when one of those cannot be
+// computed in its group's nest.
+func scanGroupsWith(uses ir.UseLists, body *ir.Block, columns, returns bool, direct func(pos int, v *ir.Value) bool) ([]*scanGroup, bool) {
 	var scans []*ir.Operation
 	for _, op := range body.Ops {
 		if op.Is(tir.Scan) {
@@ -161,8 +206,9 @@ func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
 		return order
 	}
 	if !columns {
-		return singletons()
+		return singletons(), true
 	}
+
 	// Union-find over the scans: a column scan and its readers.
 	root := map[*ir.Operation]*ir.Operation{}
 	var find func(op *ir.Operation) *ir.Operation
@@ -177,7 +223,7 @@ func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
 	}
 	column := map[*ir.Operation]bool{}
 	for _, op := range scans {
-		if readers, ok := columnReaders(uses, body, op); ok {
+		if readers, ok := columnReaders(uses, body, op, returns); ok {
 			column[op] = true
 			for _, u := range readers {
 				if a, b := find(op), find(u); a != b {
@@ -226,9 +272,186 @@ func scanGroups(uses ir.UseLists, body *ir.Block, columns bool) []*scanGroup {
 	if !dependenciesFirst(checked) {
 		// Grouping would compute a scan before one it reads: fall back
 		// to one group per scan, in program order.
-		return singletons()
+		return singletons(), !returns
 	}
-	return checked
+	if returns {
+		for _, g := range checked {
+			if len(g.scans) == 1 {
+				// Alone, a scan is computed into its results or a
+				// temporary as before.
+				g.column = map[*ir.Operation]bool{}
+			}
+		}
+		return checked, epilogueOutputs(checked, body, direct)
+	}
+	return checked, true
+}
+
+// epilogueOutputs gives each group the returned values that read its
+// column scans (through ops that read at their own column, ownColumn):
+// they are computed in its nest, once a column's scans have run. It
+// reports false when a returned value reads column scans of several
+// groups, or reads them otherwise, or reads a scan computed later, or
+// cannot be stored as it is (direct).
+func epilogueOutputs(groups []*scanGroup, body *ir.Block, direct func(pos int, v *ir.Value) bool) bool {
+	groupOf := map[*ir.Operation]int{}
+	column := map[*ir.Operation]bool{}
+	for i, g := range groups {
+		for _, s := range g.scans {
+			groupOf[s] = i
+			column[s] = g.column[s]
+		}
+	}
+	ret := body.Terminator()
+	if ret == nil || !ret.Is(tir.Return) {
+		return false
+	}
+	// scansOf lists the scans v is computed from, the walk ending at each.
+	scansOf := func(v *ir.Value) map[*ir.Operation]bool {
+		out := map[*ir.Operation]bool{}
+		seen := map[*ir.Value]bool{}
+		var walk func(v *ir.Value)
+		walk = func(v *ir.Value) {
+			if seen[v] {
+				return
+			}
+			seen[v] = true
+			d := v.DefiningOp()
+			if d == nil {
+				return
+			}
+			if d.Is(tir.Scan) {
+				out[d] = true
+				return
+			}
+			for _, x := range inputsOfOp(d) {
+				walk(x)
+			}
+		}
+		walk(v)
+		return out
+	}
+	for pos, v := range ret.Operands {
+		d := v.DefiningOp()
+		if d == nil || d.Is(tir.Scan) {
+			continue
+		}
+		read := scansOf(v)
+		g := -1
+		anyColumn := false
+		for s := range read {
+			g = max(g, groupOf[s])
+			anyColumn = anyColumn || column[s]
+		}
+		if !anyColumn {
+			continue
+		}
+		dim := tir.DimAttr(groups[g].scans[0])
+		for s := range read {
+			if column[s] && groupOf[s] != g {
+				return false
+			}
+		}
+		if !direct(pos, v) || !readsOwnColumnOf(v, body, dim, func(s *ir.Operation) bool { gi, ok := groupOf[s]; return ok && gi == g }) {
+			return false
+		}
+		vt, _ := tir.AsTensor(v.Type)
+		st, _ := tir.AsTensor(groups[g].scans[0].Results[0].Type)
+		if len(vt.Dims) != len(st.Dims) {
+			return false
+		}
+		for _, dd := range st.Dims {
+			if vt.Find(dd.Name) < 0 {
+				return false
+			}
+		}
+		groups[g].outputs = append(groups[g].outputs, scanOutput{v: v, pos: pos})
+	}
+	return true
+}
+
+// readsOwnColumnOf reports whether v, computed at a point, reads the scans
+// of a set (member) only at its own point in every dimension but dim,
+// through ops of body without regions (ownColumn for every operand that
+// is computed from such a scan).
+func readsOwnColumnOf(v *ir.Value, body *ir.Block, dim string, member func(*ir.Operation) bool) bool {
+	reach := map[*ir.Value]bool{}
+	var reaches func(v *ir.Value) bool
+	reaches = func(v *ir.Value) bool {
+		if r, ok := reach[v]; ok {
+			return r
+		}
+		reach[v] = false
+		d := v.DefiningOp()
+		r := false
+		switch {
+		case d == nil:
+		case d.Is(tir.Scan):
+			r = member(d)
+		default:
+			for _, x := range inputsOfOp(d) {
+				r = r || reaches(x)
+			}
+		}
+		reach[v] = r
+		return r
+	}
+	ok := map[*ir.Value]bool{}
+	var check func(v *ir.Value) bool
+	check = func(v *ir.Value) bool {
+		if r, done := ok[v]; done {
+			return r
+		}
+		ok[v] = true
+		d := v.DefiningOp()
+		if d == nil || d.Is(tir.Scan) || !reaches(v) {
+			return true
+		}
+		if d.ParentBlock() != body || len(d.Regions) > 0 || d.Attr(tir.MaterializeAttr) != nil {
+			ok[v] = false
+			return false
+		}
+		for _, x := range d.Operands {
+			if reaches(x) && (!ownColumn(d, x, dim) || !check(x)) {
+				ok[v] = false
+				return false
+			}
+		}
+		return true
+	}
+	return check(v)
+}
+
+// inputsOfOp are the values op reads: its operands and the values its
+// regions read from outside.
+func inputsOfOp(op *ir.Operation) []*ir.Value {
+	var out []*ir.Value
+	inside := map[*ir.Value]bool{}
+	op.Walk(func(o *ir.Operation) bool {
+		for _, r := range o.Regions {
+			for _, b := range r.Blocks {
+				inside = addAll(inside, b.Args)
+			}
+		}
+		inside = addAll(inside, o.Results)
+		return true
+	})
+	op.Walk(func(o *ir.Operation) bool {
+		for _, x := range o.Operands {
+			if !inside[x] {
+				out = append(out, x)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func addAll(set map[*ir.Value]bool, vs []*ir.Value) map[*ir.Value]bool {
+	for _, v := range vs {
+		set[v] = true
+	}
+	return set
 }
 
 // readsOwnColumns reports whether every member of g reads the other
@@ -500,13 +723,14 @@ func scansRead(op *ir.Operation) []*ir.Operation {
 	return out
 }
 
-// materializeScans computes a group of scans: each into `into[op]` (a
-// result buffer of the same type) when given, into a column buffer when the
+// materializeScans computes a group of scans: each into `into[op]` (one
+// result buffer of the same shape per leaf of the state, nil for a leaf
+// not stored) when given, into a column buffer when the
 // group marks it, into whole-domain temporaries otherwise (one memref per
 // leaf of the state). Column buffers are allocated in the body of the
 // outermost loop, so that its iterations stay independent (each has its
 // own columns) and only the loops inside it lose their parallel mark.
-func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*ir.Value) error {
+func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]*ir.Value) error {
 	first := g.scans[0]
 	rt, _ := tir.AsTensor(first.Results[0].Type)
 	// The nest, and the temporaries, follow the function's order of
@@ -583,8 +807,8 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 		t, _ := tir.AsTensor(op.Results[0].Type)
 		switch {
 		case g.column[op]:
-		case into[op] != nil && len(leaves(t.Elem)) == 1:
-			fl.buffers[op.Results[0]] = []*ir.Value{into[op]}
+		case into[op] != nil:
+			fl.buffers[op.Results[0]] = append([]*ir.Value(nil), into[op]...)
 		default:
 			st := tir.TensorType{Elem: t.Elem}
 			for _, d := range fl.storageOrder(t).Dims {
@@ -597,7 +821,12 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			}
 			fl.storage[op.Results[0]] = st
 			var bufs []*ir.Value
-			for _, lt := range leaves(t.Elem) {
+			read := fl.leavesRead(op)
+			for j, lt := range leaves(t.Elem) {
+				if !read[j] {
+					bufs = append(bufs, nil)
+					continue
+				}
 				a, err := fl.alloc(st.WithElem(lt), op.Loc, "scan")
 				if err != nil {
 					return err
@@ -609,7 +838,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 	}
 	// A dimension stored before the innermost outer one is swept in rows
 	// (slab.go).
-	if fl.scanRows && len(outer) > 0 && fl.rowsFit(g, outer[len(outer)-1].Name) {
+	if fl.scanRows && len(outer) > 0 && len(g.outputs) == 0 && fl.rowsFit(g, outer[len(outer)-1].Name) {
 		return fl.slabScans(g, b, outer, steps)
 	}
 	// Otherwise one column at a time, or a few in lanes. Columns live in
@@ -668,7 +897,97 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation]*i
 			return err
 		}
 	}
+	if err := ev.scanOutputs(g, []point{pt}, dim, nil); err != nil {
+		return err
+	}
 	fl.closeWithBuffers(bodies, home, columns)
+	return nil
+}
+
+// leavesRead tells which leaves of a scan's state its readers read: all of
+// them, unless every reader is a tir.tuple_get of the function's body (an
+// adjoint scan's state, whose cotangent of the state itself is read at
+// most at the first step). A leaf nobody reads is not stored.
+func (fl *funcLowering) leavesRead(op *ir.Operation) map[int]bool {
+	rt, _ := tir.AsTensor(op.Results[0].Type)
+	n := len(leaves(rt.Elem))
+	all := map[int]bool{}
+	for j := 0; j < n; j++ {
+		all[j] = true
+	}
+	tt, ok := rt.Elem.(ir.TupleType)
+	if !ok {
+		return all
+	}
+	read := map[int]bool{}
+	for _, u := range fl.uses.Users(op.Results[0]) {
+		if !u.Is(tir.TupleGet) || u.ParentBlock() != op.ParentBlock() {
+			return all
+		}
+		idx := tir.TupleIndex(u)
+		if idx < 0 || idx >= len(tt.Elems) {
+			return all
+		}
+		first := 0
+		for _, e := range tt.Elems[:idx] {
+			first += len(leaves(e))
+		}
+		for j := 0; j < len(leaves(tt.Elems[idx])); j++ {
+			read[first+j] = true
+		}
+	}
+	return read
+}
+
+// scanOutputs computes the group's outputs at the outer point of each
+// lane, once its columns are complete: one loop along dim per interval of
+// steps, storing each output of that interval into its result.
+func (ev *evaluator) scanOutputs(g *scanGroup, lanes []point, dim string, selectLane func(int)) error {
+	n := ev.nest
+	var order []string
+	byInterval := map[string][]scanOutput{}
+	steps := map[string]sizeexpr.Interval{}
+	for _, o := range g.outputs {
+		t, _ := tir.AsTensor(o.v.Type)
+		kd, _ := t.Dim(dim)
+		key := kd.Interval.String()
+		if _, ok := byInterval[key]; !ok {
+			order = append(order, key)
+			steps[key] = kd.Interval
+		}
+		byInterval[key] = append(byInterval[key], o)
+	}
+	for lane, pt := range lanes {
+		if selectLane != nil {
+			selectLane(lane)
+		}
+		for _, key := range order {
+			outs := byInterval[key]
+			loop, body, err := ev.loop(steps[key], nil)
+			if err != nil {
+				return ir.Errorf(tir.DefLoc(outs[0].v), "%v", err)
+			}
+			name := n.fresh(dim, loop.Regions[0].Entry().Args[0])
+			q := pt.with(dim, sizeexpr.Dim(name, 100+len(n.ivs)))
+			c := ev.child(body)
+			for _, o := range outs {
+				val, err := c.at(o.v, q)
+				if err != nil {
+					return err
+				}
+				if len(val.parts) != 1 {
+					return ir.Errorf(tir.DefLoc(o.v), "cannot store a tuple result")
+				}
+				t, _ := tir.AsTensor(o.v.Type)
+				subs, err := subscripts(t, q)
+				if err != nil {
+					return ir.Errorf(tir.DefLoc(o.v), "%v", err)
+				}
+				c.storeAt(val.parts[0], o.out, subs)
+			}
+			body.yield()
+		}
+	}
 	return nil
 }
 
@@ -732,6 +1051,9 @@ func (fl *funcLowering) interleavedScans(g *scanGroup, n *nest, b builder, d tir
 		if err := ev.scanAlong(run, pts, steps[run[0]], selectLane); err != nil {
 			return d, err
 		}
+	}
+	if err := ev.scanOutputs(g, pts, tir.DimAttr(g.scans[0]), selectLane); err != nil {
+		return d, err
 	}
 	for _, a := range own {
 		body.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
@@ -863,7 +1185,9 @@ func (ev *evaluator) scanAlong(run []*ir.Operation, lanes []point, kd tir.Dim, s
 				return ir.Errorf(op.Loc, "%v", err)
 			}
 			for j, buf := range fl.buffers[op.Results[0]] {
-				c.storeAt(next[j], buf, subs)
+				if buf != nil { // nil: a leaf nothing reads (leafResults)
+					c.storeAt(next[j], buf, subs)
+				}
 			}
 			if i+1 < len(run) {
 				c.seedState(op, q, next)

@@ -56,6 +56,41 @@ func (fl *funcLowering) slabScans(g *scanGroup, b builder, outer []tir.Dim, step
 		fl.storage[op.Results[0]] = slab
 		fl.buffers[op.Results[0]] = bufs
 	}
+	// A component of a state that nothing reads (leafResults, leavesRead)
+	// is still loaded by the next step: a slab of its own, for this nest
+	// only (later readers of the scan skip the component).
+	type leaf struct {
+		v *ir.Value
+		j int
+	}
+	var own []leaf
+	for _, op := range g.scans {
+		if g.column[op] {
+			continue
+		}
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		for j, buf := range fl.buffers[op.Results[0]] {
+			if buf != nil {
+				continue
+			}
+			lt := leaves(t.Elem)[j]
+			slab := tir.TensorType{Elem: lt, Dims: []tir.Dim{steps[op], row}}
+			a := fl.allocIn(home, slab, op.Loc, "slab", false)
+			slabs = append(slabs, a)
+			fl.buffers[op.Results[0]][j] = a
+			if fl.leafStorage[op.Results[0]] == nil {
+				fl.leafStorage[op.Results[0]] = map[int]tir.TensorType{}
+			}
+			fl.leafStorage[op.Results[0]][j] = slab
+			own = append(own, leaf{op.Results[0], j})
+		}
+	}
+	defer func() {
+		for _, l := range own {
+			fl.buffers[l.v][l.j] = nil
+			delete(fl.leafStorage[l.v], l.j)
+		}
+	}()
 	ev := fl.newEvaluator(n, home)
 	for _, run := range g.runs {
 		if err := ev.sweepRows(run, pt, row, steps[run[0]], len(outer)-1); err != nil {
@@ -131,7 +166,7 @@ func (ev *evaluator) rowSteps(run []*ir.Operation, pt point, jd, kd tir.Dim, ste
 			}
 		} else {
 			for j, buf := range fl.buffers[op.Results[0]] {
-				if state[j], err = c.load(buf, st.WithElem(types[j]), ptj.with(dim, prev)); err != nil {
+				if state[j], err = c.load(buf, fl.leafStorageOf(op.Results[0], j, st).WithElem(types[j]), ptj.with(dim, prev)); err != nil {
 					return ir.Errorf(op.Loc, "%v", err)
 				}
 			}
@@ -149,6 +184,14 @@ func (ev *evaluator) rowSteps(run []*ir.Operation, pt point, jd, kd tir.Dim, ste
 			return ir.Errorf(op.Loc, "%v", err)
 		}
 		for j, buf := range fl.buffers[op.Results[0]] {
+			if ls, ok := fl.leafStorage[op.Results[0]][j]; ok {
+				sub, err := subscripts(ls, q)
+				if err != nil {
+					return ir.Errorf(op.Loc, "%v", err)
+				}
+				c.storeAt(next[j], buf, sub)
+				continue
+			}
 			c.storeAt(next[j], buf, out)
 		}
 		if i+1 < len(run) {
@@ -158,4 +201,13 @@ func (ev *evaluator) rowSteps(run []*ir.Operation, pt point, jd, kd tir.Dim, ste
 	closeNest(cols)
 	body.yield()
 	return nil
+}
+
+// leafStorageOf is the storage of component j of v's state: its own
+// (leafStorage) or st, the value's.
+func (fl *funcLowering) leafStorageOf(v *ir.Value, j int, st tir.TensorType) tir.TensorType {
+	if ls, ok := fl.leafStorage[v][j]; ok {
+		return ls
+	}
+	return st
 }

@@ -78,11 +78,23 @@ func (b *builder) BodyTangent(body *ir.Block, args, dargs []*ir.Value, of *ir.Va
 
 // BodyAdjoint implements tir.DerivativeBuilder.
 func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool, of *ir.Value) ([]*ir.Value, error) {
+	return b.bodyAdjoint(body, args, dy, need, of, nil)
+}
+
+// BodyAdjointKnown implements tir.DerivativeBuilder.
+func (b *builder) BodyAdjointKnown(body *ir.Block, args []*ir.Value, known, dy *ir.Value, need []bool) ([]*ir.Value, error) {
+	return b.bodyAdjoint(body, args, dy, need, nil, known)
+}
+
+func (b *builder) bodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, need []bool, of, known *ir.Value) ([]*ir.Value, error) {
 	loc := b.loc
 	defer func() { b.loc = loc }()
 	ops, y, err := b.rebuild(body, args, of)
 	if err != nil {
 		return nil, err
+	}
+	if known != nil {
+		defer b.readKnown(ops, y, known)
 	}
 	a := newAdjoint(b)
 	for i, x := range args {
@@ -111,6 +123,48 @@ func (b *builder) BodyAdjoint(body *ir.Block, args []*ir.Value, dy *ir.Value, ne
 		}
 	}
 	return out, nil
+}
+
+// readKnown makes the uses of y, a value the ops built again compute, read
+// known instead; when y is made by tir.make_tuple, its components are read
+// from known's (a tir.tuple_get at the start of the block, known being
+// one of its arguments or defined before). A value of another type (a
+// domain inferred otherwise) is left as it is.
+func (b *builder) readKnown(ops []*ir.Operation, y, known *ir.Value) {
+	built := map[*ir.Operation]bool{}
+	for _, op := range ops {
+		built[op] = true
+	}
+	parent := b.block.ParentOp()
+	at := 0
+	if d := known.DefiningOp(); d != nil {
+		if at = b.block.IndexOf(d) + 1; at <= 0 {
+			return
+		}
+	}
+	var visit func(y, known *ir.Value)
+	visit = func(y, known *ir.Value) {
+		d := y.DefiningOp()
+		if d == nil || !built[d] || !ir.TypeEqual(y.Type, known.Type) {
+			return
+		}
+		if !d.Is(tir.MakeTuple) {
+			ir.ReplaceAllUsesWith(parent, y, known)
+			return
+		}
+		for i, x := range d.Operands {
+			get := ir.NewOpOf(tir.TupleGet, b.loc, []*ir.Value{known}, []ir.Type{nil}, ir.DictAttr{}.With("index", ir.IntegerAttr{Value: int64(i), Type: ir.I64}))
+			ts, err := tir.TupleGet.Infer(get)
+			if err != nil {
+				return
+			}
+			get.SetResultTypes(ts)
+			b.block.InsertAt(at, get)
+			at++
+			visit(x, get.Results[0])
+		}
+	}
+	visit(y, known)
 }
 
 // BuildScan implements tir.DerivativeBuilder.

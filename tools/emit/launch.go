@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"tir/dialects/arith"
@@ -67,12 +69,15 @@ type launchDoc struct {
 }
 
 type launchFunction struct {
-	Name        string         `json:"name"`
-	Arguments   []launchArg    `json:"arguments"`
-	Symbols     []string       `json:"symbols"`
-	Checks      []launchCheck  `json:"checks"`
-	Temporaries []launchTemp   `json:"temporaries"`
-	Kernels     []launchKernel `json:"kernels"`
+	Name        string        `json:"name"`
+	Arguments   []launchArg   `json:"arguments"`
+	Symbols     []string      `json:"symbols"`
+	Checks      []launchCheck `json:"checks"`
+	Temporaries []launchTemp  `json:"temporaries"`
+	// TemporaryBytes is the memory of all the temporaries together, which
+	// are live at once (f64 adjoints against their function: docs/derivatives.md).
+	TemporaryBytes string         `json:"temporary_bytes"`
+	Kernels        []launchKernel `json:"kernels"`
 }
 
 type launchArg struct {
@@ -168,6 +173,8 @@ func describe(h *hostFunc) (*launchFunction, error) {
 		lf.Checks = append(lf.Checks, launchCheck{Code: c.Code, Condition: cond, Message: c.Static})
 	}
 	asserts := 0
+	var total []monomial
+	unknown := false
 	for _, op := range h.ops {
 		switch op.Def {
 		case cf.Assert:
@@ -177,7 +184,7 @@ func describe(h *hostFunc) (*launchFunction, error) {
 		case memref.Alloc:
 			mt := op.Results[0].Type.(ir.MemRefType)
 			t := &launchTemp{Name: uniqueName(op.Results[0].NameHint, lf.Temporaries), Element: mt.Elem.String()}
-			count := sizeexpr.Const(1)
+			m := monomial{coef: ir.StorageBytes(mt.Elem)}
 			var ok = true
 			k := 0
 			for _, d := range mt.Shape {
@@ -189,17 +196,14 @@ func describe(h *hostFunc) (*launchFunction, error) {
 					ok = ok && known
 				}
 				t.Sizes = append(t.Sizes, e.String())
-				if c, isC := e.Const(); isC {
-					count = sizeexpr.Mul(count, c)
-				} else if p, err := sizeexpr.MulExpr(count, e); err == nil {
-					count = p
-				} else {
-					ok = false
-				}
+				m = m.times(e)
 			}
 			t.Bytes = "?"
 			if ok {
-				t.Bytes = sizeexpr.Mul(count, ir.StorageBytes(mt.Elem)).String()
+				t.Bytes = m.String()
+				total = append(total, m)
+			} else {
+				unknown = true
 			}
 			lf.Temporaries = append(lf.Temporaries, *t)
 			s.temps[op.Results[0]] = t
@@ -215,7 +219,86 @@ func describe(h *hostFunc) (*launchFunction, error) {
 			}
 		}
 	}
+	lf.TemporaryBytes = "?"
+	if !unknown {
+		lf.TemporaryBytes = sumMonomials(total)
+	}
 	return lf, nil
+}
+
+// monomial is a byte count: a constant times a product of size
+// expressions (N*M*L is not affine, so not one sizeexpr.Expr).
+type monomial struct {
+	coef    int64
+	factors []string
+	// affine is the whole count when it has at most one factor.
+	affine *sizeexpr.Expr
+}
+
+// times multiplies m by e, folding e into the constant, or into the
+// single factor when the product stays affine (8*max(NE, 1)).
+func (m monomial) times(e sizeexpr.Expr) monomial {
+	if c, ok := e.Const(); ok {
+		return monomial{coef: m.coef * c, factors: m.factors, affine: m.affine}
+	}
+	out := monomial{coef: m.coef, factors: append(append([]string(nil), m.factors...), e.String())}
+	if len(out.factors) == 1 {
+		out.affine = &e
+	}
+	return out
+}
+
+// key names the factors in any order.
+func (m monomial) key() string {
+	f := append([]string(nil), m.factors...)
+	sort.Strings(f)
+	return strings.Join(f, "*")
+}
+
+func (m monomial) String() string {
+	if m.coef == 0 || len(m.factors) == 0 {
+		return strconv.FormatInt(m.coef, 10)
+	}
+	if len(m.factors) == 1 && m.affine != nil {
+		return sizeexpr.Mul(*m.affine, m.coef).String()
+	}
+	parts := make([]string, 0, len(m.factors)+1)
+	if m.coef != 1 {
+		parts = append(parts, strconv.FormatInt(m.coef, 10))
+	}
+	for _, f := range m.factors {
+		if strings.ContainsAny(f, " +-") && !strings.HasPrefix(f, "max(") && !strings.HasPrefix(f, "min(") {
+			f = "(" + f + ")"
+		}
+		parts = append(parts, f)
+	}
+	return strings.Join(parts, "*")
+}
+
+// sumMonomials adds byte counts, gathering those with the same factors,
+// in the order they first appear ("0" for none).
+func sumMonomials(ms []monomial) string {
+	var order []string
+	byKey := map[string]*monomial{}
+	for _, m := range ms {
+		if prev, ok := byKey[m.key()]; ok {
+			prev.coef += m.coef
+			continue
+		}
+		c := m
+		byKey[m.key()] = &c
+		order = append(order, m.key())
+	}
+	var parts []string
+	for _, k := range order {
+		if byKey[k].coef != 0 {
+			parts = append(parts, byKey[k].String())
+		}
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, " + ")
 }
 
 // eval records the expression of an integer host op when it has one.

@@ -1,0 +1,81 @@
+package derivatives
+
+import (
+	"tir/dialects/ir"
+	"tir/dialects/tir"
+)
+
+// capturedAsInputs rewrites, in a function body about to be
+// differentiated, every scan whose step reads a value from outside its
+// body that depends on a differentiable argument (a vertical solver's
+// coefficients read inside the step) into one that takes it as an input:
+// the value broadcast along the scanned dimension, which every step reads
+// at its own point as it read the value. The scan computes the same thing; its derivatives
+// are then those of an input, by the scan's rules, and the broadcast's
+// transpose sums the steps' contributions. Values that depend on no
+// differentiable argument (constants) are left where they are.
+func capturedAsInputs(body *ir.Block) error {
+	varied := map[*ir.Value]bool{}
+	for _, a := range body.Args {
+		varied[a] = isDiff(a.Type)
+	}
+	for _, op := range append([]*ir.Operation(nil), body.Ops...) {
+		any := false
+		for _, v := range inputsOf(op) {
+			any = any || varied[v]
+		}
+		if op.Is(tir.Scan) && any {
+			if err := scanCapturesAsInputs(body, op, varied); err != nil {
+				return err
+			}
+		}
+		for _, r := range op.Results {
+			varied[r] = any && isDiff(r.Type)
+		}
+	}
+	return nil
+}
+
+func scanCapturesAsInputs(body *ir.Block, op *ir.Operation, varied map[*ir.Value]bool) error {
+	// The values are bound one at a time: an op is built per value.
+	dim := tir.DimAttr(op)
+	rt, ok := tir.AsTensor(op.Results[0].Type)
+	if !ok {
+		return nil
+	}
+	step := op.Regions[0].Entry()
+	for _, v := range inputsOf(op)[len(op.Operands):] {
+		vt, ok := tir.AsTensor(v.Type)
+		if !ok || !varied[v] || vt.Find(dim) >= 0 {
+			// A value with the scanned dimension cannot be read by a
+			// step (which has none): the rules refuse it as before.
+			continue
+		}
+		kd, _ := rt.Dim(dim)
+		missing := tir.DomainAttr{kd}
+		bc := ir.NewOpOf(tir.Broadcast, op.Loc, []*ir.Value{v}, []ir.Type{nil}, ir.DictAttr{}.With(tir.AttrDims, missing))
+		ts, err := tir.Broadcast.Infer(bc)
+		if err != nil {
+			return err
+		}
+		bc.SetResultTypes(ts)
+		bc.Results[0].NameHint = v.NameHint
+		bt, _ := tir.AsTensor(ts[0])
+		arg := step.AddArg(dropDim(bt, dim), v.NameHint)
+		body.InsertAt(body.IndexOf(op), bc)
+		op.Operands = append(op.Operands, bc.Results[0])
+		for _, inner := range step.Ops {
+			ir.ReplaceAllUsesWith(inner, v, arg)
+		}
+		if nts, err := tir.Scan.Infer(op); err != nil || !ir.TypeEqual(nts[0], op.Results[0].Type) || !ir.TypeEqual(arg.Type, v.Type) {
+			// Not the same scan: undo, and let the rules refuse it.
+			for _, inner := range step.Ops {
+				ir.ReplaceAllUsesWith(inner, arg, v)
+			}
+			op.Operands = op.Operands[:len(op.Operands)-1]
+			step.Args = step.Args[:len(step.Args)-1]
+			body.Remove(bc)
+		}
+	}
+	return nil
+}
