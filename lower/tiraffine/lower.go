@@ -35,6 +35,10 @@ type Options struct {
 	// ScanRows sweeps the scans of a nest whose innermost other dimension
 	// is stored after the scanned one in rows over it (slab.go).
 	ScanRows bool
+	// SplitPieces splits the loops of a nest whose points pick among the
+	// pieces of a concat (a cotangent padded with zeros) at the pieces'
+	// bounds, so that the inner range picks without a test (split.go).
+	SplitPieces bool
 }
 
 // DefaultOptions are the options for CPU targets.
@@ -121,9 +125,11 @@ type funcLowering struct {
 	// iotas holds the start and step of each tir.iota, computed at entry
 	// with its extent (dataextent.go).
 	iotas map[*ir.Operation]iotaParts
-	// scanLanes and scanRows are Options.ScanLanes and ScanRows.
-	scanLanes int
-	scanRows  bool
+	// scanLanes, scanRows and splitPieces are Options.ScanLanes,
+	// ScanRows and SplitPieces.
+	scanLanes   int
+	scanRows    bool
+	splitPieces bool
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -170,7 +176,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	f := ir.NewOpOf(fn.Func, src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
-	fl.scanLanes, fl.scanRows = opts.ScanLanes, opts.ScanRows
+	fl.scanLanes, fl.scanRows, fl.splitPieces = opts.ScanLanes, opts.ScanRows, opts.SplitPieces
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -363,11 +369,16 @@ type nest struct {
 	// dynamic marks coordinates read from data (gather): they are not
 	// affine dims, so subscripts using them are computed with arith.
 	dynamic map[string]bool
-	fl      *funcLowering
+	// ranges holds each loop variable's interval, by name; cuts, when not
+	// nil, collects the tests of concat pieces the ranges left undecided
+	// (split.go).
+	ranges map[string]sizeexpr.Interval
+	cuts   map[string][]sizeexpr.Expr
+	fl     *funcLowering
 }
 
 func newNest(fl *funcLowering) *nest {
-	return &nest{ivs: map[string]*ir.Value{}, dynamic: map[string]bool{}, fl: fl}
+	return &nest{ivs: map[string]*ir.Value{}, dynamic: map[string]bool{}, ranges: map[string]sizeexpr.Interval{}, fl: fl}
 }
 
 func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
@@ -396,11 +407,30 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 	n := newNest(fl)
 	b := fl.entry
 	b.loc = loc
+	if fl.splitPieces && len(outT.Dims) > 0 {
+		n.cuts = map[string][]sizeexpr.Expr{}
+	}
 	pt, bodies, err := fl.loopNest(n, b, outT.Dims)
 	if err != nil {
 		return err
 	}
-	inner := bodies[len(bodies)-1]
+	if err := fl.computeAt(outs, outT, n, bodies[len(bodies)-1], pt, loc); err != nil {
+		return err
+	}
+	closeNest(bodies)
+	if len(n.cuts) == 0 {
+		return nil
+	}
+	// Some points of the nest pick among concat pieces: again, with
+	// the loops split so that the inner range picks statically.
+	loop := bodies[1].block.ParentOp()
+	b.block.Remove(loop)
+	return fl.splitNest(outs, outT, newNest(fl), b, n.cuts, point{}, 0, loc)
+}
+
+// computeAt computes the outputs at pt, the point of the innermost body of
+// a nest over outT's domain, and stores them.
+func (fl *funcLowering) computeAt(outs []output, outT tir.TensorType, n *nest, inner builder, pt point, loc ir.Location) error {
 	ev := fl.newEvaluator(n, inner)
 	var vs []*ir.Value
 	for _, o := range outs {
@@ -439,7 +469,6 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 			ev.storeAt(masked, o.mask, subs)
 		}
 	}
-	closeNest(bodies)
 	return nil
 }
 
@@ -457,27 +486,37 @@ func (fl *funcLowering) loopNestFrom(n *nest, b builder, dims []tir.Dim, pt poin
 	delete(pt, "")
 	bodies := []builder{b}
 	for i, d := range dims {
-		k := depth + i
-		lb, lbOps, err := boundMap(d.Lo, true, n)
+		body, err := fl.openLoop(n, b, d, d.Interval, pt, depth+i)
 		if err != nil {
-			return nil, nil, ir.Errorf(b.loc, "%v", err)
+			return nil, nil, err
 		}
-		ub, ubOps, err := boundMap(d.Hi, false, n)
-		if err != nil {
-			return nil, nil, ir.Errorf(b.loc, "%v", err)
-		}
-		loop, body := b.affineFor(lb, lbOps, ub, ubOps)
-		// Every point of a materialized value is computed independently.
-		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
-		ivName := fmt.Sprintf("iv%d_%s", k, d.Name)
-		iv := loop.Regions[0].Entry().Args[0]
-		iv.NameHint = ivHint(d.Name)
-		n.ivs[ivName] = iv
-		pt[d.Name] = sizeexpr.Dim(ivName, k)
 		bodies = append(bodies, body)
 		b = body
 	}
 	return pt, bodies, nil
+}
+
+// openLoop opens the loop of nest level k over dimension d, ranging over
+// iv (d's interval, or part of it), and binds d in pt to its variable.
+func (fl *funcLowering) openLoop(n *nest, b builder, d tir.Dim, iv sizeexpr.Interval, pt point, k int) (builder, error) {
+	lb, lbOps, err := boundMap(iv.Lo, true, n)
+	if err != nil {
+		return builder{}, ir.Errorf(b.loc, "%v", err)
+	}
+	ub, ubOps, err := boundMap(iv.Hi, false, n)
+	if err != nil {
+		return builder{}, ir.Errorf(b.loc, "%v", err)
+	}
+	loop, body := b.affineFor(lb, lbOps, ub, ubOps)
+	// Every point of a materialized value is computed independently.
+	loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
+	name := ivName(k, d.Name)
+	v := loop.Regions[0].Entry().Args[0]
+	v.NameHint = ivHint(d.Name)
+	n.ivs[name] = v
+	n.ranges[name] = iv
+	pt[d.Name] = sizeexpr.Dim(name, k)
+	return body, nil
 }
 
 // closeNest terminates the loop bodies opened by loopNest.
