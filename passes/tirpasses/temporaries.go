@@ -378,12 +378,22 @@ func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Opera
 		return ""
 	}
 	for _, g := range gathered {
-		if tir.Gathered(uses, g.Results[0]) {
+		if gatheredThroughRelays(uses, g.Results[0]) {
 			op.SetAttr(tir.RecomputeAboveAttr, ir.IntegerAttr{Value: int64(m.recomputeAbove), Type: ir.I64})
 			return fmt.Sprintf("; it is gathered and costs loads only: recomputed in its readers instead when the temporary would hold more than %d bytes (a run-time test on its size)", m.recomputeAbove)
 		}
 	}
 	return ""
+}
+
+// gatheredThroughRelays reports whether v is read through a neighbour table, directly
+// or through relays (nabla's edge sum, halved, times a per-edge normal).
+func gatheredThroughRelays(uses ir.UseLists, v *ir.Value) bool {
+	found := false
+	relayedReads(uses, v, func(_ *ir.Operation, _ int, r *tir.Read, _ string, _ int) {
+		found = found || r != nil && r.Gathered != ""
+	})
+	return found
 }
 
 // loadsOnly reports whether computing a point of v by fusion takes loads,
