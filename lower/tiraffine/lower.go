@@ -130,6 +130,10 @@ type funcLowering struct {
 	scanLanes   int
 	scanRows    bool
 	splitPieces bool
+	// results are the function's results still to compute, and rode
+	// marks (by buffer) those computed in a temporary's nest (riders.go).
+	results []rider
+	rode    map[*ir.Value]bool
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -255,11 +259,27 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		groups[key] = append(groups[key], output{v: v, out: entry.Args[len(ft.Inputs)+i]})
 	}
 	compute := func() error {
+		fl.results = nil
+		for _, d := range domains {
+			for _, o := range groups[domainKey(d)] {
+				fl.results = append(fl.results, rider{output: o, t: d})
+			}
+		}
+		fl.rode = map[*ir.Value]bool{}
 		if err := fl.materializeTemporaries(entryBlock); err != nil {
 			return err
 		}
 		for _, d := range domains {
-			if err := fl.materialize(groups[domainKey(d)], d, ret.Loc); err != nil {
+			var outs []output
+			for _, o := range groups[domainKey(d)] {
+				if !fl.rode[o.out] {
+					outs = append(outs, o)
+				}
+			}
+			if len(outs) == 0 {
+				continue
+			}
+			if err := fl.materialize(outs, d, ret.Loc); err != nil {
 				return err
 			}
 		}
@@ -397,6 +417,10 @@ type output struct {
 	v    *ir.Value
 	out  *ir.Value
 	mask *ir.Value
+	// dom, when not nil, is the output's domain inside the nest's larger
+	// one: a result computed in a temporary's nest (riders.go) is stored
+	// only at the points of its own domain.
+	dom *tir.TensorType
 }
 
 // materialize computes values on the domain of outT into their memrefs:
@@ -431,43 +455,63 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 // computeAt computes the outputs at pt, the point of the innermost body of
 // a nest over outT's domain, and stores them.
 func (fl *funcLowering) computeAt(outs []output, outT tir.TensorType, n *nest, inner builder, pt point, loc ir.Location) error {
-	ev := fl.newEvaluator(n, inner)
+	top := fl.newEvaluator(n, inner)
 	var vs []*ir.Value
 	for _, o := range outs {
-		vs = append(vs, o.v)
+		if o.dom == nil {
+			vs = append(vs, o.v)
+		}
 	}
-	if err := ev.fuseSiblingReductions(vs, pt); err != nil {
+	if err := top.fuseSiblingReductions(vs, pt); err != nil {
 		return err
 	}
-	subs, _ := subscripts(outT, pt)
 	for _, o := range outs {
-		val, err := ev.at(o.v, pt)
-		if err != nil {
+		ev, subs, done := top, outT, func() {}
+		if o.dom != nil {
+			var inside bool
+			if ev, inside, done = top.within(*o.dom, pt); !inside {
+				continue
+			}
+			subs = *o.dom
+		}
+		if err := ev.store(o, subs, pt, loc); err != nil {
 			return err
 		}
-		if len(val.parts) != 1 {
-			return ir.Errorf(loc, "cannot store a tuple result")
+		done()
+	}
+	return nil
+}
+
+// store computes o's value at pt and stores it (and its mask) at pt in
+// o's buffers, which hold t.
+func (ev *evaluator) store(o output, t tir.TensorType, pt point, loc ir.Location) error {
+	subs, _ := subscripts(t, pt)
+	val, err := ev.at(o.v, pt)
+	if err != nil {
+		return err
+	}
+	if len(val.parts) != 1 {
+		return ir.Errorf(loc, "cannot store a tuple result")
+	}
+	x := val.parts[0]
+	if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
+		return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
+	}
+	if o.mask == nil && val.mask != nil {
+		// A result has no mask buffer: a masked point is defined as 0
+		// (docs/tir.md), not what the clamped read happened to find.
+		// Only values with a gather in their history have a mask, so
+		// the others are stored as they are.
+		zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
+		x = ev.b.value(arith.Select, []*ir.Value{val.mask, zero, x}, x.Type, nil)
+	}
+	ev.storeAt(x, o.out, subs)
+	if o.mask != nil {
+		masked := val.mask
+		if masked == nil {
+			masked = ev.falseConst()
 		}
-		x := val.parts[0]
-		if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
-			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
-		}
-		if o.mask == nil && val.mask != nil {
-			// A result has no mask buffer: a masked point is defined as 0
-			// (docs/tir.md), not what the clamped read happened to find.
-			// Only values with a gather in their history have a mask, so
-			// the others are stored as they are.
-			zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
-			x = ev.b.value(arith.Select, []*ir.Value{val.mask, zero, x}, x.Type, nil)
-		}
-		ev.storeAt(x, o.out, subs)
-		if o.mask != nil {
-			masked := val.mask
-			if masked == nil {
-				masked = ev.falseConst()
-			}
-			ev.storeAt(masked, o.mask, subs)
-		}
+		ev.storeAt(masked, o.mask, subs)
 	}
 	return nil
 }
@@ -584,7 +628,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if len(group) == 0 {
 			return nil
 		}
-		if err := fl.materialize(group, dom, group[0].v.DefiningOp().Loc); err != nil {
+		if err := fl.materialize(append(group, fl.riders(group, dom)...), dom, group[0].v.DefiningOp().Loc); err != nil {
 			return err
 		}
 		for _, o := range group {
