@@ -35,6 +35,8 @@ func init() {
 				Help: "compute the scans of a nest with outer dimensions for this many neighbouring columns in one loop, so that their dependence chains overlap (1: one column per loop)"},
 			{Name: "scan-rows", Type: passes.OptBool, Default: false,
 				Help: "sweep scans whose dimension is stored before the innermost other dimension J with a loop over J inside each step (state in a row, columns in a slab), a contiguous parallel loop that affine-vectorize vectorizes"},
+			{Name: "split-pieces", Type: passes.OptBool, Default: false,
+				Help: "split the loops of a nest whose points pick among the pieces of a concat (zero padding) at the pieces' bounds: the range inside all of them computes without a test, the edges keep the tests"},
 		},
 		Check: func(o passes.Options) error {
 			if n := o.Int("scan-lanes"); n < 1 || n > 16 {
@@ -43,7 +45,7 @@ func init() {
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows")}
+			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows"), SplitPieces: o.Bool("split-pieces")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				return tiraffine.ConvertWith(ctx.Module, opts)
 			})

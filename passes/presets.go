@@ -89,7 +89,7 @@ func presetSteps(level int, gpu bool) []Step {
 		pass("affine-loop-unroll", unroll, "unroll-full-threshold=8"),
 		pass("cse"), pass("sink-masked-updates"))
 	return []Step{pass("tir-inline"), pass("canonicalize"), pass("cse"), on(AnchorTIRFunc, pass("tir-temporaries", recomputeAbove)),
-		pass("convert-tir-to-affine", "scan-lanes=4", "scan-rows=true"), pass("cse"),
+		pass("convert-tir-to-affine", "scan-lanes=4", "scan-rows=true", "split-pieces=true"), pass("cse"),
 		on(AnchorFunc, loops...), llvm}
 }
 

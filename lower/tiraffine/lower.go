@@ -35,6 +35,10 @@ type Options struct {
 	// ScanRows sweeps the scans of a nest whose innermost other dimension
 	// is stored after the scanned one in rows over it (slab.go).
 	ScanRows bool
+	// SplitPieces splits the loops of a nest whose points pick among the
+	// pieces of a concat (a cotangent padded with zeros) at the pieces'
+	// bounds, so that the inner range picks without a test (split.go).
+	SplitPieces bool
 }
 
 // DefaultOptions are the options for CPU targets.
@@ -124,9 +128,15 @@ type funcLowering struct {
 	// iotas holds the start and step of each tir.iota, computed at entry
 	// with its extent (dataextent.go).
 	iotas map[*ir.Operation]iotaParts
-	// scanLanes and scanRows are Options.ScanLanes and ScanRows.
-	scanLanes int
-	scanRows  bool
+	// scanLanes, scanRows and splitPieces are Options.ScanLanes,
+	// ScanRows and SplitPieces.
+	scanLanes   int
+	scanRows    bool
+	splitPieces bool
+	// results are the function's results still to compute, and rode
+	// marks (by buffer) those computed in a temporary's nest (riders.go).
+	results []rider
+	rode    map[*ir.Value]bool
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -173,7 +183,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	f := ir.NewOpOf(fn.Func, src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
-	fl.scanLanes, fl.scanRows = opts.ScanLanes, opts.ScanRows
+	fl.scanLanes, fl.scanRows, fl.splitPieces = opts.ScanLanes, opts.ScanRows, opts.SplitPieces
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -271,11 +281,27 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		groups[key] = append(groups[key], output{v: v, out: entry.Args[len(ft.Inputs)+i]})
 	}
 	compute := func() error {
+		fl.results = nil
+		for _, d := range domains {
+			for _, o := range groups[domainKey(d)] {
+				fl.results = append(fl.results, rider{output: o, t: d})
+			}
+		}
+		fl.rode = map[*ir.Value]bool{}
 		if err := fl.materializeTemporaries(entryBlock); err != nil {
 			return err
 		}
 		for _, d := range domains {
-			if err := fl.materialize(groups[domainKey(d)], d, ret.Loc); err != nil {
+			var outs []output
+			for _, o := range groups[domainKey(d)] {
+				if !fl.rode[o.out] {
+					outs = append(outs, o)
+				}
+			}
+			if len(outs) == 0 {
+				continue
+			}
+			if err := fl.materialize(outs, d, ret.Loc); err != nil {
 				return err
 			}
 		}
@@ -443,11 +469,16 @@ type nest struct {
 	// dynamic marks coordinates read from data (gather): they are not
 	// affine dims, so subscripts using them are computed with arith.
 	dynamic map[string]bool
-	fl      *funcLowering
+	// ranges holds each loop variable's interval, by name; cuts, when not
+	// nil, collects the tests of concat pieces the ranges left undecided
+	// (split.go).
+	ranges map[string]sizeexpr.Interval
+	cuts   map[string][]sizeexpr.Expr
+	fl     *funcLowering
 }
 
 func newNest(fl *funcLowering) *nest {
-	return &nest{ivs: map[string]*ir.Value{}, dynamic: map[string]bool{}, fl: fl}
+	return &nest{ivs: map[string]*ir.Value{}, dynamic: map[string]bool{}, ranges: map[string]sizeexpr.Interval{}, fl: fl}
 }
 
 func (n *nest) lookup(v sizeexpr.Var) *ir.Value {
@@ -466,6 +497,10 @@ type output struct {
 	v    *ir.Value
 	out  *ir.Value
 	mask *ir.Value
+	// dom, when not nil, is the output's domain inside the nest's larger
+	// one: a result computed in a temporary's nest (riders.go) is stored
+	// only at the points of its own domain.
+	dom *tir.TensorType
 }
 
 // materialize computes values on the domain of outT into their memrefs:
@@ -476,50 +511,88 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 	n := newNest(fl)
 	b := fl.entry
 	b.loc = loc
+	if fl.splitPieces && len(outT.Dims) > 0 {
+		n.cuts = map[string][]sizeexpr.Expr{}
+	}
 	pt, bodies, err := fl.loopNest(n, b, outT.Dims)
 	if err != nil {
 		return err
 	}
-	inner := bodies[len(bodies)-1]
-	ev := fl.newEvaluator(n, inner)
-	var vs []*ir.Value
-	for _, o := range outs {
-		vs = append(vs, o.v)
-	}
-	if err := ev.fuseSiblingReductions(vs, pt); err != nil {
+	if err := fl.computeAt(outs, outT, n, bodies[len(bodies)-1], pt, loc); err != nil {
 		return err
 	}
-	subs, _ := subscripts(outT, pt)
+	closeNest(bodies)
+	if len(n.cuts) == 0 {
+		return nil
+	}
+	// Some points of the nest pick among concat pieces: again, with
+	// the loops split so that the inner range picks statically.
+	loop := bodies[1].block.ParentOp()
+	b.block.Remove(loop)
+	return fl.splitNest(outs, outT, newNest(fl), b, n.cuts, point{}, 0, loc)
+}
+
+// computeAt computes the outputs at pt, the point of the innermost body of
+// a nest over outT's domain, and stores them.
+func (fl *funcLowering) computeAt(outs []output, outT tir.TensorType, n *nest, inner builder, pt point, loc ir.Location) error {
+	top := fl.newEvaluator(n, inner)
+	var vs []*ir.Value
 	for _, o := range outs {
-		val, err := ev.at(o.v, pt)
-		if err != nil {
-			return err
-		}
-		if len(val.parts) != 1 {
-			return ir.Errorf(loc, "cannot store a tuple result")
-		}
-		x := val.parts[0]
-		if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
-			return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
-		}
-		if o.mask == nil && val.mask != nil {
-			// A result has no mask buffer: a masked point is defined as 0
-			// (docs/tir.md), not what the clamped read happened to find.
-			// Only values with a gather in their history have a mask, so
-			// the others are stored as they are.
-			zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
-			x = ev.b.value(arith.Select, []*ir.Value{val.mask, zero, x}, x.Type, nil)
-		}
-		ev.storeAt(x, o.out, subs)
-		if o.mask != nil {
-			masked := val.mask
-			if masked == nil {
-				masked = ev.falseConst()
-			}
-			ev.storeAt(masked, o.mask, subs)
+		if o.dom == nil {
+			vs = append(vs, o.v)
 		}
 	}
-	closeNest(bodies)
+	if err := top.fuseSiblingReductions(vs, pt); err != nil {
+		return err
+	}
+	for _, o := range outs {
+		ev, subs, done := top, outT, func() {}
+		if o.dom != nil {
+			var inside bool
+			if ev, inside, done = top.within(*o.dom, pt); !inside {
+				continue
+			}
+			subs = *o.dom
+		}
+		if err := ev.store(o, subs, pt, loc); err != nil {
+			return err
+		}
+		done()
+	}
+	return nil
+}
+
+// store computes o's value at pt and stores it (and its mask) at pt in
+// o's buffers, which hold t.
+func (ev *evaluator) store(o output, t tir.TensorType, pt point, loc ir.Location) error {
+	subs, _ := subscripts(t, pt)
+	val, err := ev.at(o.v, pt)
+	if err != nil {
+		return err
+	}
+	if len(val.parts) != 1 {
+		return ir.Errorf(loc, "cannot store a tuple result")
+	}
+	x := val.parts[0]
+	if want := o.out.Type.(ir.MemRefType).Elem; !ir.TypeEqual(x.Type, want) {
+		return ir.Errorf(loc, "result element type %s does not match %s", x.Type, want)
+	}
+	if o.mask == nil && val.mask != nil {
+		// A result has no mask buffer: a masked point is defined as 0
+		// (docs/tir.md), not what the clamped read happened to find.
+		// Only values with a gather in their history have a mask, so
+		// the others are stored as they are.
+		zero := ev.fl.constant(ir.IntegerAttr{Value: 0, Type: x.Type}, x.Type)
+		x = ev.b.value(arith.Select, []*ir.Value{val.mask, zero, x}, x.Type, nil)
+	}
+	ev.storeAt(x, o.out, subs)
+	if o.mask != nil {
+		masked := val.mask
+		if masked == nil {
+			masked = ev.falseConst()
+		}
+		ev.storeAt(masked, o.mask, subs)
+	}
 	return nil
 }
 
@@ -537,27 +610,37 @@ func (fl *funcLowering) loopNestFrom(n *nest, b builder, dims []tir.Dim, pt poin
 	delete(pt, "")
 	bodies := []builder{b}
 	for i, d := range dims {
-		k := depth + i
-		lb, lbOps, err := boundMap(d.Lo, true, n)
+		body, err := fl.openLoop(n, b, d, d.Interval, pt, depth+i)
 		if err != nil {
-			return nil, nil, ir.Errorf(b.loc, "%v", err)
+			return nil, nil, err
 		}
-		ub, ubOps, err := boundMap(d.Hi, false, n)
-		if err != nil {
-			return nil, nil, ir.Errorf(b.loc, "%v", err)
-		}
-		loop, body := b.affineFor(lb, lbOps, ub, ubOps)
-		// Every point of a materialized value is computed independently.
-		loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
-		ivName := fmt.Sprintf("iv%d_%s", k, d.Name)
-		iv := loop.Regions[0].Entry().Args[0]
-		iv.NameHint = ivHint(d.Name)
-		n.ivs[ivName] = iv
-		pt[d.Name] = sizeexpr.Dim(ivName, k)
 		bodies = append(bodies, body)
 		b = body
 	}
 	return pt, bodies, nil
+}
+
+// openLoop opens the loop of nest level k over dimension d, ranging over
+// iv (d's interval, or part of it), and binds d in pt to its variable.
+func (fl *funcLowering) openLoop(n *nest, b builder, d tir.Dim, iv sizeexpr.Interval, pt point, k int) (builder, error) {
+	lb, lbOps, err := boundMap(iv.Lo, true, n)
+	if err != nil {
+		return builder{}, ir.Errorf(b.loc, "%v", err)
+	}
+	ub, ubOps, err := boundMap(iv.Hi, false, n)
+	if err != nil {
+		return builder{}, ir.Errorf(b.loc, "%v", err)
+	}
+	loop, body := b.affineFor(lb, lbOps, ub, ubOps)
+	// Every point of a materialized value is computed independently.
+	loop.SetAttr(affine.ParallelAttr, ir.UnitAttr{})
+	name := ivName(k, d.Name)
+	v := loop.Regions[0].Entry().Args[0]
+	v.NameHint = ivHint(d.Name)
+	n.ivs[name] = v
+	n.ranges[name] = iv
+	pt[d.Name] = sizeexpr.Dim(name, k)
+	return body, nil
 }
 
 // closeNest terminates the loop bodies opened by loopNest.
@@ -625,7 +708,7 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if len(group) == 0 {
 			return nil
 		}
-		if err := fl.materialize(group, dom, group[0].v.DefiningOp().Loc); err != nil {
+		if err := fl.materialize(append(group, fl.riders(group, dom)...), dom, group[0].v.DefiningOp().Loc); err != nil {
 			return err
 		}
 		for _, o := range group {

@@ -298,6 +298,12 @@ func (ev *evaluator) readPieces(op *ir.Operation, reads []tir.Read, t tir.Tensor
 	if len(reads) == 1 || r.Along == "" {
 		return ev.read(op, r, pt)
 	}
+	if yes, known := ev.nest.below(pt[r.Along], r.Within.Hi); known {
+		if yes {
+			return ev.read(op, r, pt)
+		}
+		return ev.readPieces(op, reads[1:], t, pt)
+	}
 	x := ev.index(pt[r.Along])
 	cond := ev.b.value(arith.CmpI, []*ir.Value{x, ev.index(r.Within.Hi)}, ir.I1, ir.DictAttr{}.With(arith.AttrPredicate, ir.IntegerAttr{Value: 2, Type: ir.I64}))
 	return ev.branch(cond, leaves(t.Elem),

@@ -98,28 +98,22 @@ func (fs *footprints) of(v *ir.Value) footprint {
 func (fs *footprints) fusedWeight(uses ir.UseLists, v *ir.Value) int {
 	f := fs.of(v)
 	union := footprint{}
-	for _, u := range uses.Users(v) {
-		acc, ok := tir.AccessOf(u)
-		if !ok {
+	relayedReads(uses, v, func(u *ir.Operation, k int, r *tir.Read, off string, _ int) {
+		if r == nil {
 			for p, w := range f {
-				union[p] = w
+				union[fusedPoint{p.v, fs.add(off, p.off)}] = w
 			}
-			continue
+			return
 		}
-		for k, r := range acc {
-			if u.Operands[r.Operand] != v {
-				continue
+		t, translation := translationOf(*r)
+		for p, w := range f {
+			q := fusedPoint{p.v, fs.add(addOffsets(off, t), p.off)}
+			if !translation {
+				q.off = fmt.Sprintf("%p/%d:%s:%s", u, k, off, p.off)
 			}
-			off, translation := translationOf(r)
-			for p, w := range f {
-				q := fusedPoint{p.v, fs.add(off, p.off)}
-				if !translation {
-					q.off = fmt.Sprintf("%p/%d:%s", u, k, p.off)
-				}
-				union[q] = w
-			}
+			union[q] = w
 		}
-	}
+	})
 	return union.weight()
 }
 

@@ -2,6 +2,7 @@ package tirpasses
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tir/dialects/ir"
@@ -106,44 +107,136 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 // read (a reader that ranges over dimensions the value lacks evaluates
 // each of its points once per point of them: softmax's row maximum, read
 // at every column); reads at the reader's own point count once in all.
-// It also returns the reads, described.
+// Readers that only relay the value (relays) are looked through: a
+// cotangent padded with zeros, negated and shifted is read where the
+// shift's readers read it. It also returns the reads, described.
 func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 	patterns := map[string]bool{}
 	var seen []string
 	n := 0
-	count := func(pattern string) {
-		if !patterns[pattern] {
-			patterns[pattern] = true
+	count := func(key, desc string) {
+		if !patterns[key] {
+			patterns[key] = true
 			n++
-			if pattern == "" {
-				pattern = "at the reader's own point"
-			}
-			seen = append(seen, pattern)
+			seen = append(seen, desc)
 		}
 	}
-	for _, u := range uses.Users(v) {
-		acc, ok := tir.AccessOf(u)
-		if !ok || scatterValues(uses, u, v) {
-			count("") // return, call: read in place
+	relayedReads(uses, v, func(u *ir.Operation, _ int, r *tir.Read, off string, depth int) {
+		via := ""
+		if depth > 0 {
+			via = " through " + strconv.Itoa(depth) + " relays"
+			if depth == 1 {
+				via = " through a relay"
+			}
+		}
+		if r == nil {
+			desc := "at the reader's own point"
+			if off != "" {
+				desc = off
+			}
+			count("t:"+off, desc+via) // return, call: read in place
+			return
+		}
+		switch {
+		case r.Gathered != "":
+			n += 2
+			seen = append(seen, "gathered along "+r.Gathered+": a neighbour table revisits elements"+via)
+		default:
+			if along := broadcastAlong(u, *r); along != "" {
+				n += 2
+				seen = append(seen, "broadcast along "+along+": each point is read at every point of "+along+via)
+				return
+			}
+			desc := r.Describe()
+			if t, ok := translationOf(*r); ok {
+				t = addOffsets(off, t)
+				if off != "" {
+					desc = t
+				}
+				if desc == "" {
+					desc = "at the reader's own point"
+				}
+				count("t:"+t, desc+via)
+				return
+			}
+			if desc == "" {
+				desc = "at the reader's own point"
+			}
+			count("d:"+off+"/"+r.Describe(), desc+via)
+		}
+	})
+	return n, seen
+}
+
+// maxRelays bounds the chains of relays looked through.
+const maxRelays = 16
+
+// relay reports whether u only relays its operand v: a shift, subset or
+// concat (the other pieces are other values), or an elementwise op whose
+// other operands are loaded or constants broadcast (a negation, a product
+// with a constant). u's readers then evaluate v wherever they evaluate u.
+func relay(u *ir.Operation, v *ir.Value) bool {
+	if len(u.Results) != 1 || len(u.Regions) > 0 || u.Attr(tir.MaterializeAttr) != nil {
+		return false
+	}
+	if t, ok := tir.AsTensor(u.Results[0].Type); !ok || len(t.Dims) == 0 {
+		return false
+	}
+	if u.Is(tir.Shift, tir.Subset, tir.Concat) {
+		return true
+	}
+	if !u.HasTrait(ir.TraitElementwise) || tir.CostOf(u) != tir.CostArithmetic {
+		return false
+	}
+	for _, o := range u.Operands {
+		if o == v {
 			continue
 		}
-		for _, r := range acc {
-			switch {
-			case u.Operands[r.Operand] != v:
-			case r.Gathered != "":
-				n += 2
-				seen = append(seen, "gathered along "+r.Gathered+": a neighbour table revisits elements")
-			default:
-				if along := broadcastAlong(u, r); along != "" {
-					n += 2
-					seen = append(seen, "broadcast along "+along+": each point is read at every point of "+along)
+		d := o.DefiningOp()
+		if d != nil && d.Is(tir.Broadcast) {
+			d = d.Operands[0].DefiningOp()
+		}
+		if !loaded(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// relayedReads calls visit for each read of v by a reader that is not a
+// relay, looking through relays (translations only): off is the offset
+// the relays between add to the read (translationOf's form), depth the
+// number of those that are not shifts (a shift is the read itself). A reader without an access rule (return, call) is visited with
+// a nil read.
+func relayedReads(uses ir.UseLists, v *ir.Value, visit func(u *ir.Operation, k int, r *tir.Read, off string, depth int)) {
+	var walk func(v *ir.Value, off string, depth, hops int)
+	walk = func(v *ir.Value, off string, depth, hops int) {
+		for _, u := range uses.Users(v) {
+			acc, ok := tir.AccessOf(u)
+			if !ok || scatterValues(uses, u, v) {
+				// A return or call reads in place, and so does a
+				// scatter-add's sweep the values it adds.
+				visit(u, -1, nil, off, hops)
+				continue
+			}
+			for k := range acc {
+				r := &acc[k]
+				if u.Operands[r.Operand] != v {
 					continue
 				}
-				count(r.Describe())
+				if t, ok := translationOf(*r); ok && r.Gathered == "" && depth < maxRelays && relay(u, v) && broadcastAlong(u, *r) == "" {
+					h := hops
+					if !u.Is(tir.Shift) {
+						h++
+					}
+					walk(u.Results[0], addOffsets(off, t), depth+1, h)
+					continue
+				}
+				visit(u, k, r, off, hops)
 			}
 		}
 	}
-	return n, seen
+	walk(v, "", 0, 0)
 }
 
 // broadcastAlong names the dimensions of u's result that read r of an
@@ -295,12 +388,22 @@ func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Opera
 		return ""
 	}
 	for _, g := range gathered {
-		if tir.Gathered(uses, g.Results[0]) {
+		if gatheredThroughRelays(uses, g.Results[0]) {
 			op.SetAttr(tir.RecomputeAboveAttr, ir.IntegerAttr{Value: int64(m.recomputeAbove), Type: ir.I64})
 			return fmt.Sprintf("; it is gathered and costs loads only: recomputed in its readers instead when the temporary would hold more than %d bytes (a run-time test on its size)", m.recomputeAbove)
 		}
 	}
 	return ""
+}
+
+// gatheredThroughRelays reports whether v is read through a neighbour table, directly
+// or through relays (nabla's edge sum, halved, times a per-edge normal).
+func gatheredThroughRelays(uses ir.UseLists, v *ir.Value) bool {
+	found := false
+	relayedReads(uses, v, func(_ *ir.Operation, _ int, r *tir.Read, _ string, _ int) {
+		found = found || r != nil && r.Gathered != ""
+	})
+	return found
 }
 
 // loadsOnly reports whether computing a point of v by fusion takes loads,
