@@ -285,10 +285,8 @@ func (ev *evaluator) index(e sizeexpr.Expr) *ir.Value {
 			y := ev.index(a.Operand())
 			d := c(a.Divisor())
 			switch a.Op() {
-			case sizeexpr.OpFloorDiv:
-				x = b.value(arith.FloorDivSI, []*ir.Value{y, d}, ir.Index, nil)
-			case sizeexpr.OpCeilDiv:
-				x = b.value(arith.CeilDivSI, []*ir.Value{y, d}, ir.Index, nil)
+			case sizeexpr.OpFloorDiv, sizeexpr.OpCeilDiv:
+				x = divByPositive(b, y, d, a.Op() == sizeexpr.OpCeilDiv)
 			default:
 				x = intRem(b, y, d, ir.Index)
 			}
@@ -303,6 +301,23 @@ func (ev *evaluator) index(e sizeexpr.Expr) *ir.Value {
 		}
 	}
 	return acc
+}
+
+// divByPositive rounds y / d (d > 0, as a size expression's divisors are)
+// down, or up with ceil, by arith.divsi and a correction from the
+// remainder's sign, rather than arith.floordivsi and arith.ceildivsi,
+// which MLIR's LLVM conversion does not lower without arith-expand.
+func divByPositive(b builder, y, d *ir.Value, ceil bool) *ir.Value {
+	q := b.value(arith.DivSI, []*ir.Value{y, d}, ir.Index, nil)
+	r := b.value(arith.RemSI, []*ir.Value{y, d}, ir.Index, nil)
+	zero := b.constant(ir.IntegerAttr{Value: 0, Type: ir.Index}, ir.Index)
+	one := b.constant(ir.IntegerAttr{Value: 1, Type: ir.Index}, ir.Index)
+	if ceil {
+		up := cmpi(b, cmpiSGT, r, zero)
+		return b.value(arith.Select, []*ir.Value{up, b.value(arith.AddI, []*ir.Value{q, one}, ir.Index, nil), q}, ir.Index, nil)
+	}
+	down := cmpi(b, cmpiSLT, r, zero)
+	return b.value(arith.Select, []*ir.Value{down, b.value(arith.SubI, []*ir.Value{q, one}, ir.Index, nil), q}, ir.Index, nil)
 }
 
 // orMask combines masks (nil = never masked).
