@@ -101,6 +101,9 @@ type funcLowering struct {
 	// dimension only, read at the outer point of the nest that computes
 	// its readers).
 	storage map[*ir.Value]tir.TensorType
+	// intoOrder holds, for a scan computed straight into result buffers,
+	// the type of those results (dimension order included).
+	intoOrder map[*ir.Operation]tir.TensorType
 	// leafStorage overrides storage for single components of a scan's
 	// state (a slab for a component computed into no result, slab.go).
 	leafStorage map[*ir.Value]map[int]tir.TensorType
@@ -249,8 +252,9 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 				continue
 			}
 			for i, v := range ret.Operands {
-				if v == op.Results[0] && ir.TypeEqual(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil {
+				if v == op.Results[0] && sameUpToOrder(v.Type, ft.Results[i]) && !direct[i] && into[op] == nil {
 					into[op] = []*ir.Value{entry.Args[len(ft.Inputs)+i]}
+					fl.intoOrder[op], _ = tir.AsTensor(ft.Results[i])
 					direct[i] = true
 				}
 			}
@@ -360,7 +364,16 @@ func (fl *funcLowering) leafResults(op *ir.Operation, ret *ir.Operation, ft ir.F
 			}
 			pos = i
 		}
-		if pos < 0 || direct[pos] || !ir.TypeEqual(u.Results[0].Type, ft.Results[pos]) || bufs[first[idx]] != nil {
+		if pos < 0 || direct[pos] || !sameUpToOrder(u.Results[0].Type, ft.Results[pos]) || bufs[first[idx]] != nil {
+			return nil
+		}
+		// The leaves are stored at the same subscripts: in the order of
+		// their results, which must agree.
+		rt, _ := tir.AsTensor(ft.Results[pos])
+		if len(at) == 0 {
+			fl.intoOrder[op] = rt
+		} else if !ir.TypeEqual(rt.WithElem(ir.I64), fl.intoOrder[op].WithElem(ir.I64)) {
+			delete(fl.intoOrder, op)
 			return nil
 		}
 		bufs[first[idx]] = outs[pos]
@@ -455,7 +468,7 @@ func (s *sigBuilder) attrs(name string, results int) ir.DictAttr {
 
 func newFuncLowering(src *ir.Operation, entry *ir.Block) *funcLowering {
 	return &funcLowering{src: src, top: entry, entry: builder{block: entry, loc: src.Loc}, buffers: map[*ir.Value][]*ir.Value{}, masks: map[*ir.Value]*ir.Value{},
-		storage: map[*ir.Value]tir.TensorType{}, leafStorage: map[*ir.Value]map[int]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
+		storage: map[*ir.Value]tir.TensorType{}, intoOrder: map[*ir.Operation]tir.TensorType{}, leafStorage: map[*ir.Value]map[int]tir.TensorType{}, uses: ir.UsesIn(src), maskMemo: map[*ir.Value]bool{}, padded: map[*ir.Value]bool{},
 		syms: map[string]*ir.Value{}, consts: map[string]*ir.Value{}, hoisted: map[string]hoisted{}, iotas: map[*ir.Operation]iotaParts{}}
 }
 

@@ -122,3 +122,21 @@ func source(v *ir.Value) *ir.Value {
 		v = d.Operands[0]
 	}
 }
+
+// sameUpToOrder reports whether two tensor types hold the same points of
+// the same element type, whatever the order of their dimensions: a value
+// so typed can be stored into a buffer of the other type.
+func sameUpToOrder(a, b ir.Type) bool {
+	at, ok1 := tir.AsTensor(a)
+	bt, ok2 := tir.AsTensor(b)
+	if !ok1 || !ok2 || len(at.Dims) != len(bt.Dims) || !ir.TypeEqual(at.Elem, bt.Elem) {
+		return false
+	}
+	for _, d := range at.Dims {
+		e, ok := bt.Dim(d.Name)
+		if !ok || !d.Interval.Equal(e.Interval) {
+			return false
+		}
+	}
+	return true
+}

@@ -809,6 +809,11 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 		case g.column[op]:
 		case into[op] != nil:
 			fl.buffers[op.Results[0]] = append([]*ir.Value(nil), into[op]...)
+			// Stored at the subscripts of the results it is returned in,
+			// whose dimension order the scan's type need not have.
+			if rt, ok := fl.intoOrder[op]; ok {
+				fl.storage[op.Results[0]] = rt.WithElem(t.Elem)
+			}
 		default:
 			st := tir.TensorType{Elem: t.Elem}
 			for _, d := range fl.storageOrder(t).Dims {
