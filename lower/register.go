@@ -37,6 +37,8 @@ func init() {
 				Help: "sweep scans whose dimension is stored before the innermost other dimension J with a loop over J inside each step (state in a row, columns in a slab), a contiguous parallel loop that affine-vectorize vectorizes"},
 			{Name: "split-pieces", Type: passes.OptBool, Default: false,
 				Help: "split the loops of a nest whose points pick among the pieces of a concat (zero padding) at the pieces' bounds: the range inside all of them computes without a test, the edges keep the tests"},
+			{Name: "atomic-scatters", Type: passes.OptBool, Default: false,
+				Help: "compute scatter-adds (a gather's adjoint) with a parallel sweep over the table's entries whose updates are atomic adds (memref.atomic_rmw), for GPU targets, instead of one sequential sweep in the interpreter's order"},
 		},
 		Check: func(o passes.Options) error {
 			if n := o.Int("scan-lanes"); n < 1 || n > 16 {
@@ -45,7 +47,7 @@ func init() {
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows"), SplitPieces: o.Bool("split-pieces")}
+			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows"), SplitPieces: o.Bool("split-pieces"), AtomicScatters: o.Bool("atomic-scatters")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				return tiraffine.ConvertWith(ctx.Module, opts)
 			})

@@ -57,7 +57,9 @@ func presetSteps(level int, gpu bool) []Step {
 	if gpu {
 		// The loop nests become kernels (gpu-kernel-outlining), which
 		// canonicalize and cse tidy, instead of being vectorized.
-		lower := pass("convert-tir-to-affine", "scan-columns=false")
+		// Scatter-adds sweep the table's entries in parallel with atomic
+		// adds instead of in one thread.
+		lower := pass("convert-tir-to-affine", "scan-columns=false", "atomic-scatters=true")
 		if level == 0 {
 			return []Step{pass("tir-inline"), lower, pass("gpu-kernel-outlining"), llvm}
 		}

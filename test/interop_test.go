@@ -58,8 +58,9 @@ func TestMLIRInterop(t *testing.T) {
 			// The outlined GPU module (spec 4.3) is MLIR's gpu dialect: mlir-opt
 			// reads it in both forms, and its own NVVM lowering of our kernels,
 			// the peer of convert-to-llvm{target=nvptx64}, accepts them (as -O2
-			// makes them: several points per thread).
-			outlined := "--pass-pipeline=builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false}," +
+			// makes them: several points per thread, scatter-adds with atomic
+			// adds).
+			outlined := "--pass-pipeline=builtin.module(tir-inline,canonicalize,cse,tir.func(tir-temporaries),convert-tir-to-affine{scan-columns=false atomic-scatters=true}," +
 				"func.func(affine-licm,affine-scalar-replace),gpu-kernel-outlining{coarsen=4},canonicalize,cse)"
 			gpuIR := runTCOpt(t, outlined, f)
 			pipe(t, gpuIR, mlirOpt)

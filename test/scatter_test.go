@@ -1,10 +1,13 @@
 package test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -15,7 +18,9 @@ import (
 	"tir/dialects/printer"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
+	"tir/lower"
 	"tir/passes"
+	"tir/tools/emit"
 	"tir/tools/native"
 )
 
@@ -288,5 +293,91 @@ func TestScatterAddIndependent(t *testing.T) {
 				t.Errorf("%s: dw[%d] = %v, want %v", mode, i, out[1].F64[i], dw[i])
 			}
 		}
+	}
+}
+
+// TestScatterAddGPUAtomic: for nvptx64, the sweep of every vjp's
+// scatter-adds is a kernel over the table's entries whose updates are
+// atomic adds (tiraffine.Options.AtomicScatters), not a one-thread
+// kernel; a buffer added to atomically is not a readonly kernel
+// parameter; llc (sm_80) and, where it exists, ptxas (sm_90) accept the
+// kernels. (TestScatterAddCompiled runs them on the emulated GPU.)
+func TestScatterAddGPUAtomic(t *testing.T) {
+	needToolchain(t)
+	rmw := regexp.MustCompile(`%([A-Za-z_][\w]*)\.\d+ = atomicrmw fadd`)
+	for _, c := range scatterPrograms {
+		c := c
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			path := c.path
+			if !strings.Contains(path, string(filepath.Separator)) {
+				path = examplePath(t, path)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := differentiate(t, path, toF64(path, string(src)))
+			gm, err := native.CompileModule("scatter.tir", printer.Module(m, printer.Options{}), 2, "nvptx64")
+			if err != nil {
+				t.Fatalf("compile for nvptx64: %v", err)
+			}
+			llvm, ok := gm.Op.Attr(lower.LLVMAttr).(ir.StringAttr)
+			if !ok {
+				t.Fatal("no kernels' LLVM IR")
+			}
+			text, err := emit.LaunchJSON(gm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Functions []struct {
+					Name    string
+					Kernels []struct {
+						Name  string
+						Grid  []string
+						Block []int
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(text), &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range doc.Functions {
+				if !strings.HasSuffix(f.Name, "_vjp") {
+					continue
+				}
+				atomics := 0
+				for _, k := range f.Kernels {
+					if strings.Join(k.Grid, ",") == "1,1,1" && k.Block[0]*k.Block[1]*k.Block[2] == 1 {
+						t.Errorf("@%s: kernel %s runs in one thread", f.Name, k.Name)
+					}
+					body := llvmFunction(string(llvm), k.Name)
+					def, _, _ := strings.Cut(body, "\n")
+					for _, mm := range rmw.FindAllStringSubmatch(body, -1) {
+						atomics++
+						if strings.Contains(def, "readonly %"+mm[1]+",") {
+							t.Errorf("@%s: kernel %s adds to %%%s atomically but marks it readonly: %s", f.Name, k.Name, mm[1], def)
+						}
+					}
+				}
+				if atomics == 0 {
+					t.Errorf("@%s: no kernel adds atomically (atomicrmw fadd)", f.Name)
+				}
+			}
+			dir := t.TempDir()
+			ll := filepath.Join(dir, "kernels.ll")
+			if err := os.WriteFile(ll, []byte(llvm), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			llc, err := native.Tool("llc")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ptx := filepath.Join(dir, "kernels.ptx")
+			if out, err := exec.Command(llc, "-march=nvptx64", "-mcpu=sm_80", ll, "-o", ptx).CombinedOutput(); err != nil {
+				t.Fatalf("llc -mcpu=sm_80: %v\n%s", err, out)
+			}
+			checkPTX(t, gm, ptx)
+		})
 	}
 }

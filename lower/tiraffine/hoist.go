@@ -146,6 +146,21 @@ func (ev *evaluator) storeAt(x, mem *ir.Value, subs []sizeexpr.Expr) {
 	ev.b.op(memref.Store, append([]*ir.Value{x, mem}, idx...), nil, nil)
 }
 
+// atomicAddAt adds x to mem's element at subscripts subs atomically
+// (memref.atomic_rmw addf or addi, its subscripts computed by arith ops).
+func (ev *evaluator) atomicAddAt(x, mem *ir.Value, subs []sizeexpr.Expr) {
+	subs = ev.fl.affinizeAll(subs)
+	idx := []*ir.Value{x, mem}
+	for _, s := range subs {
+		idx = append(idx, ev.index(s))
+	}
+	kind := int64(1) // addi
+	if ir.IsFloat(x.Type) {
+		kind = 0 // addf
+	}
+	ev.b.value(memref.AtomicRMW, idx, x.Type, ir.DictAttr{}.With("kind", ir.IntegerAttr{Value: kind, Type: ir.I64}))
+}
+
 func (fl *funcLowering) affinizeAll(es []sizeexpr.Expr) []sizeexpr.Expr {
 	out := make([]sizeexpr.Expr, len(es))
 	for i, e := range es {

@@ -39,6 +39,11 @@ type Options struct {
 	// pieces of a concat (a cotangent padded with zeros) at the pieces'
 	// bounds, so that the inner range picks without a test (split.go).
 	SplitPieces bool
+	// AtomicScatters computes scatter-adds (scatter.go) with a parallel
+	// sweep over the table's entries whose updates are atomic adds
+	// (memref.atomic_rmw), for GPU targets, instead of one sequential
+	// sweep; the order of each point's terms is then not fixed.
+	AtomicScatters bool
 }
 
 // DefaultOptions are the options for CPU targets.
@@ -131,11 +136,12 @@ type funcLowering struct {
 	// iotas holds the start and step of each tir.iota, computed at entry
 	// with its extent (dataextent.go).
 	iotas map[*ir.Operation]iotaParts
-	// scanLanes, scanRows and splitPieces are Options.ScanLanes,
-	// ScanRows and SplitPieces.
-	scanLanes   int
-	scanRows    bool
-	splitPieces bool
+	// scanLanes, scanRows, splitPieces and atomicScatters are
+	// Options.ScanLanes, ScanRows, SplitPieces and AtomicScatters.
+	scanLanes      int
+	scanRows       bool
+	splitPieces    bool
+	atomicScatters bool
 	// results are the function's results still to compute, and rode
 	// marks (by buffer) those computed in a temporary's nest (riders.go).
 	results []rider
@@ -186,7 +192,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	f := ir.NewOpOf(fn.Func, src.Loc, nil, nil, sig.attrs(ir.SymbolName(src), len(ft.Results)))
 	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
-	fl.scanLanes, fl.scanRows, fl.splitPieces = opts.ScanLanes, opts.ScanRows, opts.SplitPieces
+	fl.scanLanes, fl.scanRows, fl.splitPieces, fl.atomicScatters = opts.ScanLanes, opts.ScanRows, opts.SplitPieces, opts.AtomicScatters
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)

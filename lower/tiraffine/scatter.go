@@ -27,8 +27,11 @@ import (
 // later ones need nothing computed in between (nabla's two through
 // V2E): the sweep is one sequential
 // loop (no race, nothing to make atomic), and the nests that read the
-// result stay parallel. On GPU targets the sweep runs as a one-thread
-// kernel (gpuoutline), correct but sequential. An inverse table (CSR,
+// result stay parallel. With Options.AtomicScatters (GPU targets) the
+// sweep's loops over the entries stay parallel and each update is a
+// memref.atomic_rmw (addf, addi), guarded by the same tests: a kernel
+// over the entries instead of one of one thread, whose sums are in
+// the hardware's order. An inverse table (CSR,
 // then owner computes) would make the sums parallel but costs three
 // passes over the entries per call, each at least the sweep's cost
 // (docs/decisions.md).
@@ -216,7 +219,9 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	if err != nil {
 		return err
 	}
-	sequential(bodies)
+	if !fl.atomicScatters {
+		sequential(bodies)
+	}
 	c := fl.newEvaluator(n, bodies[len(bodies)-1])
 	tv, tmask, err := c.single(sa.Table, pt)
 	if err != nil {
@@ -264,6 +269,20 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		if !ir.TypeEqual(g.Type, elem) {
 			// A 0-d constant of another type, converted where it is used.
 			g = fl.constant(constantValue(x.Values), elem)
+		}
+		if fl.atomicScatters {
+			// A masked value adds nothing: the atomic add is skipped.
+			if m == nil {
+				ic.atomicAddAt(g, bufs[i], osubs)
+				continue
+			}
+			keep := ic.b.value(arith.XOrI, []*ir.Value{m, c.trueConst()}, ir.I1, nil)
+			guard := ic.b.op(scf.If, []*ir.Value{keep}, nil, nil)
+			gb := builder{block: guard.AddRegion().AddBlock(), loc: ic.b.loc}
+			guard.AddRegion()
+			ic.child(gb).atomicAddAt(g, bufs[i], osubs)
+			gb.op(scf.Yield, nil, nil, nil)
+			continue
 		}
 		old, err := ic.load(bufs[i], types[i], q)
 		if err != nil {

@@ -418,3 +418,26 @@ func TestE2EVectorOps(t *testing.T) {
 	c := &e2eCase{file: "ops", fn: "ops", args: []e2eArg{{buf: a}, {buf: b}, {buf: x}, {buf: out}, {buf: fout}}, tol: 1e-6}
 	checkOutputs(t, c, runE2E(t, c))
 }
+
+// TestE2EAtomicRMW: memref.atomic_rmw addf and addi lower to atomicrmw
+// fadd and add (monotonic) for the host, as the emulated GPU kernels'
+// scatter-adds do; with one thread the sums are those of a loop in entry
+// order.
+func TestE2EAtomicRMW(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	idx := newBuf(rng, "idx", "int64_t", false, 16)
+	val := newBuf(rng, "val", "double", false, 16)
+	ival := newBuf(rng, "ival", "int64_t", false, 16)
+	out := newBuf(rng, "out", "double", true, 5)
+	iout := newBuf(rng, "iout", "int64_t", true, 5)
+	for e := 0; e < 16; e++ {
+		p := idx.i[e] % 5
+		if p < 0 {
+			p = -p
+		}
+		out.wantF[p] += val.f[e]
+		iout.wantI[p] += ival.i[e]
+	}
+	c := &e2eCase{file: "atomic", fn: "atomic", args: []e2eArg{{buf: idx}, {buf: val}, {buf: ival}, {buf: out}, {buf: iout}}}
+	checkOutputs(t, c, runE2E(t, c))
+}

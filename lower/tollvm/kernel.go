@@ -204,7 +204,7 @@ func markReadOnly(blk *ir.Block, args []*abi.Arg, params []*ll.Param) {
 	written := map[*ir.Value]bool{}
 	blk.ParentOp().Walk(func(op *ir.Operation) bool {
 		switch op.Def {
-		case memrefd.Store, affine.Store, affine.VectorStore:
+		case memrefd.Store, memrefd.AtomicRMW, affine.Store, affine.VectorStore:
 			if len(op.Operands) > 1 {
 				written[op.Operands[1]] = true
 			}

@@ -23,6 +23,7 @@ var memOps = map[*ir.OpDef]func(*fnEmitter, *ir.Operation) error{
 	affine.Store:       emitStore,
 	affine.VectorStore: emitStore,
 	memrefd.Store:      emitStore,
+	memrefd.AtomicRMW:  emitAtomicRMW,
 	memrefd.Alloc:      emitAlloc,
 	memrefd.Dealloc:    emitDealloc,
 	memrefd.Dim:        emitDim,
@@ -200,6 +201,43 @@ func emitStore(fe *fnEmitter, op *ir.Operation) error {
 	}
 	st := fe.cur.NewStore(v, p)
 	st.Align = ll.Align(elemBytes(mr.elem))
+	return nil
+}
+
+// atomicOps are the LLVM operations of the memref.atomic_rmw kinds this
+// lowering emits (MLIR 16's arith::AtomicRMWKind values, as the op's
+// `kind` attribute holds them): addf and addi, the scatter-adds of GPU
+// targets (tiraffine.Options.AtomicScatters).
+var atomicOps = map[int64]enum.AtomicOp{0: enum.AtomicOpFAdd, 1: enum.AtomicOpAdd}
+
+// emitAtomicRMW lowers memref.atomic_rmw addf/addi to a monotonic
+// atomicrmw fadd/add at the element's address; its result is the old
+// value. The host build of emulated kernels lowers it the same way.
+func emitAtomicRMW(fe *fnEmitter, op *ir.Operation) error {
+	if len(op.Operands) < 2 || len(op.Results) != 1 {
+		return ir.Errorf(op.Loc, "tollvm: malformed '%s'", op.Name)
+	}
+	kind, _ := op.Attr("kind").(ir.IntegerAttr)
+	aop, ok := atomicOps[kind.Value]
+	if !ok {
+		return ir.Errorf(op.Loc, "tollvm: '%s' of kind %d is not supported (only addf and addi)", op.Name, kind.Value)
+	}
+	v, err := fe.val(op.Operands[0], op)
+	if err != nil {
+		return err
+	}
+	mr, p, err := fe.subscripts(op, 1)
+	if err != nil {
+		return err
+	}
+	if halfKind(op.Operands[0].Type) != "" || !v.Type().Equal(mr.elem) {
+		return ir.Errorf(op.Loc, "tollvm: '%s' adds a %s into a memref of %s", op.Name, op.Operands[0].Type, mr.elem)
+	}
+	if _, isFloat := mr.elem.(*types.FloatType); isFloat != (aop == enum.AtomicOpFAdd) {
+		return ir.Errorf(op.Loc, "tollvm: '%s' kind does not match its element type %s", op.Name, mr.elem)
+	}
+	rmw := fe.cur.NewAtomicRMW(aop, p, v, enum.AtomicOrderingMonotonic)
+	fe.bind(op.Results[0], rmw, mr.name)
 	return nil
 }
 

@@ -150,7 +150,7 @@ func (fe *fnEmitter) capture(op *ir.Operation) (c *captured, ok bool) {
 		switch o.Def {
 		case cf.Assert, fn.Return:
 			return nil, false
-		case memrefd.Store, affine.Store, affine.VectorStore:
+		case memrefd.Store, memrefd.AtomicRMW, affine.Store, affine.VectorStore:
 			if len(o.Operands) > 1 {
 				writtenVals[o.Operands[1]] = true
 			}
