@@ -33,6 +33,7 @@ deps:
 	command -v gfortran >/dev/null 2>&1 || missing="$$missing gfortran"; \
 	[ -x /usr/lib/llvm-16/bin/mlir-opt ] || missing="$$missing mlir-16-tools"; \
 	/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	/usr/bin/python3 -c 'import ensurepip, setuptools' >/dev/null 2>&1 || missing="$$missing python3-venv python3-setuptools"; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	[ -e /usr/include/x86_64-linux-gnu/cblas.h ] || [ -e /usr/include/cblas.h ] || [ -e /usr/include/aarch64-linux-gnu/cblas.h ] || missing="$$missing libopenblas-dev"; \
@@ -64,7 +65,8 @@ test: deps build vet
 	$(GO) test -timeout 45m ./...
 
 # pip install ./python into a fresh venv and the Python package's tests
-# from the installed copy (about 45 s on 2 cores: not part of make test).
+# from the installed copy (about 45 s on 2 cores; make test runs it too,
+# as TestPipInstall).
 test-pip: deps build
 	sh test/pip_test.sh
 

@@ -143,3 +143,32 @@ func TestPythonGPUEmulated(t *testing.T) {
 	}
 	t.Logf("%s Python GPU tests passed under the driver emulator:\n%s", ran[1], out)
 }
+
+// TestPipInstall runs test/pip_test.sh (make test-pip): `pip install
+// ./python` into a fresh venv, offline, and the package's tests from the
+// installed copy with tc-opt and tc-run found on PATH (issue 24: a
+// fresh venv installs the package and passes its tests in make test).
+func TestPipInstall(t *testing.T) {
+	needToolchain(t)
+	py := "/usr/bin/python3"
+	if out, err := exec.Command(py, "-c", "import numpy, setuptools, venv, ensurepip").CombinedOutput(); err != nil {
+		t.Skipf("%s cannot make a venv with NumPy and setuptools (make deps installs python3-venv, python3-numpy, python3-setuptools): %v\n%s", py, err, out)
+	}
+	t.Parallel()
+	bin := pythonTools(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", filepath.Join(root, "test", "pip_test.sh"))
+	cmd.Env = append(os.Environ(), "TIR_BIN="+bin, "TIR_PYTHON="+py)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("test/pip_test.sh: %v\n%s", err, out)
+	}
+	ran := regexp.MustCompile(`Ran (\d+) tests?`).FindStringSubmatch(string(out))
+	if ran == nil || ran[1] == "0" || !strings.Contains(string(out), "\nOK") {
+		t.Fatalf("the installed package's tests did not pass:\n%s", out)
+	}
+	t.Logf("pip install ./python into a fresh venv: %s tests of the installed copy passed", ran[1])
+}
