@@ -37,16 +37,7 @@ func numpyPython() (string, []string) {
 // python3 -m unittest) against tc-opt and tc-run built from this tree.
 // They compare the compiled functions with the interpreter and with NumPy.
 func TestPython(t *testing.T) {
-	needToolchain(t)
-	py, tried := numpyPython()
-	if py == "" {
-		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
-	}
-	bin := pythonTools(t)
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	py, bin, root := pythonSetup(t)
 	cmd := exec.Command(py, "-B", "-m", "unittest", "discover", "-v", "-s", filepath.Join(root, "python", "tests"), "-t", filepath.Join(root, "python", "tests"))
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
@@ -96,16 +87,7 @@ func pythonTools(t *testing.T) string {
 // memory. On a machine with a GPU, test/gpu/run.sh runs the same tests on
 // CuPy arrays and PyTorch CUDA tensors.
 func TestPythonGPUEmulated(t *testing.T) {
-	needToolchain(t)
-	py, tried := numpyPython()
-	if py == "" {
-		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
-	}
-	bin := pythonTools(t)
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	py, bin, root := pythonSetup(t)
 	// The module test_gpu.py compiles: its functions with their
 	// derivatives, as tc-opt --derivatives prints them.
 	dir := t.TempDir()
@@ -171,4 +153,21 @@ func TestPipInstall(t *testing.T) {
 		t.Fatalf("the installed package's tests did not pass:\n%s", out)
 	}
 	t.Logf("pip install ./python into a fresh venv: %s tests of the installed copy passed", ran[1])
+}
+
+// pythonSetup returns a python3 with NumPy, tc-opt and tc-run built from
+// this tree (their directory), and the repository's root; it skips the
+// test without the toolchain or such a Python.
+func pythonSetup(t *testing.T) (py, bin, root string) {
+	needToolchain(t)
+	py, tried := numpyPython()
+	if py == "" {
+		t.Skipf("no python3 with NumPy (tried %s): `make deps` installs Debian's python3-numpy", strings.Join(tried, ", "))
+	}
+	bin = pythonTools(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return py, bin, root
 }
