@@ -68,6 +68,22 @@ func toF64(path, src string) string {
 	return strings.NewReplacer("f32", "f64", "bf16", "f64", "f16", "f64").Replace(src)
 }
 
+// differentiateFile differentiates (differentiate) a shared example,
+// named by its file name, or a program by its path from test/, in f64
+// (toF64). It returns the module and the path it read.
+func differentiateFile(t *testing.T, name string) (*ir.Module, string) {
+	t.Helper()
+	path := name
+	if !strings.Contains(path, string(filepath.Separator)) {
+		path = examplePath(t, path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return differentiate(t, path, toF64(path, string(src))), path
+}
+
 // differentiate loads a program, adds the derivative functions and
 // returns the module re-read from its printed text (what tc-opt
 // --derivatives prints is what runs). A program with an op the pass does
@@ -791,15 +807,7 @@ func TestDerivativesCompiled(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			path := c.path
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.path)
 			text := printer.Module(m, printer.Options{})
 			names := derivFunctions(m)
 			var fns []string
@@ -871,15 +879,7 @@ func TestDerivativesGPUEmulated(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			path := c.file
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.file)
 			text := printer.Module(m, printer.Options{})
 			gm, err := native.CompileModule("derivatives.tir", text, 2, "nvptx64")
 			if err != nil {
@@ -936,15 +936,7 @@ func TestDerivativesThreads(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			path := c.path
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.path)
 			llvm, err := native.CompileWith("derivatives.tir", printer.Module(m, printer.Options{}), threadsPipeline(t))
 			if err != nil {
 				t.Fatalf("compile: %v", err)
@@ -1019,15 +1011,7 @@ func TestDerivativesASan(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			path := c.path
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.path)
 			text := printer.Module(m, printer.Options{})
 			for _, n := range derivFunctions(m) {
 				for _, name := range []string{n + "_jvp", n + "_vjp"} {

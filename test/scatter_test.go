@@ -66,15 +66,7 @@ func oneFunction(t *testing.T, text, name string) string {
 // point; the programs' own reductions run over neighbours, E2V[0:2]).
 func TestScatterAddSweep(t *testing.T) {
 	for _, c := range scatterPrograms {
-		path := c.path
-		if !strings.Contains(path, string(filepath.Separator)) {
-			path = examplePath(t, path)
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := differentiate(t, path, toF64(path, string(src)))
+		m, _ := differentiateFile(t, c.path)
 		text := printer.Module(m, printer.Options{})
 		for _, name := range derivFunctions(m) {
 			name += "_vjp"
@@ -137,15 +129,7 @@ func TestScatterAddCompiled(t *testing.T) {
 	for _, c := range scatterPrograms {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			path := c.path
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.path)
 			text := printer.Module(m, printer.Options{})
 			threaded, err := native.CompileWith("scatter.tir", text, threadsPipeline(t))
 			if err != nil {
@@ -308,15 +292,7 @@ func TestScatterAddGPUAtomic(t *testing.T) {
 	for _, c := range scatterPrograms {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			path := c.path
-			if !strings.Contains(path, string(filepath.Separator)) {
-				path = examplePath(t, path)
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := differentiate(t, path, toF64(path, string(src)))
+			m, _ := differentiateFile(t, c.path)
 			gm, err := native.CompileModule("scatter.tir", printer.Module(m, printer.Options{}), 2, "nvptx64")
 			if err != nil {
 				t.Fatalf("compile for nvptx64: %v", err)
