@@ -436,17 +436,25 @@ func assumeShapeAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, nee
 	}, b)
 }
 
+// tangentsOrZeros returns the tangents dx with zero(i) in place of each
+// operand that has none (a linear op rebuilt on its tangents), and
+// whether any operand has one.
+func tangentsOrZeros(dx []*ir.Value, zero func(i int) *ir.Value) ([]*ir.Value, bool) {
+	parts := make([]*ir.Value, len(dx))
+	any := false
+	for i, d := range dx {
+		if d != nil {
+			parts[i], any = d, true
+		} else {
+			parts[i] = zero(i)
+		}
+	}
+	return parts, any
+}
+
 func concatTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
 	return rule(func(e *emitter) []*ir.Value {
-		pieces := make([]*ir.Value, len(dx))
-		any := false
-		for i, d := range dx {
-			if d != nil {
-				pieces[i], any = d, true
-				continue
-			}
-			pieces[i] = e.fit(e.c(o.Y[0], 0), tensorTypeOf(o.X[i]))
-		}
+		pieces, any := tangentsOrZeros(dx, func(i int) *ir.Value { return e.fit(e.c(o.Y[0], 0), tensorTypeOf(o.X[i])) })
 		if !any {
 			return []*ir.Value{nil}
 		}
@@ -472,15 +480,7 @@ func concatAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 
 func makeTupleTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
 	return rule(func(e *emitter) []*ir.Value {
-		parts := make([]*ir.Value, len(dx))
-		any := false
-		for i, d := range dx {
-			if d != nil {
-				parts[i], any = d, true
-			} else {
-				parts[i] = e.c(o.X[i], 0)
-			}
-		}
+		parts, any := tangentsOrZeros(dx, func(i int) *ir.Value { return e.c(o.X[i], 0) })
 		if !any {
 			return []*ir.Value{nil}
 		}

@@ -286,15 +286,7 @@ func init() {
 // values (0 for a value without one).
 func piecewiseTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
 	return rule(func(e *emitter) []*ir.Value {
-		parts := make([]*ir.Value, len(dx))
-		any := false
-		for i, d := range dx {
-			if d != nil {
-				parts[i], any = d, true
-				continue
-			}
-			parts[i] = e.c(o.Y[0], 0)
-		}
+		parts, any := tangentsOrZeros(dx, func(int) *ir.Value { return e.c(o.Y[0], 0) })
 		if !any {
 			return []*ir.Value{nil}
 		}
