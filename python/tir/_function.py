@@ -146,12 +146,13 @@ class Field:
     """
 
     def __init__(self, array, origin=None, start=None):
-        if _device.is_device_array(array):
-            pass  # kept as it is: a module compiled for nvptx64 takes it
-        elif _is_dlpack(array):
+        # An array in GPU memory is kept as it is (for a module compiled
+        # for nvptx64); a host DLPack array is viewed as a NumPy array.
+        on_device = _device.is_device_array(array)
+        if _is_dlpack(array) and not on_device:
             array = _from_dlpack(array, "Field", writeable=True)
-        if not isinstance(array, np.ndarray) and not _device.is_device_array(array):
-            raise TypeError("Field: expected a NumPy array (or one with __dlpack__), got %s"
+        if not isinstance(array, np.ndarray) and not on_device:
+            raise TypeError("Field: expected a NumPy array, an array with __dlpack__ or one in GPU memory, got %s"
                             % type(array).__name__)
         if origin is not None and start is not None:
             raise TypeError("Field: give origin or start, not both")
@@ -353,18 +354,25 @@ class Function:
         return [given[p.index] for p in sig.inputs], syms
 
     def _array(self, p, v, is_out):
-        """(array, origin or None) for a parameter; checks dtype and rank."""
+        """(array, origin or None) for a parameter; checks dtype and rank.
+        The array is a NumPy array, or for a module compiled for nvptx64 a
+        DeviceArray (a 0-d input may be a host scalar there: _prepare_device
+        copies it to the device)."""
         origin = None
         what = p.what() if not is_out else "%s (out=)" % p.what()
+        arg = p.name if p.is_input else None
         src = v.array if isinstance(v, Field) else v
-        if self.module.target == "nvptx64":
-            return self._device_array(p, v, src, what, is_out)
+        gpu = self.module.target == "nvptx64"
         if _device.is_device_array(src):
-            raise self._error("%s is in GPU memory, and %s runs on the CPU: pass a CPU array, or compile with"
-                              " target=\"nvptx64\"" % (what, self.module.name),
-                              argument=p.name if p.is_input else None)
-        if isinstance(v, Field):
-            origin = v.origin([d.name for d in p.dims]) if v.array.ndim == p.rank else None
+            if not gpu:
+                raise self._error("%s is in GPU memory, and %s runs on the CPU: pass a CPU array, or compile with"
+                                  " target=\"nvptx64\"" % (what, self.module.name), argument=arg)
+            a = _device.DeviceArray(src, "@%s: %s" % (self.name, what))
+        elif gpu and (is_out or p.rank != 0 or isinstance(v, Field)):
+            raise self._error("%s: %s was compiled for nvptx64 and takes arrays in GPU memory (a CuPy array, a"
+                              " PyTorch CUDA tensor, anything with __cuda_array_interface__), got %s" % (
+                                  what, self.module.name, type(src).__name__), argument=arg)
+        elif isinstance(v, Field):
             a = v.array
         elif isinstance(v, np.ndarray):
             a = v
@@ -375,71 +383,27 @@ class Function:
             a = np.array(v, dtype=p.dtype)
         elif isinstance(v, np.generic) and not is_out and p.rank == 0:
             a = np.asarray(v)
-        elif _is_dlpack(v):
+        elif _is_dlpack(v) and not gpu:
             a = _from_dlpack(v, "@%s: %s" % (self.name, what), writeable=is_out)
         else:
             raise self._error("%s: expected a NumPy array, an array with __dlpack__ (a PyTorch tensor) or a"
-                              " tir.Field, got %s" % (what, type(v).__name__),
-                              argument=p.name if p.is_input else None)
+                              " tir.Field, got %s" % (what, type(v).__name__), argument=arg)
+        if isinstance(v, Field) and a.ndim == p.rank:
+            origin = v.origin([d.name for d in p.dims])
         want = np.dtype(p.dtype)
         if a.dtype != want:
-            src = v.array if isinstance(v, Field) else v
             if _is_torch(src):
                 have, fix = src.dtype, ".to(torch.%s)" % _TORCH_DTYPES.get(p.elem, want.name)
             else:
                 have, fix = a.dtype, ".astype(np.%s)" % want.name
             raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with %s" % (
-                what, have, self.name, want, p.elem, fix), argument=p.name if p.is_input else None)
-        if a.ndim != p.rank:
-            raise self._error("%s has %d dimension%s %s, @%s wants %d (%s)" % (
-                what, a.ndim, "" if a.ndim == 1 else "s", a.shape, self.name, p.rank, p.domain()),
-                argument=p.name if p.is_input else None)
-        if is_out and not a.flags.writeable:
-            raise self._error("%s is read-only" % what)
-        return a, origin
-
-    def _device_array(self, p, v, src, what, is_out):
-        """_array for a module compiled for nvptx64: (DeviceArray, origin),
-        or (a 0-d NumPy array, None) for a scalar input, which _prepare
-        copies to the device."""
-        arg = p.name if p.is_input else None
-        if not _device.is_device_array(src):
-            if p.rank == 0 and not is_out and not isinstance(v, Field):
-                a, _ = self._host_scalar(p, v, what)
-                return a, None
-            raise self._error("%s: %s was compiled for nvptx64 and takes arrays in GPU memory (a CuPy array, a"
-                              " PyTorch CUDA tensor, anything with __cuda_array_interface__), got %s" % (
-                                  what, self.module.name, type(src).__name__), argument=arg)
-        a = _device.DeviceArray(src, "@%s: %s" % (self.name, what))
-        origin = None
-        if isinstance(v, Field) and a.ndim == p.rank:
-            origin = v.origin([d.name for d in p.dims])
-        want = np.dtype(p.dtype)
-        if a.dtype != want:
-            raise self._error("%s has dtype %s, @%s wants %s (%s): convert it, e.g. with .astype(%s)" % (
-                what, a.dtype, self.name, want, p.elem, want.name), argument=arg)
+                what, have, self.name, want, p.elem, fix), argument=arg)
         if a.ndim != p.rank:
             raise self._error("%s has %d dimension%s %s, @%s wants %d (%s)" % (
                 what, a.ndim, "" if a.ndim == 1 else "s", a.shape, self.name, p.rank, p.domain()), argument=arg)
-        if is_out and a.readonly:
+        if is_out and (a.readonly if isinstance(a, _device.DeviceArray) else not a.flags.writeable):
             raise self._error("%s is read-only" % what)
         return a, origin
-
-    def _host_scalar(self, p, v, what):
-        """A 0-d input given as a Python or NumPy scalar (or 0-d array)."""
-        if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
-            if p.elem == "bf16" or (isinstance(v, float) and np.dtype(p.dtype).kind in "biu"):
-                raise self._error("%s is %s: pass a 0-d array of %s, not the Python %s %r" % (
-                    what, p.elem, p.dtype, type(v).__name__, v), argument=p.name)
-            return np.array(v, dtype=p.dtype), None
-        if isinstance(v, (np.generic, np.ndarray)) and np.ndim(v) == 0:
-            a = np.asarray(v)
-            if a.dtype != np.dtype(p.dtype):
-                raise self._error("%s has dtype %s, @%s wants %s (%s)" % (what, a.dtype, self.name, p.dtype, p.elem),
-                                  argument=p.name)
-            return a, None
-        raise self._error("%s: expected a scalar or an array in GPU memory, got %s" % (what, type(v).__name__),
-                          argument=p.name)
 
     def _infer(self, inputs, outs, syms):
         """Solves the size symbols (and unknown extents) from the shapes.
