@@ -32,23 +32,25 @@ func TestGPUCoarsening(t *testing.T) {
 	}{
 		{
 			name: "3-D, z",
-			src: `tir.func @f(%x: !tir.tensor<f64, I[-1:N+1], J[0:3], K[0:5]>) -> !tir.tensor<f64, I[0:N], J[0:3], K[0:5]> {
+			// K is longer than a warp: shorter, it would be linearized
+			// with J and I into x (gpu-kernel-outlining's mapping).
+			src: `tir.func @f(%x: !tir.tensor<f64, I[-1:N+1], J[0:3], K[0:40]>) -> !tir.tensor<f64, I[0:N], J[0:3], K[0:40]> {
   %two = tir.constant 2.0 : f64
   %e = tir.shift %x [I + 1]
   %w = tir.shift %x [I - 1]
   %c = tir.mul %two, %x
   %s = tir.sub %e, %c
   %r = tir.add %s, %w
-  tir.return %r : !tir.tensor<f64, I[0:N], J[0:3], K[0:5]>
+  tir.return %r : !tir.tensor<f64, I[0:N], J[0:3], K[0:40]>
 }`,
 			grid:  "min(max(N ceildiv 4, 1), 65535)",
 			sizes: sweep("N", 0, 1, 2, 3, 4, 5, 7, 8, 9, 13),
-			count: func(s map[string]int64) int { return int(s["N"]) * 15 },
+			count: func(s map[string]int64) int { return int(s["N"]) * 120 },
 			want: func(x *interp.Tensor, _ map[string]int64, idx int) float64 {
 				// Input rows are I + 1 = 0..N+1; output point (i, j, k).
-				jk := idx % 15
-				i := idx / 15
-				at := func(r int) float64 { return x.F64[r*15+jk] }
+				jk := idx % 120
+				i := idx / 120
+				at := func(r int) float64 { return x.F64[r*120+jk] }
 				return at(i+2) - 2*at(i+1) + at(i)
 			},
 		},

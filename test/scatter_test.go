@@ -183,7 +183,14 @@ func TestScatterAddCompiled(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if d.Mismatch > 0 && d.MaxNorm > c.tol[name] {
+						tol := c.tol[name]
+						if mode == "gpu" {
+							// Atomic adds: the order of a sum's terms is the
+							// threads' (docs/derivatives.md), and the emulator's
+							// thread order is not the table's.
+							tol = max(tol, 1e-14)
+						}
+						if d.Mismatch > 0 && d.MaxNorm > tol {
 							t.Errorf("%s @%s, %s: %d of %d elements differ from the interpreter (largest %.3g) at %s", mode, name, what, d.Mismatch, d.Compared, d.MaxAbs, d.Where)
 						}
 					}

@@ -8,7 +8,9 @@
 // Mapping. The band of perfectly nested loops marked parallel
 // (affine.ParallelAttr) at the top of a nest is mapped to threads: the
 // innermost (contiguous) loop to x, so that neighbouring threads touch
-// neighbouring elements, the next to y, and the rest, linearized, to z.
+// neighbouring elements, the next to y, and the rest, linearized, to z;
+// an innermost loop shorter than a warp is linearized into x with the
+// loops outside it (mapping).
 // x is covered by the grid (`blockIdx.x * blockDim.x + threadIdx.x`, with
 // a bounds guard); y and z by grid-stride loops, since a grid has at most
 // 65535 blocks in those directions and mesh or column dimensions can be
@@ -419,7 +421,10 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 	// The host computes the extent of each mapped loop for the grid; the
 	// kernel computes the same bounds from its parameters.
 	hostE := &affinescf.Emitter{Rewriter: &ir.Rewriter{Root: o.fn}, Anchor: root}
-	dims := o.mapping(len(loops))
+	var dims [3][]int
+	if len(loops) > 0 {
+		dims = o.mapping(loops)
+	}
 	blockDims := [3]*ir.Value{hostE.Index(1), hostE.Index(1), hostE.Index(1)}
 	grid := [3]*ir.Value{hostE.Index(1), hostE.Index(1), hostE.Index(1)}
 	// The body: the pure ops between the band loops, then the innermost
@@ -461,12 +466,12 @@ func (o *outliner) outline(ops []*ir.Operation) error {
 			kernExt[i] = extent{klo, ke.Binary("maxsi", ke.Binary("subi", ke.Bound(ub, kmap(ubOps), false), klo), ke.Index(0))}
 		}
 		// dims[d] lists the loops (outermost first) mapped to direction d.
-		cd := o.coarseDirection(dims, body)
+		cd := o.coarseDirection(loops, dims, body)
 		for d := 2; d >= 0; d-- {
 			if len(dims[d]) == 0 {
 				continue
 			}
-			bs := o.blockSize(d, len(loops))
+			bs := o.blockSize(d, dims)
 			blockDims[d] = hostE.Index(bs)
 			perBlock := bs
 			if d == cd {
@@ -595,8 +600,9 @@ type coarsePoints struct {
 
 // coarseDirection is the direction whose points each thread of a kernel
 // computes o.coarsen of, or -1: the outermost direction used, when it
-// maps one loop and the body has no regions.
-func (o *outliner) coarseDirection(dims [3][]int, body []*ir.Operation) int {
+// maps one loop, not a short one (shortTrip), and the body has no
+// regions.
+func (o *outliner) coarseDirection(loops []*ir.Operation, dims [3][]int, body []*ir.Operation) int {
 	if o.coarsen <= 1 {
 		return -1
 	}
@@ -610,6 +616,9 @@ func (o *outliner) coarseDirection(dims [3][]int, body []*ir.Operation) int {
 		case 0:
 			continue
 		case 1:
+			if _, short := shortTrip(loops[dims[d][0]]); short {
+				return -1 // a thread would take most of the loop
+			}
 			return d
 		}
 		return -1
@@ -681,27 +690,72 @@ func usedAfter(group, later []*ir.Operation) bool {
 	return found
 }
 
-// mapping assigns n band loops (outermost first) to directions: the
-// innermost to x, the next to y, all others to z (linearized).
-func (o *outliner) mapping(n int) [3][]int {
+// warpSize is the number of threads that execute together on an NVIDIA
+// GPU; a loop shorter than a warp mapped to x leaves lanes idle.
+const warpSize = 32
+
+// shortTrip returns the trip count of loop when its bounds are constants
+// and it is shorter than a warp.
+func shortTrip(loop *ir.Operation) (int64, bool) {
+	lb, lbOps, ub, ubOps, step := affine.ForBounds(loop)
+	if len(lbOps) > 0 || len(ubOps) > 0 || len(lb.Results) != 1 || len(ub.Results) != 1 || step <= 0 {
+		return 0, false
+	}
+	lo, ok1 := lb.Results[0].Const()
+	hi, ok2 := ub.Results[0].Const()
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	n := max(hi-lo, 0)
+	n = (n + step - 1) / step
+	return n, n < warpSize
+}
+
+// mapping assigns the band loops (outermost first) to directions: the
+// innermost to x, the next to y, all others to z (linearized). When the
+// innermost loops have a constant trip count shorter than a warp (a
+// neighbour table's V2E[0:7], a vector's components), x takes the next
+// loops outward too, linearized, until it covers a warp: x is the
+// direction whose threads run together, and with V2E alone 7 of 32
+// lanes would work; linearized, neighbouring threads still touch
+// neighbouring elements.
+func (o *outliner) mapping(loops []*ir.Operation) [3][]int {
+	n := len(loops)
+	first := n - 1 // the outermost loop mapped to x
+	trip := int64(1)
+	for first > 0 {
+		t, short := shortTrip(loops[first])
+		if !short {
+			break
+		}
+		if trip *= t; trip >= warpSize {
+			break
+		}
+		first--
+	}
 	var dims [3][]int
-	for i := 0; i < n; i++ {
-		switch d := n - 1 - i; {
-		case d == 0:
-			dims[0] = append(dims[0], i)
-		case d == 1:
+	for i := first; i < n; i++ {
+		dims[0] = append(dims[0], i)
+	}
+	for i := 0; i < first; i++ {
+		if i == first-1 {
 			dims[1] = append(dims[1], i)
-		default:
+		} else {
 			dims[2] = append(dims[2], i)
 		}
 	}
 	return dims
 }
 
-// blockSize is the block extent of direction d for a kernel mapping n
-// loops: the unused directions fold into the last used one.
-func (o *outliner) blockSize(d, n int) int64 {
-	used := min(n, 3)
+// blockSize is the block extent of direction d: the unused directions
+// fold into the last used one.
+func (o *outliner) blockSize(d int, dims [3][]int) int64 {
+	used := 0
+	for k := range dims {
+		if len(dims[k]) > 0 {
+			used = k + 1
+		}
+	}
 	if d < used-1 {
 		return o.block[d]
 	}
