@@ -745,6 +745,49 @@ func TestDerivativesIndependent(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a fold: Horner's rule", func(t *testing.T) {
+		// p(x) = (((a0 x + a1) x + a2) x + a3), a fold the reduce rule cannot
+		// split: differentiated as a scan. dp/da_k = x^(3-k), dp/dx = p'(x).
+		const src = `tir.func @h(%a: !tir.tensor<f64, K[0:4]>, %x: !tir.tensor<f64>) -> !tir.tensor<f64> {
+  %z = tir.constant 0.0 : f64
+  %r = tir.reduce over [K] init %z ins(%a) {
+  ^bb0(%acc, %ak):
+    %m = tir.mul %acc, %x
+    %s = tir.add %m, %ak
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64>
+}`
+		a := []float64{2, -3, 0.5, 7}
+		x := 1.5
+		g := gradient(t, src, "h", nil, [][]float64{a, {x}}, [][]float64{{1}})
+		wantA := []float64{x * x * x, x * x, x, 1}
+		wantX := 3*a[0]*x*x + 2*a[1]*x + a[2]
+		if !near(g[0], wantA, 1e-15) || !near(g[1], []float64{wantX}, 1e-15) {
+			t.Errorf("got da %v dx %v, want %v %v", g[0], g[1], wantA, wantX)
+		}
+	})
+	t.Run("a fold over an empty interval", func(t *testing.T) {
+		// With L = 0 the fold is its init: dr/dc = 1, and the scan it
+		// becomes is read below its interval, at the init.
+		const src = `tir.func @e(%a: !tir.tensor<f64, K[0:L]>, %c: !tir.tensor<f64>) -> !tir.tensor<f64> {
+  %r = tir.reduce over [K] init %c ins(%a) {
+  ^bb0(%acc, %ak):
+    %m = tir.mul %acc, %acc
+    %s = tir.add %m, %ak
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64>
+}`
+		g := gradient(t, src, "e", map[string]int64{"L": 0}, [][]float64{{}, {0.75}}, [][]float64{{2}})
+		if len(g[0]) != 0 || !near(g[1], []float64{2}, 0) {
+			t.Errorf("got da %v dc %v, want [] [2]", g[0], g[1])
+		}
+		g = gradient(t, src, "e", map[string]int64{"L": 1}, [][]float64{{0.5}, {0.75}}, [][]float64{{2}})
+		if !near(g[0], []float64{2}, 0) || !near(g[1], []float64{2 * 2 * 0.75}, 0) {
+			t.Errorf("L = 1: got da %v dc %v, want [2] [3]", g[0], g[1])
+		}
+	})
 	t.Run("elementwise ties and kinks", func(t *testing.T) {
 		const src = `tir.func @e(%a: !tir.tensor<f64, I[0:3]>, %b: !tir.tensor<f64, I[0:3]>) -> (!tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>, !tir.tensor<f64, I[0:3]>) {
   %mn = tir.min %a, %b
@@ -789,6 +832,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 6}},
 		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
 		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "fold.tir"), syms: map[string]int64{"L": 6}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
 		{path: "tridiag.tir"},

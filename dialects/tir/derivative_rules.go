@@ -683,7 +683,7 @@ func reductionOf(o DerivativeOp) (*reduction, error) {
 // combiner finds a region body's last op: add, mul, min or max of the
 // accumulator and a value computed from the inputs alone.
 func (r *reduction) combiner() error {
-	fail := fmt.Errorf("the region form of tir.reduce is handled when its body ends with add, mul, min or max of the accumulator and a value that does not depend on it")
+	fail := fmt.Errorf("the region form of tir.reduce is handled when its body ends with add, mul, min or max of the accumulator and a value that does not depend on it, or when it reduces over one dimension (as a scan)")
 	yield := r.body.Terminator()
 	if yield == nil || len(yield.Operands) != 1 {
 		return fail
@@ -711,6 +711,19 @@ func (r *reduction) combiner() error {
 	}
 	r.kind = k
 	return nil
+}
+
+// ReduceBodySplits reports whether the reduce rule takes a reduce: the
+// simple form, or a region whose body ends with add, mul, min or max of
+// the accumulator and a value computed from the inputs alone. A body
+// where the accumulator enters otherwise (a recurrence, a*acc + b) is a
+// fold, which tir-derivatives differentiates as a scan.
+func ReduceBodySplits(op *ir.Operation) bool {
+	if len(op.Regions) == 0 {
+		return true
+	}
+	r := &reduction{body: op.Regions[0].Entry()}
+	return r.combiner() == nil
 }
 
 // dependsOn reports whether v is computed from w.
@@ -1184,7 +1197,16 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 			if !forward {
 				first = sizeexpr.Span(sizeexpr.Sub(iv.Hi, one), iv.Hi)
 			}
-			out[0] = e.build(Subset, ir.DictAttr{}.With("bounds", DomainAttr{{Name: dim, Interval: first}}), nil, nu)
+			if iv.ProvablyNonEmpty() {
+				out[0] = e.build(Subset, ir.DictAttr{}.With("bounds", DomainAttr{{Name: dim, Interval: first}}), nil, nu)
+			} else {
+				// An empty scan leaves the init as it is: its cotangent is
+				// then 0 from the scan, read where nu is padded with zeros.
+				at := tensorTypeOf(nu)
+				at.Dims = append([]Dim(nil), at.Dims...)
+				at.Dims[at.Find(dim)].Interval = first
+				out[0] = e.fit(nu, at)
+			}
 		}
 		return out
 	}, b)

@@ -166,6 +166,9 @@ func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir
 	if ret == nil || !ret.Is(tir.Return) {
 		return nil, nil, ir.Errorf(fn.Loc, "tir-derivatives: @%s does not end with tir.return", ir.SymbolName(fn))
 	}
+	if err := foldsAsScans(entry); err != nil {
+		return nil, nil, err
+	}
 	if err := capturedAsInputs(entry); err != nil {
 		return nil, nil, err
 	}
