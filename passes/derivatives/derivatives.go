@@ -166,6 +166,7 @@ func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir
 	if ret == nil || !ret.Is(tir.Return) {
 		return nil, nil, ir.Errorf(fn.Loc, "tir-derivatives: @%s does not end with tir.return", ir.SymbolName(fn))
 	}
+	hoistInvariants(entry)
 	if err := foldsAsScans(entry); err != nil {
 		return nil, nil, err
 	}

@@ -114,3 +114,38 @@ func foldAsScan(body *ir.Block, op *ir.Operation) *ir.Value {
 	body.Remove(op)
 	return last.Results[0]
 }
+
+// hoistInvariants moves out of every scan's and region reduce's step the
+// pure ops that read nothing the step defines (a column total reduced
+// inside the step, a coefficient computed from values outside it): they
+// compute the same value at every step, so computing it once before the
+// op changes no result. A value outside the step that varies along the
+// scanned dimension can only be read there through such an op; hoisted,
+// what the step reads is a value without that dimension, which
+// capturedAsInputs makes an input.
+func hoistInvariants(body *ir.Block) {
+	for _, op := range append([]*ir.Operation(nil), body.Ops...) {
+		if !op.Is(tir.Scan, tir.Reduce) || len(op.Regions) == 0 {
+			continue
+		}
+		step := op.Regions[0].Entry()
+		defined := map[*ir.Value]bool{}
+		for _, a := range step.Args {
+			defined[a] = true
+		}
+		for _, inner := range append([]*ir.Operation(nil), step.Ops...) {
+			invariant := inner.HasTrait(ir.TraitPure) && len(inner.Regions) == 0 && len(inner.Results) > 0
+			for _, v := range inner.Operands {
+				invariant = invariant && !defined[v]
+			}
+			if !invariant {
+				for _, r := range inner.Results {
+					defined[r] = true
+				}
+				continue
+			}
+			step.Remove(inner)
+			body.InsertAt(body.IndexOf(op), inner)
+		}
+	}
+}
