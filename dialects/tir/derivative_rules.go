@@ -1285,8 +1285,8 @@ func gatherAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []b
 	}, b)
 }
 
-// denseViewAdjoint is the transpose of any view whose expressions have
-// integer offsets (no size symbol), written densely: each operand point
+// denseViewAdjoint is the transpose of any view whose expressions are
+// affine (offsets may hold size symbols), written densely: each operand point
 // receives the sum of the cotangent over the result points whose
 // expressions name it (O(operand points x result points); the strided
 // reads of a subsampling, 2*i + 1). A result dimension named like an
@@ -1308,11 +1308,6 @@ func denseViewAdjoint(b DerivativeBuilder, o DerivativeOp, g *ir.Value) ([]*ir.V
 		ex, _ := m.Expr(d.Name)
 		if _, _, ok := ex.Linear(); !ok {
 			return nil, NotDifferentiableYet(o.Op, "the expression of "+d.Name+" is not affine")
-		}
-		for _, v := range ex.Vars() {
-			if v.Kind != sizeexpr.DimVar {
-				return nil, NotDifferentiableYet(o.Op, "dimension "+d.Name+" = "+ex.String()+" needs a scatter, and its offset holds a size symbol")
-			}
 		}
 	}
 	return rule(func(e *emitter) []*ir.Value {
@@ -1340,8 +1335,23 @@ func denseViewAdjoint(b DerivativeBuilder, o DerivativeOp, g *ir.Value) ([]*ir.V
 		for _, d := range xt.Dims {
 			ex, _ := m.Expr(d.Name)
 			terms, c, _ := ex.Linear()
-			at := i64(c)
+			// The offset, with its size symbols (X = 2*j + N) a size
+			// expression as a value, compared with the position like the
+			// rest.
+			off := sizeexpr.Const(c)
 			for _, t := range terms {
+				if t.Var.Kind != sizeexpr.DimVar {
+					off = sizeexpr.Add(off, sizeexpr.Mul(t.Var.Expr(), t.Coef))
+				}
+			}
+			at := i64(c)
+			if !off.IsConst() {
+				at = e.build(Constant, ir.DictAttr{}.With("value", SizeAttr{Expr: off}), Scalar(ir.I64))
+			}
+			for _, t := range terms {
+				if t.Var.Kind != sizeexpr.DimVar {
+					continue
+				}
 				p := e.build(Pos, ir.DictAttr{}.With("dim", ir.StringAttr(name(t.Var.Name))), nil, g)
 				if t.Coef != 1 {
 					p = e.op(Mul, p, i64(t.Coef))
