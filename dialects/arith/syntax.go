@@ -43,10 +43,7 @@ func Operands(p *ir.OpParser, n int) ([]*ir.Value, []ir.Location, error) {
 // CheckType fails at loc when v does not have type t, the way MLIR reports a
 // custom form whose trailing type disagrees with an operand.
 func CheckType(v *ir.Value, loc ir.Location, t ir.Type) error {
-	if !ir.TypeEqual(v.Type, t) {
-		return ir.Errorf(loc, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", v.NameHint, t, v.Type)
-	}
-	return nil
+	return ir.CheckOperandType(v, loc, t)
 }
 
 // ColonType reads `: T`.
@@ -125,21 +122,7 @@ func SameShape(a, b ir.Type) bool {
 // forms of upstream ops have no place for others (MLIR puts them in an
 // attribute dictionary our grammar reads only with the `attributes`
 // keyword), so such ops print in the generic form.
-func OnlyAttrs(op *ir.Operation, names ...string) bool {
-	for _, a := range op.Attrs {
-		known := false
-		for _, n := range names {
-			if a.Name == n {
-				known = true
-				break
-			}
-		}
-		if !known {
-			return false
-		}
-	}
-	return true
-}
+func OnlyAttrs(op *ir.Operation, names ...string) bool { return ir.OnlyAttrs(op, names...) }
 
 // DropEmptyBlock turns a region made of one empty block without arguments
 // into an empty region. The generic form writes an empty region as `{ }`,
