@@ -20,7 +20,8 @@ import (
 //	type($x)    the type of operand x (checked)
 //	type(res)   the result type; types(res) the result types, comma-separated
 //	type(res)?  ` : T`, optional: the single result's type, which the op's
-//	            type rule infers where the input leaves it out
+//	            type rule infers where the input leaves it out; types(res)?
+//	            the same for any number of results
 //	fn($x,$y)   (T, S) -> R: the types of operands x and y, then the result
 //	sym(a)      @name: flat symbol reference attribute a
 //	int(a:T)    an integer literal: attribute a of type T
@@ -53,7 +54,8 @@ type Directive struct {
 	// them out).
 	Attrs func(arg string) []string
 	// List marks a bracketed list that hugs the operand or list before it
-	// (`%m[%i]`, MLIR's `%src[0] [4]`).
+	// (`%m[%i]`, MLIR's `%src[0] [4]`); a list after it hugs it in turn
+	// (`@g(%a)` after a callee).
 	List bool
 	// Parse reads the directive's part of the custom form.
 	Parse func(c *FormatParser, arg string) error
@@ -189,9 +191,11 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		}
 		var sub *OpParser
 		if sub, err = p.Group(); err == nil {
-			var vs []*Value
-			if vs, err = operandsUntilEnd(sub); err == nil {
-				c.operands[g] = vs
+			c.operands[g] = nil
+			if !sub.AtEnd() {
+				c.operands[g], err = sub.OperandList()
+			}
+			if err == nil {
 				err = sub.ExpectEnd()
 			}
 		}
@@ -241,12 +245,12 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		if ty, err = p.Type(); err == nil {
 			st.ResultTypes = []Type{ty}
 		}
-	case t == "type(res)?":
+	case t == "type(res)?", t == "types(res)?":
 		ts, ok, err := p.OptionalColonTypes()
 		if err != nil || !ok {
 			return err
 		}
-		if len(ts) != 1 {
+		if len(ts) != 1 && t == "type(res)?" {
 			return p.Errorf("expected one result type")
 		}
 		st.ResultTypes = ts
@@ -276,28 +280,6 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		err = p.ExpectWord(t)
 	}
 	return err
-}
-
-// operandsUntilEnd reads `%a, %b, ...`, zero or more, up to what is not
-// a value.
-func operandsUntilEnd(p *OpParser) ([]*Value, error) {
-	var vs []*Value
-	for i := 0; ; i++ {
-		if i > 0 {
-			if !(p.IsPunct(",") && p.PeekAt(1) != nil && p.PeekAt(1).Kind == ItemValue) {
-				break
-			}
-			p.Next()
-		} else if !p.IsValue() {
-			break
-		}
-		v, err := p.Operand()
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
 }
 
 func inner(t string) string {
@@ -505,7 +487,7 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 			}
 		case t == "attr-dict-with-keyword":
 			p.AttrDict(op.Attrs, f.Spelled()...)
-		case t == "type(res)?":
+		case t == "type(res)?", t == "types(res)?":
 			if len(op.Results) > 0 {
 				p.Write(" : ")
 				p.Types(resultTypes(op))
@@ -538,7 +520,7 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 // it (`offset: [...]`).
 func (f *Format) spaceBefore(prev, t string) bool {
 	switch t {
-	case ",", "attr-dict", "attr-dict-with-keyword", "type(res)?":
+	case ",", "attr-dict", "attr-dict-with-keyword", "type(res)?", "types(res)?":
 		return false
 	}
 	prevDir, _ := f.directive(prev)
