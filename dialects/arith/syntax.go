@@ -1,6 +1,8 @@
 package arith
 
 import (
+	"strings"
+
 	"tir/dialects/ir"
 )
 
@@ -195,6 +197,29 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 	p.Write(" : ")
 	p.Types(TypesOf(vs))
 }
+
+// Directives are the pieces of upstream syntax that the upstream
+// dialects' format strings (ir.Format) share:
+//
+//	values-types($x)  ` %a, %b : T1, T2`, nothing for no values: operands
+//	                  x, each checked against its type where it is used
+//	                  (the form of func.return and the yields)
+var Directives = ir.Directives{
+	"values-types": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			vs, err := ParseValuesColonTypes(c.OpParser)
+			c.SetOperands(strings.TrimPrefix(arg, "$"), vs)
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+}
+
+// Format compiles an upstream op's format string with Directives.
+func Format(spec string) *ir.Format { return ir.NewFormat(spec, Directives, false) }
 
 // Register registers op definitions after guarding their custom printers:
 // an op whose operand, result or region counts differ from its definition

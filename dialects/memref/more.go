@@ -66,12 +66,7 @@ func valuesTerminator(name, summary string) *ir.OpDef {
 		Name: name, Summary: summary, Syntax: name + " %a : T",
 		Traits:      ir.TraitTerminator,
 		NumOperands: -1, NumResults: 0, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			vs, err := arith.ParseValuesColonTypes(p)
-			st.Operands = vs
-			return err
-		},
-		Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
+		Format:       arith.Format("values-types($operands)"),
 		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	}
 }
