@@ -71,12 +71,22 @@ type Directive struct {
 type Directives map[string]*Directive
 
 // NewFormat compiles a format string; dirs are the dialect's directives.
+// A format whose operands could not be told apart (two groups of varying
+// size without segments) is a mistake in the dialect: NewFormat panics, as
+// the op tables are built at start-up.
 func NewFormat(spec string, dirs Directives, segments bool) *Format {
 	f := &Format{spec: spec, tokens: strings.Fields(spec), dirs: dirs, segments: segments}
+	variadic := 0
 	for _, t := range f.tokens {
-		if g, _ := f.groupOf(t); g != "" {
+		if g, v := f.groupOf(t); g != "" {
 			f.groups = append(f.groups, g)
+			if v {
+				variadic++
+			}
 		}
+	}
+	if variadic > 1 && !segments {
+		panic("ir: format '" + spec + "' has several operand groups of varying size but no segments")
 	}
 	return f
 }
@@ -117,7 +127,6 @@ type FormatParser struct {
 	*OpParser
 	St       *OpState
 	operands map[string][]*Value
-	types    map[string]Type
 	deferred []func() error
 }
 
@@ -134,7 +143,7 @@ func (c *FormatParser) Defer(f func() error) { c.deferred = append(c.deferred, f
 
 // Parse reads the custom form after the op name into st.
 func (f *Format) Parse(p *OpParser, st *OpState) error {
-	c := &FormatParser{OpParser: p, St: st, operands: map[string][]*Value{}, types: map[string]Type{}}
+	c := &FormatParser{OpParser: p, St: st, operands: map[string][]*Value{}}
 	for _, t := range f.tokens {
 		if err := f.parseToken(c, t); err != nil {
 			return err
@@ -232,9 +241,7 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		loc := p.CurLoc()
 		var ty Type
 		if ty, err = p.Type(); err == nil {
-			g := strings.Trim(inner(t), "$")
-			c.types[g] = ty
-			for _, v := range c.operands[g] {
+			for _, v := range c.operands[strings.Trim(inner(t), "$")] {
 				if err = CheckOperandType(v, loc, ty); err != nil {
 					break
 				}

@@ -124,3 +124,14 @@ func TestFormatDiagnostics(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatAmbiguousOperands: two operand groups of varying size need
+// segments to be told apart; a format without them is refused at start-up.
+func TestFormatAmbiguousOperands(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Errorf("NewFormat accepted two variadic groups without segments")
+		}
+	}()
+	ir.NewFormat("$a* , ($b*)", nil, false)
+}
