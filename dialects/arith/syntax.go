@@ -204,6 +204,8 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 //	values-types($x)  ` %a, %b : T1, T2`, nothing for no values: operands
 //	                  x, each checked against its type where it is used
 //	                  (the form of func.return and the yields)
+//	fastmath          an optional `fastmath<fast>`: attribute fastmath
+//	                  (#arith.fastmath<none> when left out)
 var Directives = ir.Directives{
 	"values-types": {
 		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
@@ -215,6 +217,19 @@ var Directives = ir.Directives{
 		Print: func(c *ir.FormatPrinter, arg string) {
 			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
 		},
+	},
+	"fastmath": {
+		Attrs: func(string) []string { return []string{"fastmath"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			fm, err := ParseFastMathFlags(c.OpParser)
+			// Set last, after the attr-dict, as MLIR orders it.
+			c.Defer(func() error {
+				c.St.Attrs = c.St.Attrs.With("fastmath", fm)
+				return nil
+			})
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, _ string) { PrintFastMathFlags(c, c.Op) },
 	},
 }
 

@@ -19,6 +19,9 @@ import (
 //	attr-dict-with-keyword  the same as `attributes {...}`
 //	type($x)    the type of operand x (checked)
 //	type(res)   the result type; types(res) the result types, comma-separated
+//	type(all)   the one type of the result and of every operand, each
+//	            operand checked where it is used (MLIR's
+//	            SameOperandsAndResultType forms: `%a, %b : f32`)
 //	type(res)?  ` : T`, optional: the single result's type, which the op's
 //	            type rule infers where the input leaves it out; types(res)?
 //	            the same for any number of results
@@ -127,6 +130,7 @@ type FormatParser struct {
 	*OpParser
 	St       *OpState
 	operands map[string][]*Value
+	locs     map[*Value][]Location // where each single operand was used
 	deferred []func() error
 }
 
@@ -143,7 +147,7 @@ func (c *FormatParser) Defer(f func() error) { c.deferred = append(c.deferred, f
 
 // Parse reads the custom form after the op name into st.
 func (f *Format) Parse(p *OpParser, st *OpState) error {
-	c := &FormatParser{OpParser: p, St: st, operands: map[string][]*Value{}}
+	c := &FormatParser{OpParser: p, St: st, operands: map[string][]*Value{}, locs: map[*Value][]Location{}}
 	for _, t := range f.tokens {
 		if err := f.parseToken(c, t); err != nil {
 			return err
@@ -219,10 +223,12 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		g, _ := f.groupOf(t)
 		c.operands[g], err = p.OperandList()
 	case strings.HasPrefix(t, "$"):
+		loc := p.CurLoc()
 		var v *Value
 		if v, err = p.Operand(); err == nil {
 			g, _ := f.groupOf(t)
 			c.operands[g] = []*Value{v}
+			c.locs[v] = append(c.locs[v], loc)
 		}
 	case strings.HasPrefix(t, "sym("):
 		it := p.Peek()
@@ -252,6 +258,24 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		if ty, err = p.Type(); err == nil {
 			st.ResultTypes = []Type{ty}
 		}
+	case t == "type(all)":
+		loc := p.CurLoc()
+		ty, err := p.Type()
+		if err != nil {
+			return err
+		}
+		for _, g := range f.groups {
+			for _, v := range c.operands[g] {
+				at := []Location{loc}
+				if l := c.locs[v]; len(l) > 0 {
+					at, c.locs[v] = l[:1], l[1:]
+				}
+				if err := CheckOperandType(v, at[0], ty); err != nil {
+					return err
+				}
+			}
+		}
+		st.ResultTypes = []Type{ty}
 	case t == "type(res)?", t == "types(res)?":
 		ts, ok, err := p.OptionalColonTypes()
 		if err != nil || !ok {
@@ -436,7 +460,7 @@ func (f *Format) Printable(op *Operation) bool {
 			if _, ok := op.Attr(n).(IntegerAttr); !ok {
 				return false
 			}
-		case t == "type(res)":
+		case t == "type(res)", t == "type(all)":
 			if len(op.Results) != 1 {
 				return false
 			}
@@ -551,7 +575,7 @@ func (f *Format) printToken(c *FormatPrinter, t string) {
 		p.Write(strconv.FormatInt(op.Attr(n).(IntegerAttr).Value, 10))
 	case strings.HasPrefix(t, "type($"):
 		p.Type(groups[strings.Trim(inner(t), "$")][0].Type)
-	case t == "type(res)":
+	case t == "type(res)", t == "type(all)":
 		p.Type(op.Results[0].Type)
 	case t == "types(res)":
 		p.Types(resultTypes(op))

@@ -66,14 +66,17 @@ var (
 		}}
 	toySink = &ir.OpDef{Name: "fmttest.sink", NumOperands: -1, NumResults: 0,
 		Format: ir.NewFormat("$a at(i) , $rest* attr-dict : type($a)", toyDirectives, false)}
+	toySame = &ir.OpDef{Name: "fmttest.same", NumOperands: 2, NumResults: 1,
+		Format: ir.NewFormat("$x , $y attr-dict : type(all)", nil, false)}
 )
 
-func init() { ir.Register(toyPick, toySink) }
+func init() { ir.Register(toyPick, toySink, toySame) }
 
 const toySrc = `func.func @f(%a: i32, %b: i32, %i: index) {
   %0 = fmttest.pick last %a, %b : i32
   %1 = fmttest.pick first %0 attributes {x = 1 : i64} : i32
   fmttest.sink %1(%i), %a, %b {y = 2 : i64} : i32
+  %2 = fmttest.same %a, %a : i32
   func.return
 }
 `
@@ -115,6 +118,8 @@ func TestFormatDiagnostics(t *testing.T) {
 		{"%0 = fmttest.pick first %a : i32, i32", "expected one result type"},
 		{"fmttest.sink %a(%i), %a : i64", "1:62: error: use of value '%a' expects different type than prior uses: 'i64' vs 'i32'"},
 		{"fmttest.sink %a %i : i32", "1:52: error: expected '(', found '%i'"},
+		// type(all) checks each operand where it is used.
+		{"%0 = fmttest.same %a, %i : i32", "1:58: error: use of value '%i' expects different type than prior uses: 'i32' vs 'index'"},
 	} {
 		src := "func.func @f(%a: i32, %i: index) {\n  " + c.src + "\n  func.return\n}\n"
 		src = strings.Replace(src, "\n  ", " ", 1)
