@@ -27,7 +27,7 @@ var Cast = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.cast %a : !tir.tensor<f64, ...>",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$operands+" + typed),
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {
@@ -50,7 +50,7 @@ var MakeTuple = &Op{OpDef: ir.OpDef{
 	Syntax:      "%t = tir.make_tuple %a, %b : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: -1, NumResults: 1,
-	Format: syntax("$operands+" + typed),
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		if len(op.Operands) == 0 {
 			return nil, ir.Errorf(op.Loc, "'tir.make_tuple' needs at least one operand")
@@ -77,7 +77,7 @@ var TupleGet = &Op{OpDef: ir.OpDef{
 	Syntax:      "%x = tir.tuple_get %t[1] : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$t index" + typed),
+	Format: syntax("$t index attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		t, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -109,7 +109,7 @@ var View = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.view %x [d0 = i + k, d1 = 2*j] : !tir.tensor<f32, i[0:5], k[0:3], j[0:4]>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$x map" + typed),
+	Format: syntax("$x map attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {
@@ -219,7 +219,7 @@ var Gather = &Op{OpDef: ir.OpDef{
 	Syntax:      "%g = tir.gather %x [Vertex = %table] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1,
-	Format: syntax("$x dim-table($table)" + typed),
+	Format: syntax("$x dim-table($table) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -276,7 +276,7 @@ var CanDeref = &Op{OpDef: ir.OpDef{
 	Syntax:      "%m = tir.can_deref %g : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$operands+" + typed),
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -295,7 +295,7 @@ var Subset = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.subset %x [I[1:4], K[0:N-1]] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$x domain(bounds)" + typed),
+	Format: syntax("$x domain(bounds) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -333,7 +333,7 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.broadcast %x [K[0:9]] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$x domain(dims)" + typed),
+	Format: syntax("$x domain(dims) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -365,7 +365,7 @@ var Pos = &Op{OpDef: ir.OpDef{
 	Syntax:      "%p = tir.pos I of %x : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("dim of $x" + typed),
+	Format: syntax("dim of $x attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -390,7 +390,7 @@ var Concat = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.concat %a, %b along I : T",
 	Traits:      ir.TraitPure,
 	NumOperands: -1, NumResults: 1,
-	Format: syntax("$operands+ along dim" + typed),
+	Format: syntax("$operands+ along dim attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		if len(op.Operands) < 2 {
 			return nil, ir.Errorf(op.Loc, "'tir.concat' needs at least two operands")
@@ -470,7 +470,7 @@ var AssumeShape = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.assume_shape %x : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Format: syntax("$operands+" + typed),
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {

@@ -254,10 +254,6 @@ func attrs(names ...string) func(string) []string {
 	return func(string) []string { return names }
 }
 
-// typed is the tail of most forms: other attributes, then the optional
-// result type the op's rule infers.
-const typed = " attr-dict-with-keyword type(res)?"
-
 // parseViewMap reads a view's map against its result type. A dimension of
 // the operand the brackets leave out maps to the result dimension of the
 // same name: `[E2V = 1]` on Edge x E2V keeps Edge. The map is completed

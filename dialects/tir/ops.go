@@ -160,7 +160,7 @@ func elementwise(name, summary string, n int, elems elemClass, cost CostClass) *
 		Syntax:      fmt.Sprintf("%%r = tir.%s %s : T", name, operandSyntax(n)),
 		Traits:      ir.TraitPure | ir.TraitElementwise,
 		NumOperands: n, NumResults: 1, NumRegions: 0,
-		Format: syntax("$operands+" + typed),
+		Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 		Infer: func(op *ir.Operation) ([]ir.Type, error) {
 			if err := checkElem(op, elems.ok, elems.what); err != nil {
 				return nil, err
@@ -243,7 +243,7 @@ var Cmp = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Format: syntax("predicate $operands+" + typed),
+	Format: syntax("predicate $operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		pred, ok := op.Attr("predicate").(ir.StringAttr)
 		if !ok || !isCmpPredicate(string(pred)) {
@@ -270,7 +270,7 @@ var Select = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.select %cond, %a, %b : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 3, NumResults: 1, NumRegions: 0,
-	Format: syntax("$operands+" + typed),
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		c, err := tensorOf(op, op.Operands[0], "condition")
 		if err != nil {
@@ -297,7 +297,7 @@ var Shift = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.shift %x [I + 1, J - 2] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Format: syntax("$x offsets" + typed),
+	Format: syntax("$x offsets attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {

@@ -177,7 +177,7 @@ var Piecewise = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.piecewise along K[0:L] [0:1] %top, [L - 1:L] %bottom, else %inner : T",
 	Traits:      ir.TraitPure,
 	NumOperands: -1, NumResults: 1,
-	Format: syntax("along dim pieces" + typed),
+	Format: syntax("along dim pieces attr-dict-with-keyword type(res)?"),
 	Infer:  inferPiecewise,
 },
 	reads:     piecewiseReads,
