@@ -43,44 +43,7 @@ func ElementwiseOp(name string, arity int, kind ElemKind, fastmath bool, summary
 		Syntax:      fmt.Sprintf("%%r = %s %s : T", name, strings.TrimSuffix(strings.Repeat("%x, ", arity), ", ")),
 		Traits:      ir.TraitPure,
 		NumOperands: arity, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			vs, locs, err := Operands(p, arity)
-			if err != nil {
-				return err
-			}
-			fm := FastNone
-			if fastmath {
-				if fm, err = ParseFastMathFlags(p); err != nil {
-					return err
-				}
-			}
-			extra, err := OptionalBareDict(p)
-			if err != nil {
-				return err
-			}
-			t, err := ColonType(p)
-			if err != nil {
-				return err
-			}
-			for i, v := range vs {
-				if err := CheckType(v, locs[i], t); err != nil {
-					return err
-				}
-			}
-			st.Operands, st.ResultTypes = vs, []ir.Type{t}
-			st.Attrs = append(st.Attrs, extra...)
-			if fastmath {
-				st.Attrs = st.Attrs.With("fastmath", fm)
-			}
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			p.Write(" ")
-			p.Values(op.Operands)
-			PrintFastMathFlags(p, op)
-			p.Write(" : ")
-			p.Type(op.Results[0].Type)
-		},
+		Format: Format(elementwiseFormat(arity, fastmath)),
 		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			return verifyElementwise(op, kind, fastmath)
 		},
@@ -95,6 +58,22 @@ func ElementwiseOp(name string, arity int, kind ElemKind, fastmath bool, summary
 		d.NeedsGeneric = func(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 	}
 	return d
+}
+
+// elementwiseFormat is `$x0 , $x1 fastmath attr-dict : type(all)`: the
+// operands, the flags of a fastmath op, one type for all.
+func elementwiseFormat(arity int, fastmath bool) string {
+	var parts []string
+	for i := 0; i < arity; i++ {
+		if i > 0 {
+			parts = append(parts, ",")
+		}
+		parts = append(parts, fmt.Sprintf("$x%d", i))
+	}
+	if fastmath {
+		parts = append(parts, "fastmath")
+	}
+	return strings.Join(append(parts, "attr-dict", ":", "type(all)"), " ")
 }
 
 func verifyElementwise(op *ir.Operation, kind ElemKind, fastmath bool) error {

@@ -1,6 +1,8 @@
 package arith
 
 import (
+	"strings"
+
 	"tir/dialects/ir"
 )
 
@@ -43,10 +45,7 @@ func Operands(p *ir.OpParser, n int) ([]*ir.Value, []ir.Location, error) {
 // CheckType fails at loc when v does not have type t, the way MLIR reports a
 // custom form whose trailing type disagrees with an operand.
 func CheckType(v *ir.Value, loc ir.Location, t ir.Type) error {
-	if !ir.TypeEqual(v.Type, t) {
-		return ir.Errorf(loc, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", v.NameHint, t, v.Type)
-	}
-	return nil
+	return ir.CheckOperandType(v, loc, t)
 }
 
 // ColonType reads `: T`.
@@ -125,21 +124,7 @@ func SameShape(a, b ir.Type) bool {
 // forms of upstream ops have no place for others (MLIR puts them in an
 // attribute dictionary our grammar reads only with the `attributes`
 // keyword), so such ops print in the generic form.
-func OnlyAttrs(op *ir.Operation, names ...string) bool {
-	for _, a := range op.Attrs {
-		known := false
-		for _, n := range names {
-			if a.Name == n {
-				known = true
-				break
-			}
-		}
-		if !known {
-			return false
-		}
-	}
-	return true
-}
+func OnlyAttrs(op *ir.Operation, names ...string) bool { return ir.OnlyAttrs(op, names...) }
 
 // DropEmptyBlock turns a region made of one empty block without arguments
 // into an empty region. The generic form writes an empty region as `{ }`,
@@ -212,6 +197,44 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 	p.Write(" : ")
 	p.Types(TypesOf(vs))
 }
+
+// Directives are the pieces of upstream syntax that the upstream
+// dialects' format strings (ir.Format) share:
+//
+//	values-types($x)  ` %a, %b : T1, T2`, nothing for no values: operands
+//	                  x, each checked against its type where it is used
+//	                  (the form of func.return and the yields)
+//	fastmath          an optional `fastmath<fast>`: attribute fastmath
+//	                  (#arith.fastmath<none> when left out)
+var Directives = ir.Directives{
+	"values-types": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			vs, err := ParseValuesColonTypes(c.OpParser)
+			c.SetOperands(strings.TrimPrefix(arg, "$"), vs)
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+	"fastmath": {
+		Attrs: func(string) []string { return []string{"fastmath"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			fm, err := ParseFastMathFlags(c.OpParser)
+			// Set last, after the attr-dict, as MLIR orders it.
+			c.Defer(func() error {
+				c.St.Attrs = c.St.Attrs.With("fastmath", fm)
+				return nil
+			})
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, _ string) { PrintFastMathFlags(c, c.Op) },
+	},
+}
+
+// Format compiles an upstream op's format string with Directives.
+func Format(spec string) *ir.Format { return ir.NewFormat(spec, Directives, false) }
 
 // Register registers op definitions after guarding their custom printers:
 // an op whose operand, result or region counts differ from its definition

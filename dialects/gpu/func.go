@@ -298,12 +298,7 @@ var Return = &ir.OpDef{
 	Syntax:      "gpu.return [%a, %b : T1, T2]",
 	Traits:      ir.TraitTerminator | ir.TraitPure,
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, err := arith.ParseValuesColonTypes(p)
-		st.Operands = vs
-		return err
-	},
-	Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
+	Format:       arith.Format("values-types($operands)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		fn := op.ParentOp()

@@ -78,8 +78,7 @@ var ModuleEnd = &ir.OpDef{
 	Syntax:      "gpu.module_end (left out in gpu.module's custom form)",
 	Traits:      ir.TraitTerminator | ir.TraitPure,
 	NumOperands: 0, NumResults: 0, NumRegions: 0,
-	Parse:        func(p *ir.OpParser, st *ir.OpState) error { return p.ExpectEnd() },
-	Print:        func(ir.OpPrinter, *ir.Operation) {},
+	Format:       arith.Format(""), // nothing after the name
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if par := op.ParentOp(); !par.Is(moduleEndParents...) {

@@ -46,6 +46,10 @@ type OpDef struct {
 	NumOperands int
 	NumResults  int
 	NumRegions  int
+	// Format is the declarative custom syntax (format.go); Register
+	// derives Parse and Print from it. Ops whose syntax a format cannot
+	// say leave it nil and write Parse and Print by hand.
+	Format *Format
 	// Parse reads the custom form (after the op name) into st. Nil means
 	// the op has only the generic form.
 	Parse func(p *OpParser, st *OpState) error
@@ -127,12 +131,19 @@ func (d *OpDef) OpName() string { return d.Name }
 
 var registry = map[string]*OpDef{}
 
-// Register adds op definitions to the global registry. Dialect packages
-// call it from init with their op tables.
+// Register adds op definitions to the global registry (deriving the
+// parser and printer of those with a Format). Dialect packages call it
+// from init with their op tables.
 func Register(defs ...*OpDef) {
 	for _, d := range defs {
 		if _, dup := registry[d.Name]; dup {
 			panic("ir: op registered twice: " + d.Name)
+		}
+		if d.Format != nil {
+			if d.Parse != nil || d.Print != nil {
+				panic("ir: op with both a format and hand-written syntax: " + d.Name)
+			}
+			d.Parse, d.Print = d.Format.Parse, d.Format.Print
 		}
 		registry[d.Name] = d
 	}

@@ -11,7 +11,7 @@ import (
 // The memref ops users meet in what mlir-opt prints, beyond those the
 // affine stage uses: views (subview, reinterpret_cast, view, reshape,
 // collapse_shape, expand_shape), globals, queries and atomics, with MLIR
-// 16's syntax (one format string each, see format.go) and representation.
+// 16's syntax (one format string each, ir.Format; see format.go) and representation.
 var (
 	SubView = formatOp("memref.subview", "a strided view of a part of a memref",
 		"$source mixed(offsets) mixed(sizes) mixed(strides) attr-dict : type($source) to type(res)", true, 1, ir.TraitPure, nil)
@@ -22,7 +22,7 @@ var (
 	ExpandShape = formatOp("memref.expand_shape", "split dimensions into groups",
 		"$src reassoc attr-dict : type($src) into type(res)", false, 1, ir.TraitPure, nil)
 	View = formatOp("memref.view", "a view of an i8 buffer at a byte shift",
-		"$source [$byte_shift] [$sizes*] attr-dict : type($source) to type(res)", false, 1, ir.TraitPure, nil)
+		"$source indices($byte_shift) indices($sizes*) attr-dict : type($source) to type(res)", false, 1, ir.TraitPure, nil)
 	Reshape = formatOp("memref.reshape", "a memref with the shape given by a 1-D memref",
 		"$source ($shape*) attr-dict : fn($source,$shape)", false, 1, ir.TraitPure, nil)
 	Realloc = formatOp("memref.realloc", "grow or shrink a 1-D buffer",
@@ -34,13 +34,13 @@ var (
 	ExtractStridedMetadata = formatOp("memref.extract_strided_metadata", "the base buffer, offset, sizes and strides of a memref",
 		"$source attr-dict : type($source) -> types(res)", false, -1, ir.TraitPure, nil)
 	AtomicRMW = formatOp("memref.atomic_rmw", "atomically combine an element with a value; the old value is the result",
-		"kind(kind) $value , $memref [$indices*] attr-dict : fn($value,$memref)", false, 1, 0, nil)
+		"kind(kind) $value , $memref indices($indices*) attr-dict : fn($value,$memref)", false, 1, 0, nil)
 	Rank = inferring(formatOp("memref.rank", "the rank of a memref", "$memref attr-dict : type($memref)", false, 1, ir.TraitPure, nil),
 		func(op *ir.Operation) ([]ir.Type, error) { return []ir.Type{ir.Index}, nil })
 	ExtractAlignedPointerAsIndex = formatOp("memref.extract_aligned_pointer_as_index", "the aligned pointer of a memref as an index",
 		"$source attr-dict : type($source) -> type(res)", false, 1, ir.TraitPure, nil)
 	GenericAtomicRMW = inferring(formatOp("memref.generic_atomic_rmw", "atomically replace an element by what the region computes from it",
-		"$memref [$indices*] : type($memref) region attr-dict", false, 1, 0, nil),
+		"$memref indices($indices*) : type($memref) region attr-dict", false, 1, 0, nil),
 		func(op *ir.Operation) ([]ir.Type, error) {
 			mt, ok := op.Operands[0].Type.(ir.MemRefType)
 			if !ok {
@@ -66,12 +66,7 @@ func valuesTerminator(name, summary string) *ir.OpDef {
 		Name: name, Summary: summary, Syntax: name + " %a : T",
 		Traits:      ir.TraitTerminator,
 		NumOperands: -1, NumResults: 0, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			vs, err := arith.ParseValuesColonTypes(p)
-			st.Operands = vs
-			return err
-		},
-		Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
+		Format:       arith.Format("values-types($operands)"),
 		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	}
 }

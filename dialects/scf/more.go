@@ -464,11 +464,6 @@ var ReduceReturn = &ir.OpDef{
 	Syntax:      "scf.reduce.return %r : T",
 	Traits:      ir.TraitTerminator | ir.TraitPure,
 	NumOperands: 1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, err := arith.ParseValuesColonTypes(p)
-		st.Operands = vs
-		return err
-	},
-	Print:        func(p ir.OpPrinter, op *ir.Operation) { arith.PrintValuesColonTypes(p, op.Operands) },
+	Format:       arith.Format("values-types($operands)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 }

@@ -225,67 +225,7 @@ var Call = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.call @g(%a, %b) : R",
 	Traits:      0,
 	NumOperands: -1, NumResults: -1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		name, err := p.Symbol()
-		if err != nil {
-			return err
-		}
-		g, err := p.Group()
-		if err != nil {
-			return err
-		}
-		if !g.AtEnd() {
-			if st.Operands, err = g.OperandList(); err != nil {
-				return err
-			}
-		}
-		if err := g.ExpectEnd(); err != nil {
-			return err
-		}
-		st.Attrs = st.Attrs.With("callee", ir.SymbolRefAttr(name))
-		extra, err := p.OptionalAttrDict()
-		if err != nil {
-			return err
-		}
-		for _, e := range extra {
-			st.Attrs = st.Attrs.With(e.Name, e.Value)
-		}
-		ts, given, err := p.OptionalColonTypes()
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectEnd(); err != nil {
-			return err
-		}
-		callee := p.Host.LookupSymbol(name)
-		if callee == nil {
-			if !given {
-				return ir.Errorf(st.Loc, "call to @%s needs its result types: the function is not defined before this call", name)
-			}
-			st.ResultTypes = ts
-			return nil
-		}
-		probe := ir.NewOp("tir.call", st.Loc, st.Operands, nil, st.Attrs)
-		if err := checkDataResults(probe, callee); err != nil {
-			return err
-		}
-		bind, err := Unify(probe, callee, st.Operands)
-		if err != nil {
-			return err
-		}
-		inferred := CallResultTypes(callee, bind)
-		if given && !ir.TypesEqual(ts, inferred) {
-			return ir.Errorf(st.Loc, "call result types %s do not match @%s's results under the call's bindings: %s", ir.JoinTypes(ts), name, ir.JoinTypes(inferred))
-		}
-		st.ResultTypes = inferred
-		return nil
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" @" + ir.SymbolRefAttr(Callee(op)).String()[1:] + "(")
-		p.Values(op.Operands)
-		p.Write(")")
-		printResultType(p, op)
-	},
+	Format: syntax("callee ($operands*) attr-dict-with-keyword types(res)?"),
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		callee := lookupIn(moduleOf(op), Callee(op))
 		if callee == nil {
@@ -311,8 +251,35 @@ var Call = &Op{OpDef: ir.OpDef{
 		return nil
 	},
 },
-	syntaxAttrs: []string{"callee"},
-	checks:      callOpChecks,
-	trail:       callTrail,
-	Detail:      callDetail,
+	checks: callOpChecks,
+	trail:  callTrail,
+	Detail: callDetail,
+}
+
+// inferCallResults binds the callee's size symbols to the call's operands
+// and infers the result types, which must equal those given.
+func inferCallResults(c *ir.FormatParser, name string) error {
+	st := c.St
+	ts, given := st.ResultTypes, len(st.ResultTypes) > 0
+	callee := c.Host.LookupSymbol(name)
+	if callee == nil {
+		if !given {
+			return ir.Errorf(st.Loc, "call to @%s needs its result types: the function is not defined before this call", name)
+		}
+		return nil
+	}
+	probe := ir.NewOp("tir.call", st.Loc, st.Operands, nil, st.Attrs)
+	if err := checkDataResults(probe, callee); err != nil {
+		return err
+	}
+	bind, err := Unify(probe, callee, st.Operands)
+	if err != nil {
+		return err
+	}
+	inferred := CallResultTypes(callee, bind)
+	if given && !ir.TypesEqual(ts, inferred) {
+		return ir.Errorf(st.Loc, "call result types %s do not match @%s's results under the call's bindings: %s", ir.JoinTypes(ts), name, ir.JoinTypes(inferred))
+	}
+	st.ResultTypes = inferred
+	return nil
 }

@@ -179,55 +179,52 @@ func identPart(s string) string {
 	return b.String()
 }
 
-// parseDataExtentOp reads `%x, ... along I [: T]` and names the extent the
-// op defines: the one the given result type writes (`I[0:?_r_I]`, or
+// inferDataExtentResult gives a tir.iota or tir.compress its result type
+// once the form is read: the extent is the unknown-extent symbol the op
+// defines: the one the given result type writes (`I[0:?_r_I]`, or
 // `I[?]`, named here), or a new one after the result's name.
-func parseDataExtentOp(opName string, typeOf func(loc ir.Location, operands []*ir.Value, dim string, sym sizeexpr.Expr) (TensorType, error)) func(p *ir.OpParser, st *ir.OpState) error {
-	return func(p *ir.OpParser, st *ir.OpState) error {
-		if err := parseOperandsAlong(p, st); err != nil {
-			return err
-		}
-		dim := string(st.Attrs.Get("dim").(ir.StringAttr))
-		vs := st.Operands
-		if err := parseOptionalResultType(p, st); err != nil {
-			return err
-		}
-		if len(st.ResultTypes) == 1 {
-			t, ok := AsTensor(st.ResultTypes[0])
-			if !ok {
-				return ir.Errorf(st.Loc, "'%s' result must be a !tir.tensor", opName)
-			}
-			d, ok := t.Dim(dim)
-			v, isVar := d.Hi.AsVar()
-			if ok && isVar && IsUnknownExtent(v) && v.Name != unknownPlaceholder {
-				return nil // named by the input
-			}
-			if ok && !(isVar && v.Name == unknownPlaceholder) {
-				return ir.Errorf(st.Loc, "'%s' result dimension %s must be [0:?NAME], the extent the op computes from data, not %s", opName, dim, d)
-			}
-		}
-		sym := p.Host.SizeSymbol(DataExtentName(p.Host, opName, dim))
-		t, err := typeOf(st.Loc, vs, dim, sym)
-		if err != nil {
-			return err
-		}
-		if len(st.ResultTypes) == 1 {
-			// `I[?]` in the given type: the same type with the extent named.
-			given := substType(st.ResultTypes[0], func(e sizeexpr.Expr) sizeexpr.Expr {
-				return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
-					if v.Name == unknownPlaceholder {
-						return sym, true
-					}
-					return sizeexpr.Expr{}, false
-				})
-			})
-			if !ir.TypeEqual(given, t) {
-				return ir.Errorf(st.Loc, "'%s' result type %s does not match the inferred type %s", opName, st.ResultTypes[0], t)
-			}
-		}
-		st.ResultTypes = []ir.Type{t}
-		return nil
+func inferDataExtentResult(c *ir.FormatParser, opName string) error {
+	st := c.St
+	typeOf := iotaType
+	if opName == "tir.compress" {
+		typeOf = compressType
 	}
+	dim := string(st.Attrs.Get(AttrDim).(ir.StringAttr))
+	if len(st.ResultTypes) == 1 {
+		t, ok := AsTensor(st.ResultTypes[0])
+		if !ok {
+			return ir.Errorf(st.Loc, "'%s' result must be a !tir.tensor", opName)
+		}
+		d, ok := t.Dim(dim)
+		v, isVar := d.Hi.AsVar()
+		if ok && isVar && IsUnknownExtent(v) && v.Name != unknownPlaceholder {
+			return nil // named by the input
+		}
+		if ok && !(isVar && v.Name == unknownPlaceholder) {
+			return ir.Errorf(st.Loc, "'%s' result dimension %s must be [0:?NAME], the extent the op computes from data, not %s", opName, dim, d)
+		}
+	}
+	sym := c.Host.SizeSymbol(DataExtentName(c.Host, opName, dim))
+	t, err := typeOf(st.Loc, st.Operands, dim, sym)
+	if err != nil {
+		return err
+	}
+	if len(st.ResultTypes) == 1 {
+		// `I[?]` in the given type: the same type with the extent named.
+		given := substType(st.ResultTypes[0], func(e sizeexpr.Expr) sizeexpr.Expr {
+			return e.Subst(func(v sizeexpr.Var) (sizeexpr.Expr, bool) {
+				if v.Name == unknownPlaceholder {
+					return sym, true
+				}
+				return sizeexpr.Expr{}, false
+			})
+		})
+		if !ir.TypeEqual(given, t) {
+			return ir.Errorf(st.Loc, "'%s' result type %s does not match the inferred type %s", opName, st.ResultTypes[0], t)
+		}
+	}
+	st.ResultTypes = []ir.Type{t}
+	return nil
 }
 
 // inferDataExtentOp is the type rule of both ops: the extent is the
@@ -277,14 +274,12 @@ var Iota = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.iota %start, %stop, %step along I : !tir.tensor<i64, I[0:?_r_I]>",
 	Traits:      ir.TraitPure,
 	NumOperands: 3, NumResults: 1,
-	Parse:  parseDataExtentOp("tir.iota", iotaType),
-	Print:  printDataExtentOp,
+	Format: syntax("$operands+ along dim attr-dict-with-keyword type(res)? data-extent(iota)"),
 	Infer:  inferDataExtentOp(iotaType),
 	Verify: verifyDataExtentOp,
 },
-	syntaxAttrs: []string{"dim"},
-	reads:       readsAtResultPoint,
-	trail:       dataExtentTrail,
+	reads: readsAtResultPoint,
+	trail: dataExtentTrail,
 }
 
 // iotaType: three 0-d tensors of one integer type; the result has that
@@ -323,15 +318,13 @@ var Compress = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.compress %x, %mask along I : !tir.tensor<f32, I[0:?_r_I], ...>",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1,
-	Parse:  parseDataExtentOp("tir.compress", compressType),
-	Print:  printDataExtentOp,
+	Format: syntax("$operands+ along dim attr-dict-with-keyword type(res)? data-extent(compress)"),
 	Infer:  inferDataExtentOp(compressType),
 	Verify: verifyDataExtentOp,
 },
-	syntaxAttrs: []string{"dim"},
-	reads:       compressReads,
-	checks:      compressChecks,
-	trail:       dataExtentTrail,
+	reads:  compressReads,
+	checks: compressChecks,
+	trail:  dataExtentTrail,
 }
 
 // compressType: x has I, the mask is an i1 tensor on I alone, on the same
@@ -392,13 +385,6 @@ func CompressedInterval(op *ir.Operation) sizeexpr.Interval {
 		}
 	}
 	return sizeexpr.Span(sizeexpr.Const(0), sizeexpr.Const(0))
-}
-
-func printDataExtentOp(p ir.OpPrinter, op *ir.Operation) {
-	p.Write(" ")
-	p.Values(op.Operands)
-	p.Write(" along " + DimAttr(op))
-	printResultType(p, op)
 }
 
 // verifyDataExtentOp checks what passes could break: the op is at the top

@@ -2,7 +2,6 @@ package tir
 
 import (
 	"fmt"
-	"strconv"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -28,8 +27,7 @@ var Cast = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.cast %a : !tir.tensor<f64, ...>",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 1, NumResults: 1,
-	Parse: parseOperandsAndType,
-	Print: printOperandsAndType,
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {
@@ -52,8 +50,7 @@ var MakeTuple = &Op{OpDef: ir.OpDef{
 	Syntax:      "%t = tir.make_tuple %a, %b : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: -1, NumResults: 1,
-	Parse: parseOperandsAndType,
-	Print: printOperandsAndType,
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		if len(op.Operands) == 0 {
 			return nil, ir.Errorf(op.Loc, "'tir.make_tuple' needs at least one operand")
@@ -80,28 +77,7 @@ var TupleGet = &Op{OpDef: ir.OpDef{
 	Syntax:      "%x = tir.tuple_get %t[1] : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 1, NumResults: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		t, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		entries, loc, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		if len(entries) != 1 || entries[0].Form != ir.EntryExpr || entries[0].E.Kind != ir.ExprInt {
-			return ir.Errorf(loc, "expected a constant index [N]")
-		}
-		st.Operands = []*ir.Value{t}
-		st.Attrs = st.Attrs.With("index", ir.IntegerAttr{Value: entries[0].E.Int, Type: ir.I64})
-		return parseOptionalResultType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write("[" + strconv.Itoa(TupleIndex(op)) + "]")
-		printResultType(p, op)
-	},
+	Format: syntax("$t index attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		t, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -118,8 +94,7 @@ var TupleGet = &Op{OpDef: ir.OpDef{
 		return []ir.Type{t.WithElem(tt.Elems[i])}, nil
 	},
 },
-	syntaxAttrs: []string{"index"},
-	Detail:      tupleGetDetail,
+	Detail: tupleGetDetail,
 }
 
 // TupleIndex is the component a tuple_get reads.
@@ -134,52 +109,7 @@ var View = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.view %x [d0 = i + k, d1 = 2*j] : !tir.tensor<f32, i[0:5], k[0:3], j[0:4]>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		x, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		entries, _, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		if err := parseOptionalResultType(p, st); err != nil {
-			return err
-		}
-		if len(st.ResultTypes) == 0 {
-			return p.Errorf("'tir.view' needs its result type (: !tir.tensor<...>)")
-		}
-		rt, ok := AsTensor(st.ResultTypes[0])
-		if !ok {
-			return p.Errorf("'tir.view' result must be a !tir.tensor")
-		}
-		m, err := parseView(p.Host, entries, func(n string) bool { return rt.Find(n) >= 0 })
-		if err != nil {
-			return err
-		}
-		// A dimension of the operand the brackets leave out maps to the
-		// result dimension of the same name: `[E2V = 1]` on Edge x E2V
-		// keeps Edge. The map is completed here, so it prints in full.
-		if xt, ok := AsTensor(x.Type); ok {
-			for _, d := range xt.Dims {
-				if _, named := m.Expr(d.Name); !named && rt.Find(d.Name) >= 0 {
-					m.Dims = append(m.Dims, d.Name)
-					m.Exprs = append(m.Exprs, DimVar(d.Name))
-				}
-			}
-		}
-		st.Operands = []*ir.Value{x}
-		st.Attrs = st.Attrs.With("map", m)
-		return nil
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		if m, ok := op.Attr("map").(ViewAttr); ok {
-			p.Write(" " + m.Text())
-		}
-		printResultType(p, op)
-	},
+	Format: syntax("$x map attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {
@@ -247,12 +177,11 @@ var View = &Op{OpDef: ir.OpDef{
 		return nil
 	},
 },
-	syntaxAttrs: []string{"map"},
-	reads:       viewReads,
-	movesData:   true,
-	checks:      viewChecks,
-	trail:       viewTrail,
-	Detail:      viewDetail,
+	reads:     viewReads,
+	movesData: true,
+	checks:    viewChecks,
+	trail:     viewTrail,
+	Detail:    viewDetail,
 }
 
 // ImageInterval bounds an affine expression of result dimensions over the
@@ -290,34 +219,7 @@ var Gather = &Op{OpDef: ir.OpDef{
 	Syntax:      "%g = tir.gather %x [Vertex = %table] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		x, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		entries, loc, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		if len(entries) != 1 || entries[0].Form != ir.EntryAssign || entries[0].E.Kind != ir.ExprValue {
-			return ir.Errorf(loc, "expected [DIM = %%table]")
-		}
-		table, err := p.Host.ResolveValue(entries[0].E.Name, entries[0].E.Loc)
-		if err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{x, table}
-		st.Attrs = st.Attrs.With("dim", ir.StringAttr(entries[0].Name))
-		return parseOptionalResultType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" [" + DimAttr(op) + " = ")
-		p.Value(op.Operands[1])
-		p.Write("]")
-		printResultType(p, op)
-	},
+	Format: syntax("$x dim-table($table) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -355,12 +257,11 @@ var Gather = &Op{OpDef: ir.OpDef{
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
 },
-	syntaxAttrs: []string{"dim"},
-	reads:       gatherReads,
-	movesData:   true,
-	masked:      gatherMasks,
-	Detail:      gatherDetail,
-	Cost:        CostGather,
+	reads:     gatherReads,
+	movesData: true,
+	masked:    gatherMasks,
+	Detail:    gatherDetail,
+	Cost:      CostGather,
 }
 
 // DimAttr is the dimension an op works along (gather, pos, concat, scan).
@@ -375,8 +276,7 @@ var CanDeref = &Op{OpDef: ir.OpDef{
 	Syntax:      "%m = tir.can_deref %g : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: parseOperandsAndType,
-	Print: printOperandsAndType,
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -389,45 +289,13 @@ var CanDeref = &Op{OpDef: ir.OpDef{
 	masked: neverMasked,
 }
 
-func parseDomainOp(attr string) func(p *ir.OpParser, st *ir.OpState) error {
-	return func(p *ir.OpParser, st *ir.OpState) error {
-		x, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		entries, _, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		d, err := parseDomain(p.Host, entries)
-		if err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{x}
-		st.Attrs = st.Attrs.With(attr, d)
-		return parseOptionalResultType(p, st)
-	}
-}
-
-func printDomainOp(attr string) func(p ir.OpPrinter, op *ir.Operation) {
-	return func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		if d, ok := op.Attr(attr).(DomainAttr); ok {
-			p.Write(" " + d.Text())
-		}
-		printResultType(p, op)
-	}
-}
-
 var Subset = &Op{OpDef: ir.OpDef{
 	Name:        "tir.subset",
 	Summary:     "restrict the domain (error if not inside)",
 	Syntax:      "%y = tir.subset %x [I[1:4], K[0:N-1]] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: parseDomainOp("bounds"),
-	Print: printDomainOp("bounds"),
+	Format: syntax("$x domain(bounds) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -452,12 +320,11 @@ var Subset = &Op{OpDef: ir.OpDef{
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
 },
-	syntaxAttrs: []string{"bounds"},
-	reads:       readsAtResultPoint,
-	movesData:   true,
-	checks:      subsetChecks,
-	trail:       subsetTrail,
-	Detail:      subsetDetail,
+	reads:     readsAtResultPoint,
+	movesData: true,
+	checks:    subsetChecks,
+	trail:     subsetTrail,
+	Detail:    subsetDetail,
 }
 
 var Broadcast = &Op{OpDef: ir.OpDef{
@@ -466,8 +333,7 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.broadcast %x [K[0:9]] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: parseDomainOp("dims"),
-	Print: printDomainOp("dims"),
+	Format: syntax("$x domain(dims) attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -487,11 +353,10 @@ var Broadcast = &Op{OpDef: ir.OpDef{
 		return []ir.Type{TensorType{Elem: x.Elem, Dims: dims}}, nil
 	},
 },
-	syntaxAttrs: []string{"dims"},
-	reads:       readsAtResultPoint,
-	movesData:   true,
-	trail:       broadcastTrail,
-	Detail:      broadcastDetail,
+	reads:     readsAtResultPoint,
+	movesData: true,
+	trail:     broadcastTrail,
+	Detail:    broadcastDetail,
 }
 
 var Pos = &Op{OpDef: ir.OpDef{
@@ -500,27 +365,7 @@ var Pos = &Op{OpDef: ir.OpDef{
 	Syntax:      "%p = tir.pos I of %x : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		dim, _, err := p.Keyword("a dimension name")
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectWord("of"); err != nil {
-			return err
-		}
-		x, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{x}
-		st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim))
-		return parseOptionalResultType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" " + DimAttr(op) + " of ")
-		p.Value(op.Operands[0])
-		printResultType(p, op)
-	},
+	Format: syntax("dim of $x attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -533,11 +378,10 @@ var Pos = &Op{OpDef: ir.OpDef{
 		return []ir.Type{TensorType{Elem: ir.I64, Dims: []Dim{d}}}, nil
 	},
 },
-	syntaxAttrs: []string{"dim"},
-	reads:       noReads,
-	masked:      neverMasked,
-	trail:       posTrail,
-	Detail:      posDetail,
+	reads:  noReads,
+	masked: neverMasked,
+	trail:  posTrail,
+	Detail: posDetail,
 }
 
 var Concat = &Op{OpDef: ir.OpDef{
@@ -546,18 +390,7 @@ var Concat = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.concat %a, %b along I : T",
 	Traits:      ir.TraitPure,
 	NumOperands: -1, NumResults: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		if err := parseOperandsAlong(p, st); err != nil {
-			return err
-		}
-		return parseOptionalResultType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" along " + DimAttr(op))
-		printResultType(p, op)
-	},
+	Format: syntax("$operands+ along dim attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		if len(op.Operands) < 2 {
 			return nil, ir.Errorf(op.Loc, "'tir.concat' needs at least two operands")
@@ -599,11 +432,10 @@ var Concat = &Op{OpDef: ir.OpDef{
 		return []ir.Type{TensorType{Elem: elem, Dims: out}}, nil
 	},
 },
-	syntaxAttrs: []string{"dim"},
-	reads:       concatReads,
-	movesData:   true,
-	trail:       concatTrail,
-	Detail:      concatDetail,
+	reads:     concatReads,
+	movesData: true,
+	trail:     concatTrail,
+	Detail:    concatDetail,
 }
 
 // broadcastExcept is Broadcast where one dimension keeps the first
@@ -638,8 +470,7 @@ var AssumeShape = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.assume_shape %x : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1,
-	Parse: parseOperandsAndType,
-	Print: printOperandsAndType,
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		want, err := requireResultType(op)
 		if err != nil {
@@ -673,23 +504,4 @@ var AssumeShape = &Op{OpDef: ir.OpDef{
 func provablyDifferent(a, b sizeexpr.Expr) bool {
 	c, ok := sizeexpr.Compare(a, b)
 	return ok && c != 0
-}
-
-// parseOperandsAlong reads `%a, %b, ... along I` into the operands and the
-// dim attribute (tir.concat, tir.compress, tir.iota).
-func parseOperandsAlong(p *ir.OpParser, st *ir.OpState) error {
-	vs, err := p.OperandList()
-	if err != nil {
-		return err
-	}
-	if err := p.ExpectWord("along"); err != nil {
-		return err
-	}
-	dim, _, err := p.Keyword("a dimension name")
-	if err != nil {
-		return err
-	}
-	st.Operands = vs
-	st.Attrs = st.Attrs.With("dim", ir.StringAttr(dim))
-	return nil
 }

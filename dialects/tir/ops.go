@@ -7,18 +7,19 @@ import (
 )
 
 // The ops of the tir dialect, one Go value each. A value holds the whole
-// definition of its op (syntax, type rule, verifier, folds, and the facets
-// the passes ask of it); code outside the dialect names ops by these values
-// (op.Is(tir.Shift)), so that a misspelt op does not compile. Lowerings and
-// the interpreter's evaluations live in lower/ and interp/, registered by
-// the same values.
+// definition of its op (its syntax as a format string, see format.go; type
+// rule, verifier, folds, and the facets the passes ask of it); code
+// outside the dialect names ops by these values (op.Is(tir.Shift)), so
+// that a misspelt op does not compile. Lowerings and the interpreter's
+// evaluations live in lower/ and interp/, registered by the same values.
 
 // Op is one tir op: its ir.OpDef (name, summary, custom syntax, type rule,
 // verifier, folds) and the facets the dialect's analyses ask of it.
 type Op struct {
 	ir.OpDef
-	// syntaxAttrs are the attributes the custom form spells itself; the
-	// printer writes any other in an attribute dictionary.
+	// syntaxAttrs are the attributes a hand-written custom form spells
+	// itself (an op with a Format gets them from it); the printer writes
+	// any other in an attribute dictionary.
 	syntaxAttrs []string
 	// reads is the access rule: which point of each operand a result point
 	// reads. Nil: elementwise ops read every operand at the result point,
@@ -159,8 +160,7 @@ func elementwise(name, summary string, n int, elems elemClass, cost CostClass) *
 		Syntax:      fmt.Sprintf("%%r = tir.%s %s : T", name, operandSyntax(n)),
 		Traits:      ir.TraitPure | ir.TraitElementwise,
 		NumOperands: n, NumResults: 1, NumRegions: 0,
-		Parse: parseOperandsAndType,
-		Print: printOperandsAndType,
+		Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 		Infer: func(op *ir.Operation) ([]ir.Type, error) {
 			if err := checkElem(op, elems.ok, elems.what); err != nil {
 				return nil, err
@@ -209,41 +209,7 @@ var Return = &Op{OpDef: ir.OpDef{
 	Syntax:      "tir.return %x, %y : R1, R2",
 	Traits:      ir.TraitTerminator,
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		if p.AtEnd() {
-			return nil
-		}
-		vs, err := p.OperandList()
-		if err != nil {
-			return err
-		}
-		st.Operands = vs
-		// The types after ':' are the function's output types; they are
-		// checked against the signature by the verifier and not stored.
-		if _, _, err := p.OptionalColonTypes(); err != nil {
-			return err
-		}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		if len(op.Operands) == 0 {
-			return
-		}
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" : ")
-		if fn := op.ParentOp(); fn != nil && fn.Name == "tir.func" {
-			if ft, ok := FuncType(fn); ok && len(ft.Results) == len(op.Operands) {
-				p.Types(ft.Results)
-				return
-			}
-		}
-		var ts []ir.Type
-		for _, v := range op.Operands {
-			ts = append(ts, v.Type)
-		}
-		p.Types(ts)
-	},
+	Format: syntax("$operands* value-types($operands)"),
 	Verify: verifyReturn,
 },
 	checks: returnChecks,
@@ -255,12 +221,7 @@ var Constant = &Op{OpDef: ir.OpDef{
 	Syntax:      "%c = tir.constant 4.0 : f32 | tir.constant (0.0, 0.0) : tuple<f32, f32> | tir.constant L - 1 : i64",
 	Traits:      ir.TraitPure | ir.TraitConstantLike,
 	NumOperands: 0, NumResults: 1, NumRegions: 0,
-	Parse: parseConstant,
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		t, _ := AsTensor(op.Results[0].Type)
-		p.Write(" " + constantText(op.Attr("value")) + " : ")
-		p.Type(t.Elem)
-	},
+	Format: syntax("constant"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		elem, err := constantElemType(op.Attr("value"))
 		if err != nil {
@@ -270,11 +231,10 @@ var Constant = &Op{OpDef: ir.OpDef{
 	},
 	Verify: verifyConstant,
 },
-	syntaxAttrs: []string{"value"},
-	reads:       noReads,
-	masked:      neverMasked,
-	trail:       constantTrail,
-	Detail:      constantDetail,
+	reads:  noReads,
+	masked: neverMasked,
+	trail:  constantTrail,
+	Detail: constantDetail,
 }
 
 var Cmp = &Op{OpDef: ir.OpDef{
@@ -283,22 +243,7 @@ var Cmp = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.cmp lt %a, %b : T   (lt le gt ge eq ne)",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		pred, loc, err := p.Keyword("a comparison predicate (lt, le, gt, ge, eq, ne)")
-		if err != nil {
-			return err
-		}
-		if !isCmpPredicate(pred) {
-			return ir.Errorf(loc, "unknown comparison predicate '%s' (expected lt, le, gt, ge, eq, ne)", pred)
-		}
-		st.Attrs = st.Attrs.With("predicate", ir.StringAttr(pred))
-		return parseOperandsAndType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		pred, _ := op.Attr("predicate").(ir.StringAttr)
-		p.Write(" " + string(pred))
-		printOperandsAndType(p, op)
-	},
+	Format: syntax("predicate $operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		pred, ok := op.Attr("predicate").(ir.StringAttr)
 		if !ok || !isCmpPredicate(string(pred)) {
@@ -307,8 +252,7 @@ var Cmp = &Op{OpDef: ir.OpDef{
 		return inferElementwise(ir.I1)(op)
 	},
 },
-	syntaxAttrs: []string{"predicate"},
-	Detail:      cmpDetail,
+	Detail: cmpDetail,
 }
 
 func isCmpPredicate(s string) bool {
@@ -326,8 +270,7 @@ var Select = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.select %cond, %a, %b : T",
 	Traits:      ir.TraitPure | ir.TraitElementwise,
 	NumOperands: 3, NumResults: 1, NumRegions: 0,
-	Parse: parseOperandsAndType,
-	Print: printOperandsAndType,
+	Format: syntax("$operands+ attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		c, err := tensorOf(op, op.Operands[0], "condition")
 		if err != nil {
@@ -354,31 +297,7 @@ var Shift = &Op{OpDef: ir.OpDef{
 	Syntax:      "%y = tir.shift %x [I + 1, J - 2] : T",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		x, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{x}
-		entries, _, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		offs, err := parseDimOffsets(p.Host, entries)
-		if err != nil {
-			return err
-		}
-		st.Attrs = st.Attrs.With("offsets", offs)
-		return parseOptionalResultType(p, st)
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		if a, ok := op.Attr("offsets").(OffsetsAttr); ok {
-			p.Write(" " + a.Text())
-		}
-		printResultType(p, op)
-	},
+	Format: syntax("$x offsets attr-dict-with-keyword type(res)?"),
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		x, err := tensorOf(op, op.Operands[0], "operand")
 		if err != nil {
@@ -407,11 +326,10 @@ var Shift = &Op{OpDef: ir.OpDef{
 		return nil
 	},
 },
-	syntaxAttrs: []string{"offsets"},
-	reads:       shiftReads,
-	movesData:   true,
-	trail:       shiftTrail,
-	Detail:      shiftDetail,
+	reads:     shiftReads,
+	movesData: true,
+	trail:     shiftTrail,
+	Detail:    shiftDetail,
 }
 
 func dimNames(t TensorType) string {

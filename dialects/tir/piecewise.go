@@ -71,76 +71,6 @@ func PiecewiseElseSpan(whole sizeexpr.Interval, pieces IntervalsAttr) sizeexpr.I
 	return sizeexpr.Span(gaps[0].Lo, gaps[len(gaps)-1].Hi)
 }
 
-func parsePiecewise(p *ir.OpParser, st *ir.OpState) error {
-	if err := p.ExpectWord("along"); err != nil {
-		return err
-	}
-	dim, _, err := p.Keyword("a dimension name")
-	if err != nil {
-		return err
-	}
-	interval := func(what string) (sizeexpr.Interval, error) {
-		entries, loc, err := p.Brackets()
-		if err != nil {
-			return sizeexpr.Interval{}, err
-		}
-		if len(entries) != 1 || entries[0].Form != ir.EntryInterval || entries[0].Lo == nil {
-			return sizeexpr.Interval{}, ir.Errorf(loc, "expected %s [lo:hi]", what)
-		}
-		d, err := parseDomain(p.Host, []ir.BracketEntry{{Form: ir.EntryNamedInterval, Loc: entries[0].Loc, Name: dim, Lo: entries[0].Lo, Hi: entries[0].Hi}})
-		if err != nil {
-			return sizeexpr.Interval{}, err
-		}
-		return d[0].Interval, nil
-	}
-	whole, err := interval("the interval of " + dim)
-	if err != nil {
-		return err
-	}
-	var pieces IntervalsAttr
-	for !p.IsWord("else") {
-		iv, err := interval("a piece")
-		if err != nil {
-			return err
-		}
-		v, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		pieces = append(pieces, iv)
-		st.Operands = append(st.Operands, v)
-		if err := p.ExpectPunct(","); err != nil {
-			return err
-		}
-	}
-	p.Word("else")
-	if len(pieces) == 0 {
-		return p.Errorf("'tir.piecewise' needs at least one piece [lo:hi] %%value before 'else'")
-	}
-	v, err := p.Operand()
-	if err != nil {
-		return err
-	}
-	st.Operands = append(st.Operands, v)
-	st.Attrs = st.Attrs.With(AttrDim, ir.StringAttr(dim)).
-		With(AttrInterval, DomainAttr{{Name: dim, Interval: whole}}).
-		With(AttrPieces, pieces)
-	return parseOptionalResultType(p, st)
-}
-
-func printPiecewise(p ir.OpPrinter, op *ir.Operation) {
-	dim, whole, pieces := PiecewiseParts(op)
-	p.Write(" along " + dim + whole.String())
-	for i, iv := range pieces {
-		p.Write(" " + iv.String() + " ")
-		p.Value(op.Operands[i])
-		p.Write(",")
-	}
-	p.Write(" else ")
-	p.Value(op.Operands[len(op.Operands)-1])
-	printResultType(p, op)
-}
-
 // inferPiecewise: the result is on the named interval of the dimension
 // and on the broadcast of the operands' other dimensions. Each piece's
 // value must be defined where the piece applies, the else value on the
@@ -247,15 +177,13 @@ var Piecewise = &Op{OpDef: ir.OpDef{
 	Syntax:      "%r = tir.piecewise along K[0:L] [0:1] %top, [L - 1:L] %bottom, else %inner : T",
 	Traits:      ir.TraitPure,
 	NumOperands: -1, NumResults: 1,
-	Parse: parsePiecewise,
-	Print: printPiecewise,
-	Infer: inferPiecewise,
+	Format: syntax("along dim pieces attr-dict-with-keyword type(res)?"),
+	Infer:  inferPiecewise,
 },
-	syntaxAttrs: []string{"dim", "interval", AttrPieces},
-	reads:       piecewiseReads,
-	movesData:   true,
-	trail:       piecewiseTrail,
-	Detail:      piecewiseDetail,
+	reads:     piecewiseReads,
+	movesData: true,
+	trail:     piecewiseTrail,
+	Detail:    piecewiseDetail,
 }
 
 func init() {

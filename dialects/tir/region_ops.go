@@ -475,23 +475,7 @@ var Yield = &Op{OpDef: ir.OpDef{
 	Syntax:      "tir.yield %x : T",
 	Traits:      ir.TraitTerminator,
 	NumOperands: 1, NumResults: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		v, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{v}
-		if _, _, err := p.OptionalColonTypes(); err != nil {
-			return err
-		}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format: syntax("$x value-types($x)"),
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if parent := op.ParentOp(); parent == nil || (parent.Name != "tir.reduce" && parent.Name != "tir.scan") {
 			return ir.Errorf(op.Loc, "'tir.yield' must end a tir.reduce or tir.scan body")

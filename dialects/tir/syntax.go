@@ -7,17 +7,8 @@ import (
 	"tir/dialects/sizeexpr"
 )
 
-// Custom syntax pieces shared by several ops.
-
-// parseOperandsAndType reads `%a, %b [: T]` (the elementwise form).
-func parseOperandsAndType(p *ir.OpParser, st *ir.OpState) error {
-	vs, err := p.OperandList()
-	if err != nil {
-		return err
-	}
-	st.Operands = vs
-	return parseOptionalResultType(p, st)
-}
+// Custom syntax pieces shared by the ops with hand-written syntax
+// (reduce, scan) and the directives of format.go.
 
 // parseOptionalResultType reads an optional trailing `: T` as the type of
 // the single result.
@@ -41,13 +32,6 @@ func parseOptionalResultType(p *ir.OpParser, st *ir.OpState) error {
 	}
 	st.ResultTypes = ts
 	return p.ExpectEnd()
-}
-
-// printOperandsAndType writes ` %a, %b : T`.
-func printOperandsAndType(p ir.OpPrinter, op *ir.Operation) {
-	p.Write(" ")
-	p.Values(op.Operands)
-	printResultType(p, op)
 }
 
 // printResultType writes ` attributes {...} : T`: attributes the custom
@@ -169,7 +153,16 @@ func init() {
 // syntaxAttrsOf returns the attributes op's custom form spells itself.
 func syntaxAttrsOf(op *ir.Operation) []string {
 	if o := OpOf(op); o != nil {
-		return o.syntaxAttrs
+		return o.spelledAttrs()
 	}
 	return nil
+}
+
+// spelledAttrs are the attributes the op's custom form spells itself: its
+// format's, or those its hand-written syntax declares.
+func (o *Op) spelledAttrs() []string {
+	if o.Format != nil {
+		return o.Format.Spelled()
+	}
+	return o.syntaxAttrs
 }
