@@ -106,8 +106,8 @@ func scalarConstant(v *ir.Value) bool {
 
 // mergeable reports whether s1 and s2 (s1 first, both in block) can be
 // merged: scalar states, constant inits, equal domains, bodies rebuild
-// can copy, and no operand of s2 computed from s1 other than s1 itself
-// and its previous level.
+// can copy, no input that may be masked, and no operand of s2 computed
+// from s1 other than s1 itself and its previous level.
 func mergeable(block *ir.Block, s1, s2 *ir.Operation) bool {
 	i1, i2 := block.IndexOf(s1), block.IndexOf(s2)
 	if i1 < 0 || i2 <= i1 || !scalarConstant(s1.Operands[0]) || !scalarConstant(s2.Operands[0]) {
@@ -122,6 +122,13 @@ func mergeable(block *ir.Block, s1, s2 *ir.Operation) bool {
 			if tir.OpOf(op) == nil || len(op.Regions) > 0 || op.Is(tir.View, tir.AssumeShape) {
 				return false
 			}
+		}
+	}
+	// A step with a masked input keeps its state: merged, a mask of one
+	// scan's inputs would hold the other's state too.
+	for _, v := range append(append([]*ir.Value(nil), s1.Operands...), s2.Operands...) {
+		if tir.MayBeMasked(v) {
+			return false
 		}
 	}
 	dep := dependents(block, s1, s2)

@@ -131,3 +131,39 @@ func randomArgs(t *testing.T, fn *ir.Operation) []*interp.Tensor {
 	}
 	return args
 }
+
+// TestMergeScansMasked: a step with a masked input keeps its state, so a
+// scan reading values through a table is not merged with another.
+func TestMergeScansMasked(t *testing.T) {
+	m := parse(t, `tir.func @f(%x: !tir.tensor<f64, V[0:5]>, %t: !tir.tensor<i32, C[0:3], K[0:6]>, %b: !tir.tensor<f64, C[0:3], K[0:6]>) -> !tir.tensor<f64, C[0:3], K[0:6]> {
+  %zero = tir.constant 0.0 : f64
+  %g = tir.gather %x [V = %t]
+  %s1 = tir.scan forward along K init %zero ins(%g) {
+  ^bb0(%p, %gk):
+    %n = tir.add %p, %gk
+    tir.yield %n
+  }
+  %sh = tir.shift %s1 [K - 1]
+  %fill = tir.broadcast %zero [C[0:3], K[0:1]]
+  %prev = tir.concat %fill, %sh along K
+  %s2 = tir.scan forward along K init %zero ins(%b, %prev) {
+  ^bb0(%r, %bk, %pk):
+    %u = tir.mul %pk, %bk
+    %w = tir.add %r, %u
+    tir.yield %w
+  }
+  tir.return %s2 : !tir.tensor<f64, C[0:3], K[0:6]>
+}`)
+	fn := m.Lookup("f")
+	mergeScans(fn.Regions[0].Entry())
+	scans := 0
+	fn.Walk(func(op *ir.Operation) bool {
+		if op.Is(tir.Scan) {
+			scans++
+		}
+		return true
+	})
+	if scans != 2 {
+		t.Errorf("%d scans after merging, want the two as written", scans)
+	}
+}
