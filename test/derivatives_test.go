@@ -834,7 +834,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "fold.tir"), syms: map[string]int64{"L": 6}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
-		{path: filepath.Join("testdata", "derivatives", "view_symbolic.tir"), syms: map[string]int64{"N": 3, "L": 4}},
+		{path: filepath.Join("testdata", "derivatives", "view_symbolic.tir"), syms: map[string]int64{"N": 3, "L": 4}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
 		{path: "tridiag.tir"},
 		{path: "nabla.tir", syms: map[string]int64{"NV": 23, "NE": 31}},

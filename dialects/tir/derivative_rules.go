@@ -26,18 +26,7 @@ var derivativeRules = map[*Op]DerivativeRule{
 	Mul: fromPartials(func(e *emitter, o DerivativeOp, need []bool) []*ir.Value {
 		return []*ir.Value{o.X[1], o.X[0]}
 	}),
-	Div: fromPartials(func(e *emitter, o DerivativeOp, need []bool) []*ir.Value {
-		// y = a / b: dy/da = 1/b, dy/db = -y/b.
-		a, b := o.X[0], o.X[1]
-		p := make([]*ir.Value, 2)
-		if need[0] {
-			p[0] = e.op(Div, e.c(a, 1), b)
-		}
-		if need[1] {
-			p[1] = e.op(Neg, e.op(Div, o.Y[0], b))
-		}
-		return p
-	}),
+	Div: {Tangent: divTangent, Adjoint: divAdjoint},
 	Rem: fromPartials(func(e *emitter, o DerivativeOp, need []bool) []*ir.Value {
 		// y = a - b*floor(a/b): dy/da = 1, dy/db = -floor(a/b).
 		a, b := o.X[0], o.X[1]
@@ -317,6 +306,47 @@ func negTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Valu
 
 func negAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
 	return rule(func(e *emitter) []*ir.Value { return []*ir.Value{e.op(Neg, dy[0])} }, b)
+}
+
+// divTangent is y = a / b's: dy = (da - y db) / b, one division.
+func divTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
+	return rule(func(e *emitter) []*ir.Value {
+		num := dx[0]
+		if dx[1] != nil {
+			ydb := e.op(Mul, o.Y[0], dx[1])
+			if num == nil {
+				num = e.op(Neg, ydb)
+			} else {
+				num = e.op(Sub, num, ydb)
+			}
+		}
+		if num == nil {
+			return []*ir.Value{nil}
+		}
+		return []*ir.Value{e.op(Div, num, o.X[1])}
+	}, b)
+}
+
+// divAdjoint is y = a / b's: da = dy r and db = -(da y) with r = 1/b,
+// one division, which every quotient by the same b shares after cse
+// (c/den and d/den of the Thomas algorithm): -y dy / b would divide once
+// more per quotient.
+func divAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
+	return rule(func(e *emitter) []*ir.Value {
+		out := make([]*ir.Value, 2)
+		if dy[0] == nil || !need[0] && !need[1] {
+			return out
+		}
+		den := o.X[1]
+		da := e.op(Mul, dy[0], e.op(Div, e.c(den, 1), den))
+		if need[0] {
+			out[0] = da
+		}
+		if need[1] {
+			out[1] = e.op(Neg, e.op(Mul, da, o.Y[0]))
+		}
+		return out
+	}, b)
 }
 
 // choiceRule is min (pred le) or max (ge): the derivative of the operand

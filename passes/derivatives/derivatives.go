@@ -150,8 +150,8 @@ func isDiff(t ir.Type) bool {
 	return ok && tir.Differentiable(tt.Elem)
 }
 
-// copyFunc clones fn under a new name with its calls inlined and its
-// return removed; it returns the copy and the return's operands (in the
+// copyFunc clones fn under a new name with its calls inlined, its chained
+// scans merged and its return removed; it returns the copy and the return's operands (in the
 // copy).
 func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir.Value, error) {
 	c := fn.Clone(map[*ir.Value]*ir.Value{})
@@ -173,6 +173,9 @@ func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir
 	if err := capturedAsInputs(entry); err != nil {
 		return nil, nil, err
 	}
+	// A scan that reads another's previous level gives the derivatives
+	// of the two as one tuple scan (mergescans.go).
+	mergeScans(entry)
 	outs := ret.Operands
 	entry.Remove(ret)
 	return c, outs, nil

@@ -344,11 +344,31 @@ func attnFlops(s map[string]int64) float64 {
 // hand-written C adjoint for lap3d and the tridiagonal solver.
 var derivKernels = []kernel{
 	adjointOf("lap3d_f64", "lap3d_vjp.c", 0),
-	adjointOf("hdiff", "", 0),
+	inFamily(adjointOf("hdiff", "", 0), "as written (hdiff.tir)"),
+	adjointFormulation("hdiff", "hdiff_call_vjp", "hdiff_call.tir", "the Laplacian by tir.call, 4u - (e + w + n + s)"),
+	adjointFormulation("hdiff", "hdiff_split_vjp", "hdiff_split.tir", "fluxes in the other order, u + (-div) * coeff"),
 	// The hand-written adjoint divides where the generated one multiplies
 	// by 1/den, and sums in its own order.
-	adjointOf("tridiag", "tridiag_vjp.c", 1e-12),
+	inFamily(adjointOf("tridiag", "tridiag_vjp.c", 1e-12), "tuple_get inside the backward scan (tridiag.tir)"),
+	adjointFormulation("tridiag", "tridiag_before_vjp", "tridiag_before.tir", "tuple_get before the backward scan"),
+	adjointFormulation("tridiag", "tridiag_2scans_vjp", "tridiag_2scans.tir", "two scalar forward scans"),
 	nablaVJP(),
+}
+
+// inFamily puts the adjoint a at the head of the adjoint family of its
+// kernel (family f_vjp), written as form says.
+func inFamily(a kernel, form string) kernel {
+	a.family, a.form = a.of+"_vjp", form
+	return a
+}
+
+// adjointFormulation is a member of the adjoint family of the classic
+// kernel of: @f_vjp of file (its last function's adjoint), at of's sizes
+// and with its inputs, timed against of's @f; no hand-written adjoint.
+func adjointFormulation(of, name, file, form string) kernel {
+	a := inFamily(adjointOf(of, "", 0), form)
+	a.name, a.file = name, file
+	return a
 }
 
 // nablaVJP is nabla's adjoint, checked at the check size only: the

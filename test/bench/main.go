@@ -350,7 +350,7 @@ func (cfg *config) selects(k *kernel) bool {
 	if cfg.suites == nil {
 		return true
 	}
-	return (k.classic() && cfg.suites["classic"]) || (k.ml && cfg.suites["ml"]) || (k.family != "" && cfg.suites["families"]) ||
+	return (k.classic() && cfg.suites["classic"]) || (k.ml && cfg.suites["ml"]) || (k.family != "" && k.of == "" && cfg.suites["families"]) ||
 		(k.of != "" && cfg.suites["derivatives"])
 }
 

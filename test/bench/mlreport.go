@@ -164,13 +164,13 @@ type family struct {
 }
 
 func (rep *report) families() []*family {
-	if rep.cfg.suites != nil && !rep.cfg.suites["families"] {
-		return nil // -only ml: the ML kernels that head a family, alone
-	}
+	// -only ml: the ML kernels that head a family, alone; -only
+	// derivatives: the adjoint families.
+	only := rep.cfg.suites != nil && !rep.cfg.suites["families"]
 	var fs []*family
 	byName := map[string]*family{}
 	for _, r := range rep.results {
-		if r.k.family == "" {
+		if r.k.family == "" || only && (r.k.of == "" || !rep.cfg.suites["derivatives"]) {
 			continue
 		}
 		f := byName[r.k.family]
