@@ -27,14 +27,18 @@ var derivativeRules = map[*Op]DerivativeRule{
 		return []*ir.Value{o.X[1], o.X[0]}
 	}),
 	Div: fromPartials(func(e *emitter, o DerivativeOp, need []bool) []*ir.Value {
-		// y = a / b: dy/da = 1/b, dy/db = -y/b.
+		// y = a / b: dy/da = 1/b, dy/db = -y/b, both through one
+		// reciprocal r = 1/b (dy/db = -(y r)): one division per quotient,
+		// and one for all the quotients by the same b (cse), as a
+		// hand-written adjoint keeps 1/den of a column solver.
 		a, b := o.X[0], o.X[1]
+		r := e.op(Div, e.c(a, 1), b)
 		p := make([]*ir.Value, 2)
 		if need[0] {
-			p[0] = e.op(Div, e.c(a, 1), b)
+			p[0] = r
 		}
 		if need[1] {
-			p[1] = e.op(Neg, e.op(Div, o.Y[0], b))
+			p[1] = e.op(Neg, e.op(Mul, o.Y[0], r))
 		}
 		return p
 	}),
