@@ -239,6 +239,108 @@ func TestInterleavedScanLanes(t *testing.T) {
 	}
 }
 
+// Three chained scans with a state of two values each keep six column
+// buffers per lane: with scan-lanes=4, the group runs in two lanes
+// (laneColumnBudget in lower/tiraffine/scan.go: twelve columns), as the
+// tridiagonal solver's adjoint does at -O2. The values are checked against
+// the same chain computed here, for counts of columns around two lanes.
+const sixColumnScans = `!t = !tir.tensor<f64, I[0:N], J[0:M], K[0:5]>
+!c = !tir.tensor<tuple<f64, f64>, I[0:N], J[0:M], K[0:5]>
+tir.func @chain(%x: !t) -> !t {
+  %z = tir.constant (0.0, 0.0) : tuple<f64, f64>
+  %half = tir.constant 0.5 : f64
+  %a = tir.scan forward along K init %z ins(%x) {
+  ^bb0(%st, %xk):
+    %p = tir.tuple_get %st[0]
+    %q = tir.tuple_get %st[1]
+    %p1 = tir.add %p, %xk
+    %h = tir.mul %q, %half
+    %q1 = tir.add %h, %p1
+    %n = tir.make_tuple %p1, %q1
+    tir.yield %n
+  } : !c
+  %b = tir.scan backward along K init %z ins(%a) {
+  ^bb0(%st, %ak):
+    %p = tir.tuple_get %st[0]
+    %q = tir.tuple_get %st[1]
+    %a0 = tir.tuple_get %ak[0]
+    %a1 = tir.tuple_get %ak[1]
+    %p1 = tir.sub %a1, %p
+    %m = tir.mul %q, %a0
+    %q1 = tir.add %m, %half
+    %n = tir.make_tuple %p1, %q1
+    tir.yield %n
+  } : !c
+  %c = tir.scan forward along K init %z ins(%b) {
+  ^bb0(%st, %bk):
+    %p = tir.tuple_get %st[0]
+    %q = tir.tuple_get %st[1]
+    %b0 = tir.tuple_get %bk[0]
+    %b1 = tir.tuple_get %bk[1]
+    %p1 = tir.add %p, %b1
+    %m = tir.mul %b0, %half
+    %q1 = tir.sub %m, %q
+    %n = tir.make_tuple %p1, %q1
+    tir.yield %n
+  } : !c
+  %zero = tir.constant 0.0 : f64
+  %y = tir.scan backward along K init %zero ins(%c) {
+  ^bb0(%acc, %ck):
+    %c0 = tir.tuple_get %ck[0]
+    %c1 = tir.tuple_get %ck[1]
+    %m = tir.mul %c0, %c1
+    %n = tir.add %acc, %m
+    tir.yield %n
+  } : !t
+  tir.return %y : !t
+}
+`
+
+func TestScanLanesFitColumnBudget(t *testing.T) {
+	const n0, nk = 2, 5
+	for _, n1 := range []int{0, 1, 2, 3, 5} {
+		var x []float64
+		for p := 0; p < n0*n1*nk; p++ {
+			x = append(x, float64(p%7)/4-0.75)
+		}
+		var want []float64
+		for col := 0; col < n0*n1; col++ {
+			xs := x[col*nk : (col+1)*nk]
+			var a0, a1, b0, b1, c0, c1 [nk]float64
+			p, q := 0.0, 0.0
+			for k := 0; k < nk; k++ {
+				p += xs[k]
+				q = q*0.5 + p
+				a0[k], a1[k] = p, q
+			}
+			p, q = 0, 0
+			for k := nk - 1; k >= 0; k-- {
+				p, q = a1[k]-p, q*a0[k]+0.5
+				b0[k], b1[k] = p, q
+			}
+			p, q = 0, 0
+			for k := 0; k < nk; k++ {
+				p, q = p+b1[k], b0[k]*0.5-q
+				c0[k], c1[k] = p, q
+			}
+			var y [nk]float64
+			acc := 0.0
+			for k := nk - 1; k >= 0; k-- {
+				acc += c0[k] * c1[k]
+				y[k] = acc
+			}
+			want = append(want, y[:]...)
+		}
+		dims := []interp.Dim{dim("I", 0, n0), dim("J", 0, int64(n1)), dim("K", 0, nk)}
+		args := []*interp.Tensor{tensorOf(t, f64, dims, x)}
+		expectAll(t, runAllModes(t, sixColumnScans, args, map[string]int64{"N": n0, "M": int64(n1)}), want)
+	}
+	affine := lowerToAffine(t, sixColumnScans, "--convert-tir-to-affine=scan-lanes=4")
+	if got := strings.Count(affine, "memref.alloc"); got != 12 || !strings.Contains(affine, "(s0 floordiv 2)>()[%M]") {
+		t.Errorf("want two lanes of six column buffers, got %d allocations:\n%s", got, affine)
+	}
+}
+
 // A scan that is not in a column buffer (read by an op other than a scan,
 // and shifted along the lanes' dimension) runs in lanes too; the groups of
 // lanes stay parallel, since they share no buffer.

@@ -852,8 +852,9 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 	// dominate them. Interleaved lanes (below) each have their own
 	// columns; with one outer dimension, the loop over groups of lanes is
 	// the outermost loop and holds them.
-	if len(outer) == 1 && fl.scanLanes > 1 {
-		rest, err := fl.interleavedScans(g, newNest(fl), b, outer[0], point{}, 0, steps, fl.scanLanes, nil)
+	groupLanes := fl.groupLanes(g)
+	if len(outer) == 1 && groupLanes > 1 {
+		rest, err := fl.interleavedScans(g, newNest(fl), b, outer[0], point{}, 0, steps, groupLanes, nil)
 		if err != nil {
 			return err
 		}
@@ -866,8 +867,8 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 	}
 	home := bodies[len(bodies)-1]
 	lanes := 1
-	if len(outer) > 1 && fl.scanLanes > 1 {
-		lanes = fl.scanLanes
+	if len(outer) > 1 && groupLanes > 1 {
+		lanes = groupLanes
 	}
 	selectLane, columns := fl.laneColumns(g, steps, home, lanes)
 	selectLane(0)
@@ -994,6 +995,37 @@ func (ev *evaluator) scanOutputs(g *scanGroup, lanes []point, dim string, select
 		}
 	}
 	return nil
+}
+
+// laneColumnBudget bounds lanes times the column buffers of one lane
+// (groupLanes). Each column is a pointer the loops of the group keep live:
+// past about a dozen, x86-64's sixteen general registers spill, and every
+// step reloads column addresses from the stack. The tridiagonal solver's
+// two columns a lane take four lanes; its adjoint's six (the forward
+// sweep's c' and d', x, the transposed substitution's three) take two,
+// 10-20% faster than four at the DRAM size and as fast at the L3 size.
+const laneColumnBudget = 12
+
+// groupLanes is the number of interleaved lanes (Options.ScanLanes at
+// most) a scan group is computed with: halved until the lanes' column
+// buffers fit laneColumnBudget, but not below two, since one column leaves
+// the latency of its chain of dependent steps exposed, which costs more
+// than reloading addresses (tridiag_2scans.tir's adjoint, fifteen columns
+// a lane, at the DRAM size: 0.92x the hand-written C adjoint in two lanes,
+// 1.17x in one and 1.17x in four).
+func (fl *funcLowering) groupLanes(g *scanGroup) int {
+	perLane := 0
+	for _, op := range g.scans {
+		if g.column[op] {
+			t, _ := tir.AsTensor(op.Results[0].Type)
+			perLane += len(leaves(t.Elem))
+		}
+	}
+	lanes := fl.scanLanes
+	for lanes > 2 && lanes*perLane > laneColumnBudget {
+		lanes /= 2
+	}
+	return lanes
 }
 
 // closeWithBuffers closes a nest in which home, the entry block
