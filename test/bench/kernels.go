@@ -348,18 +348,7 @@ var derivKernels = []kernel{
 	// The hand-written adjoint divides where the generated one multiplies
 	// by 1/den, and sums in its own order.
 	adjointOf("tridiag", "tridiag_vjp.c", 1e-12),
-	nablaVJP(),
-}
-
-// nablaVJP is nabla's adjoint, checked at the check size only: the
-// transpose of its gathers is a dense scatter-add today (every table
-// entry read for every point, docs/derivatives.md), which the interpreter
-// evaluates by materializing NV x NE x 7 values: 700 GB at the L3 mesh.
-func nablaVJP() kernel {
-	k := adjointOf("nabla", "", 0)
-	k.untimed = "not timed: the interpreter, the reference, cannot run @nabla_vjp at this size (its gather transposes " +
-		"are dense scatter-adds, O(NV x NE): NV x NE x 7 values, 700 GB at the L3 mesh)"
-	return k
+	adjointOf("nabla", "", 0),
 }
 
 // adjointOf is the adjoint of the classic kernel named name: its file,
