@@ -152,9 +152,9 @@ type funcLowering struct {
 	// marks (by buffer) those computed in a temporary's nest (riders.go).
 	results []rider
 	rode    map[*ir.Value]bool
-	// sweeps holds the tables of the scatter-adds whose sweeps compute
-	// results (sweepRiders), with the sweep's dimensions.
-	sweeps map[*ir.Value][]tir.Dim
+	// sweeps are the scatter-adds whose sweeps compute results
+	// (sweepRiders).
+	sweeps []tir.ScatterAdd
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -737,11 +737,11 @@ func domainKey(t tir.TensorType) string {
 // materializeTemporaries computes the marked values, in program order;
 // consecutive marked values over the same domain share one loop nest.
 func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
-	fl.sweeps = map[*ir.Value][]tir.Dim{}
+	fl.sweeps = nil
 	if fl.sweepRidersOn {
 		for _, op := range body.Ops {
 			if sa, ok := fl.scatterAdd(op); ok {
-				fl.sweeps[sa.Table] = fl.sweepDims(sa)
+				fl.sweeps = append(fl.sweeps, sa)
 			}
 		}
 	}

@@ -160,12 +160,16 @@ func (fl *funcLowering) resultBuffer(v *ir.Value, t tir.TensorType) *ir.Value {
 }
 
 // awaitsSweep reports whether a result is better computed in the sweep of
-// a scatter-add still to come (sweepRiders) than in a temporary's nest: its
+// a scatter-add still to compute (sweepRiders) than in a temporary's nest: its
 // domain is the first dimensions of the sweep's, it gathers through the
 // sweep's table (what the sweep reads anyway), and it reads no
 // scatter-add, so that the sweep can compute it.
 func (fl *funcLowering) awaitsSweep(r rider) bool {
-	for table, dims := range fl.sweeps {
+	for _, sa := range fl.sweeps {
+		if fl.buffers[sa.Reduce.Results[0]] != nil {
+			continue // swept already
+		}
+		table, dims := sa.Table, fl.sweepDims(sa)
 		if len(r.t.Dims) > len(dims) || !insideDomain(r.t, tir.TensorType{Dims: dims[:len(r.t.Dims)]}) {
 			continue
 		}
