@@ -39,6 +39,8 @@ func init() {
 				Help: "split the loops of a nest whose points pick among the pieces of a concat (zero padding) at the pieces' bounds: the range inside all of them computes without a test, the edges keep the tests"},
 			{Name: "atomic-scatters", Type: passes.OptBool, Default: false,
 				Help: "compute scatter-adds (a gather's adjoint) with a parallel sweep over the table's entries whose updates are atomic adds (memref.atomic_rmw), for GPU targets, instead of one sequential sweep in the interpreter's order"},
+			{Name: "sweep-riders", Type: passes.OptBool, Default: true,
+				Help: "compute the results over a scatter-add's table in its sequential sweep when they need nothing else still to compute, instead of a parallel nest of their own (what both read is read once; --threads turns it off)"},
 		},
 		Check: func(o passes.Options) error {
 			if n := o.Int("scan-lanes"); n < 1 || n > 16 {
@@ -47,7 +49,7 @@ func init() {
 			return nil
 		},
 		New: func(o passes.Options) passes.Pass {
-			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows"), SplitPieces: o.Bool("split-pieces"), AtomicScatters: o.Bool("atomic-scatters")}
+			opts := tiraffine.Options{ScanColumns: o.Bool("scan-columns"), ScanLanes: o.Int("scan-lanes"), ScanRows: o.Bool("scan-rows"), SplitPieces: o.Bool("split-pieces"), AtomicScatters: o.Bool("atomic-scatters"), SweepRiders: o.Bool("sweep-riders")}
 			return passes.PassFunc(func(op *ir.Operation, ctx *passes.Context) error {
 				return tiraffine.ConvertWith(ctx.Module, opts)
 			})

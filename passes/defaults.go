@@ -63,9 +63,17 @@ func OptPipeline(level int, target string) (*Pipeline, error) {
 
 // WithThreads makes a pipeline ending in convert-to-llvm run the outermost
 // parallel loops on all cores through GNU OpenMP's runtime: tc-opt's
-// --threads, convert-to-llvm{threads=omp}.
+// --threads, convert-to-llvm{threads=omp}. The lowering then leaves the
+// results it would compute in a scatter-add's sequential sweep to
+// parallel nests of their own (convert-tir-to-affine{sweep-riders=false}).
 func WithThreads(p *Pipeline) error {
-	return p.SetLLVMOption("--threads", "threads", "omp")
+	if err := p.SetLLVMOption("--threads", "threads", "omp"); err != nil {
+		return err
+	}
+	if _, err := p.SetOption("convert-tir-to-affine", "sweep-riders", "false"); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SetLLVMOption sets an option of the pipeline's convert-to-llvm, for the

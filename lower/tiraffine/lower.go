@@ -44,6 +44,11 @@ type Options struct {
 	// (memref.atomic_rmw), for GPU targets, instead of one sequential
 	// sweep; the order of each point's terms is then not fixed.
 	AtomicScatters bool
+	// SweepRiders computes the results over a scatter-add's table in its
+	// sequential sweep when they need nothing else still to compute
+	// (sweepRiders), instead of a parallel nest of their own: what both
+	// read is read once. Off under --threads.
+	SweepRiders bool
 }
 
 // DefaultOptions are the options for CPU targets.
@@ -142,10 +147,14 @@ type funcLowering struct {
 	scanRows       bool
 	splitPieces    bool
 	atomicScatters bool
+	sweepRidersOn  bool
 	// results are the function's results still to compute, and rode
 	// marks (by buffer) those computed in a temporary's nest (riders.go).
 	results []rider
 	rode    map[*ir.Value]bool
+	// sweeps are the scatter-adds whose sweeps compute results
+	// (sweepRiders).
+	sweeps []tir.ScatterAdd
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -193,6 +202,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	entry := f.AddRegion().AddBlock()
 	fl := newFuncLowering(src, entry)
 	fl.scanLanes, fl.scanRows, fl.splitPieces, fl.atomicScatters = opts.ScanLanes, opts.ScanRows, opts.SplitPieces, opts.AtomicScatters
+	fl.sweepRidersOn = opts.SweepRiders && !opts.AtomicScatters
 	for i, t := range sig.ins {
 		hint := string(sig.names[i].(ir.StringAttr))
 		a := entry.AddArg(t, hint)
@@ -324,6 +334,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 		fl.entry.op(memref.Dealloc, []*ir.Value{a}, nil, nil)
 	}
 	fl.entry.op(fn.Return, nil, nil, nil)
+	removeDeadCode(f)
 	return f, nil
 }
 
@@ -572,6 +583,11 @@ func (fl *funcLowering) computeAt(outs []output, outT tir.TensorType, n *nest, i
 				continue
 			}
 			subs = *o.dom
+			// A rider's reductions are siblings too (an adjoint's
+			// cotangent of a divisor reads every reduced quotient).
+			if err := ev.fuseSiblingReductions([]*ir.Value{o.v}, pt); err != nil {
+				return err
+			}
 		}
 		if err := ev.store(o, subs, pt, loc); err != nil {
 			return err
@@ -721,6 +737,14 @@ func domainKey(t tir.TensorType) string {
 // materializeTemporaries computes the marked values, in program order;
 // consecutive marked values over the same domain share one loop nest.
 func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
+	fl.sweeps = nil
+	if fl.sweepRidersOn {
+		for _, op := range body.Ops {
+			if sa, ok := fl.scatterAdd(op); ok {
+				fl.sweeps = append(fl.sweeps, sa)
+			}
+		}
+	}
 	var group []output
 	var dom tir.TensorType
 	flush := func() error {

@@ -135,7 +135,8 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 // reads another: one loop nest carries all their accumulators, so what
 // their bodies share (neighbor-table loads, masks, weights) is computed
 // once per iteration. Their results go to the memo cache, where the
-// evaluation of vs finds them.
+// evaluation of vs finds them; reductions found there already are not
+// computed again.
 func (ev *evaluator) fuseSiblingReductions(vs []*ir.Value, pt point) error {
 	var order []string
 	groups := map[string][]*ir.Operation{}
@@ -153,6 +154,10 @@ func (ev *evaluator) fuseSiblingReductions(vs []*ir.Value, pt point) error {
 		switch {
 		case op == nil:
 		case op.Is(tir.Reduce):
+			t, _ := tir.AsTensor(v.Type)
+			if _, done := ev.lookupCache(cacheKey{v, pt.restrict(t).key()}); done {
+				return // computed here already (with other siblings)
+			}
 			key := ""
 			for _, d := range tir.ReduceDims(op) {
 				key += d + tir.ReducedInterval(op, d).String() + " "

@@ -1,6 +1,8 @@
 package tiraffine
 
 import (
+	"slices"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
@@ -30,6 +32,12 @@ type rider struct {
 // riders returns the results to compute in the nest of group, over dom,
 // and marks them computed.
 func (fl *funcLowering) riders(group []output, dom tir.TensorType) []output {
+	return fl.ridersOf(group, dom, false)
+}
+
+// ridersOf is riders; in a temporary's nest (sweep false) it leaves the
+// results that a later sweep over a table computes better (awaitsSweep).
+func (fl *funcLowering) ridersOf(group []output, dom tir.TensorType, sweep bool) []output {
 	if !fl.splitPieces {
 		return nil
 	}
@@ -39,7 +47,7 @@ func (fl *funcLowering) riders(group []output, dom tir.TensorType) []output {
 	}
 	var out []output
 	for _, r := range fl.results {
-		if fl.rode[r.out] || !insideDomain(r.t, dom) || !fl.computable(r.v, pending) {
+		if fl.rode[r.out] || !insideDomain(r.t, dom) || !fl.computable(r.v, pending) || !sweep && fl.awaitsSweep(r) {
 			continue
 		}
 		t := r.t
@@ -90,6 +98,9 @@ func (fl *funcLowering) computable(v *ir.Value, pending map[*ir.Value]bool) bool
 		if op.Is(tir.Scan, tir.Compress) || op.Attr(tir.MaterializeAttr) != nil && !fl.recomputed[op] {
 			return false // not stored yet, or stored in a way only its own nests read
 		}
+		if _, scatter := fl.scatterAdd(op); scatter {
+			return false // a scatter-add is computed by a sweep, and not yet
+		}
 		ok := true
 		op.Walk(func(o *ir.Operation) bool {
 			for _, x := range o.Operands {
@@ -132,4 +143,66 @@ func (ev *evaluator) within(dom tir.TensorType, pt point) (c *evaluator, inside 
 	then := builder{block: ifOp.AddRegion().AddBlock(), loc: ev.b.loc}
 	ifOp.AddRegion()
 	return ev.child(then), true, func() { then.op(scf.Yield, nil, nil, nil) }
+}
+
+// resultBuffer returns the buffer of a function result still to compute
+// that is v as it is, over exactly t (the same dimensions in the same
+// order, no mask), and marks it computed, for v to be computed straight
+// into it; nil when there is none.
+func (fl *funcLowering) resultBuffer(v *ir.Value, t tir.TensorType) *ir.Value {
+	for _, r := range fl.results {
+		if r.v == v && r.mask == nil && !fl.rode[r.out] && domainKey(r.t) == domainKey(t) && ir.TypeEqual(r.t.Elem, t.Elem) {
+			fl.rode[r.out] = true
+			return r.out
+		}
+	}
+	return nil
+}
+
+// awaitsSweep reports whether a result is better computed in the sweep of
+// a scatter-add still to compute (sweepRiders) than in a temporary's nest: its
+// domain is the first dimensions of the sweep's, it gathers through the
+// sweep's table (what the sweep reads anyway), and it reads no
+// scatter-add, so that the sweep can compute it.
+func (fl *funcLowering) awaitsSweep(r rider) bool {
+	for _, sa := range fl.sweeps {
+		if fl.buffers[sa.Reduce.Results[0]] != nil {
+			continue // swept already
+		}
+		table, dims := sa.Table, fl.sweepDims(sa)
+		if len(r.t.Dims) > len(dims) || !insideDomain(r.t, tir.TensorType{Dims: dims[:len(r.t.Dims)]}) {
+			continue
+		}
+		gathers, scatters := false, false
+		seen := map[*ir.Value]bool{}
+		var walk func(v *ir.Value)
+		walk = func(v *ir.Value) {
+			if seen[v] || fl.buffers[v] != nil {
+				return
+			}
+			seen[v] = true
+			op := v.DefiningOp()
+			if op == nil || op.Attr(tir.MaterializeAttr) != nil && !fl.recomputed[op] {
+				return
+			}
+			if _, ok := fl.scatterAdd(op); ok {
+				scatters = true
+				return
+			}
+			if op.Is(tir.Gather) && slices.Contains(op.Operands[1:], table) {
+				gathers = true
+			}
+			op.Walk(func(o *ir.Operation) bool {
+				for _, x := range o.Operands {
+					walk(x)
+				}
+				return true
+			})
+		}
+		walk(r.v)
+		if gathers && !scatters {
+			return true
+		}
+	}
+	return false
 }

@@ -129,8 +129,8 @@ func (fl *funcLowering) ready(v *ir.Value) bool {
 		if d == nil {
 			return true
 		}
-		if d.Attr(tir.MaterializeAttr) != nil || d.Is(tir.Scan) {
-			return false
+		if d.Attr(tir.MaterializeAttr) != nil && !fl.recomputed[d] || d.Is(tir.Scan) {
+			return false // a temporary not computed yet (one recomputed in its readers is fused)
 		}
 		if _, scatter := tir.ScatterAddOf(d); scatter {
 			return false
@@ -170,12 +170,20 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		if pad {
 			fl.padded[w] = true
 		}
-		name := "scatter"
-		if w.NameHint != "" {
-			name = w.NameHint
+		buf := (*ir.Value)(nil)
+		if !pad {
+			// Returned as it is: the sweep sums into the result's
+			// buffer, and nothing copies it there afterwards.
+			buf = fl.resultBuffer(w, wt)
 		}
-		buf := fl.allocIn(fl.entry, wt, x.Reduce.Loc, name, pad)
-		fl.allocs = append(fl.allocs, buf)
+		if buf == nil {
+			name := "scatter"
+			if w.NameHint != "" {
+				name = w.NameHint
+			}
+			buf = fl.allocIn(fl.entry, wt, x.Reduce.Loc, name, pad)
+			fl.allocs = append(fl.allocs, buf)
+		}
 		bufs = append(bufs, buf)
 	}
 	b := fl.entry
@@ -201,10 +209,8 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	// of the result's other dimensions.
 	d, _ := t.Dim(sa.Dim)
 	tt, _ := tir.AsTensor(sa.Table.Type)
-	var over, others []tir.Dim
-	for _, name := range sa.Over {
-		over = append(over, tir.Dim{Name: name, Interval: tir.ReducedInterval(op, name)})
-	}
+	var others []tir.Dim
+	over := fl.sweepDims(sa)
 	for _, x := range t.Dims {
 		switch {
 		case x.Name == sa.Dim:
@@ -214,15 +220,30 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 			others = append(others, x)
 		}
 	}
+	// One loop at a time: each level computes the results over the
+	// dimensions open so far before the next loop (sweepRiders).
 	n = newNest(fl)
-	pt, bodies, err = fl.loopNest(n, b, over)
-	if err != nil {
-		return err
+	bodies = []builder{b}
+	pt = point{}
+	var c *evaluator
+	for k := range over {
+		var level []builder
+		if pt, level, err = fl.loopNestFrom(n, bodies[k], over[k:k+1], pt, k); err != nil {
+			return err
+		}
+		bodies = append(bodies, level[1])
+		if c == nil {
+			c = fl.newEvaluator(n, level[1])
+		} else {
+			c = c.child(level[1])
+		}
+		if err := fl.sweepRiders(c, group, over[:k+1], pt); err != nil {
+			return err
+		}
 	}
 	if !fl.atomicScatters {
 		sequential(bodies)
 	}
-	c := fl.newEvaluator(n, bodies[len(bodies)-1])
 	tv, tmask, err := c.single(sa.Table, pt)
 	if err != nil {
 		return err
@@ -301,6 +322,53 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		fl.buffers[x.Reduce.Results[0]] = []*ir.Value{bufs[i]}
 	}
 	return nil
+}
+
+// sweepRiders computes, at point pt of a sweep over the table's dimensions
+// whose loops over dims (the first ones, in the sweep's order) are open,
+// the function's results over exactly those dimensions that need nothing
+// still to compute (riders.go) but the sweep's own sums, before the next
+// loop: what they read of the table's entries, and of what is gathered
+// through them, is then read once. nabla's adjoint has three: the
+// cotangent of the signs (over the table, Vertex x V2E: the edge values
+// gathered through V2E times the vertex's cotangent, which the sweep reads
+// too), that of the volumes (over Vertex, at the sweep's outer level: a
+// sum over V2E of the same gathered values), and in the sweep through E2V
+// the edges' cotangents of s_mxx and s_myy (over Edge: the edge's part of
+// what the sweep adds). Not with Options.SweepRiders off (--threads: the
+// sweep runs on one thread, a nest of their own on all).
+func (fl *funcLowering) sweepRiders(c *evaluator, group []tir.ScatterAdd, dims []tir.Dim, pt point) error {
+	if !fl.sweepRidersOn {
+		return nil
+	}
+	var pending []output
+	for _, x := range group {
+		pending = append(pending, output{v: x.Reduce.Results[0]})
+	}
+	for _, o := range fl.ridersOf(pending, tir.TensorType{Dims: dims}, true) {
+		ev, inside, done := c.within(*o.dom, pt)
+		if !inside {
+			continue
+		}
+		if err := ev.fuseSiblingReductions([]*ir.Value{o.v}, pt); err != nil {
+			return err
+		}
+		if err := ev.store(o, *o.dom, pt, c.b.loc); err != nil {
+			return err
+		}
+		done()
+	}
+	return nil
+}
+
+// sweepDims are the reduced dimensions of a scatter-add, in the
+// reduction's order: the outer loops of its sweep.
+func (fl *funcLowering) sweepDims(sa tir.ScatterAdd) []tir.Dim {
+	var over []tir.Dim
+	for _, name := range sa.Over {
+		over = append(over, tir.Dim{Name: name, Interval: tir.ReducedInterval(sa.Reduce, name)})
+	}
+	return over
 }
 
 // sequential drops the parallel marks of the loops a nest opened (the

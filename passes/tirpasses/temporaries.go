@@ -384,7 +384,7 @@ func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, thres
 // the temporary won by 10-15% up to 8 MB and lost by 20-28% from 9.8 MB
 // on: the -O2 pipelines set the limit at 8 MiB.
 func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Operation) string {
-	if m.recomputeAbove == 0 || !loadsOnly(op.Results[0], map[*ir.Value]bool{}) {
+	if m.recomputeAbove == 0 || !loadsOnly(op.Results[0], map[*ir.Value]bool{}) || readInPlace(uses, op.Results[0]) {
 		return ""
 	}
 	for _, g := range gathered {
@@ -394,6 +394,21 @@ func (m marker) version(op *ir.Operation, uses ir.UseLists, gathered []*ir.Opera
 		}
 	}
 	return ""
+}
+
+// readInPlace reports whether a reader reads v at its own points (through
+// relays), not through a neighbour table: a nest of its own would
+// recompute every point, where the temporary is read back in order. An
+// adjoint reads nabla's edge average so (the cotangents of s_mxx and s_myy
+// are the average times the edge's cotangent), beside the gathers of the
+// forward computation it repeats: recomputed, the average cost the
+// adjoint three passes of gathers through E2V.
+func readInPlace(uses ir.UseLists, v *ir.Value) bool {
+	found := false
+	relayedReads(uses, v, func(_ *ir.Operation, _ int, r *tir.Read, _ string, _ int) {
+		found = found || r == nil || r.Gathered == ""
+	})
+	return found
 }
 
 // gatheredThroughRelays reports whether v is read through a neighbour table, directly

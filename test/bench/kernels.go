@@ -352,7 +352,7 @@ var derivKernels = []kernel{
 	inFamily(adjointOf("tridiag", "tridiag_vjp.c", 1e-12), "tuple_get inside the backward scan (tridiag.tir)"),
 	adjointFormulation("tridiag", "tridiag_before_vjp", "tridiag_before.tir", "tuple_get before the backward scan"),
 	adjointFormulation("tridiag", "tridiag_2scans_vjp", "tridiag_2scans.tir", "two scalar forward scans"),
-	nablaVJP(),
+	adjointOf("nabla", "", 0),
 }
 
 // inFamily puts the adjoint a at the head of the adjoint family of its
@@ -369,17 +369,6 @@ func adjointFormulation(of, name, file, form string) kernel {
 	a := inFamily(adjointOf(of, "", 0), form)
 	a.name, a.file = name, file
 	return a
-}
-
-// nablaVJP is nabla's adjoint, checked at the check size only: the
-// transpose of its gathers is a dense scatter-add today (every table
-// entry read for every point, docs/derivatives.md), which the interpreter
-// evaluates by materializing NV x NE x 7 values: 700 GB at the L3 mesh.
-func nablaVJP() kernel {
-	k := adjointOf("nabla", "", 0)
-	k.untimed = "not timed: the interpreter, the reference, cannot run @nabla_vjp at this size (its gather transposes " +
-		"are dense scatter-adds, O(NV x NE): NV x NE x 7 values, 700 GB at the L3 mesh)"
-	return k
 }
 
 // adjointOf is the adjoint of the classic kernel named name: its file,

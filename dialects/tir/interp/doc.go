@@ -29,6 +29,8 @@
 //	                make_tuple, tuple_get, can_deref
 //	domainops.go    assume_shape (run-time check), pos
 //	reduce.go       reduce: simple ("kind", "dims") and region forms
+//	scatter.go      a reduce recognized as a scatter-add (tir.ScatterAddOf):
+//	                one sweep over its table, its comparison chain deferred
 //	scan.go         scan ("dim", "direction"; r(k) is the state after k)
 //	call.go         call ("callee"; symbols bound from the actual bounds)
 //	dataextent.go   iota, compress (extents computed from data)

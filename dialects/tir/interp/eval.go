@@ -56,6 +56,10 @@ type evaluator struct {
 	// done marks the top-level ops evaluated ahead of the others, for the
 	// extents computed from data (dataExtents).
 	done map[*ir.Operation]bool
+	// scatterInfo caches the scatter-adds of each block run (scatter.go),
+	// found with the uses of fn.
+	scatterInfo map[*ir.Block]*blockScatters
+	uses        ir.UseLists
 }
 
 // result returns the element type and concrete domain of result i of op.
@@ -75,13 +79,26 @@ func (ev *evaluator) block(b *ir.Block, args []*Tensor) ([]*Tensor, error) {
 	for i, a := range b.Args {
 		ev.vals[a] = args[i]
 	}
+	s := ev.scatters(b)
 	for _, op := range b.Ops {
-		if ev.done[op] {
+		if ev.done[op] || s.deferred[op] {
 			continue
+		}
+		if c, ok := s.chains[op]; ok {
+			done, err := ev.scatterAdd(op, c, s)
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				continue
+			}
 		}
 		in := make([]*Tensor, len(op.Operands))
 		for i, v := range op.Operands {
-			t, ok := ev.vals[v]
+			t, ok, err := ev.value(v, s)
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				return nil, ir.Errorf(op.Loc, "'%s' operand #%d has no value (not computed before its use)", op.Name, i)
 			}
