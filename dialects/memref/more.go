@@ -243,3 +243,14 @@ var Global = &ir.OpDef{
 		return true
 	},
 }
+
+// AttrAtomicKind is memref.atomic_rmw's combining kind: an i64 index into
+// MLIR's arith::AtomicRMWKind, of which AtomicAddF and AtomicAddI are the
+// ones the lowering emits.
+const AttrAtomicKind = "kind"
+
+// The atomic kinds the scatter-adds of GPU targets use.
+const (
+	AtomicAddF int64 = 0
+	AtomicAddI int64 = 1
+)

@@ -154,11 +154,11 @@ func (ev *evaluator) atomicAddAt(x, mem *ir.Value, subs []sizeexpr.Expr) {
 	for _, s := range subs {
 		idx = append(idx, ev.index(s))
 	}
-	kind := int64(1) // addi
+	kind := memref.AtomicAddI
 	if ir.IsFloat(x.Type) {
-		kind = 0 // addf
+		kind = memref.AtomicAddF
 	}
-	ev.b.value(memref.AtomicRMW, idx, x.Type, ir.DictAttr{}.With("kind", ir.IntegerAttr{Value: kind, Type: ir.I64}))
+	ev.b.value(memref.AtomicRMW, idx, x.Type, ir.DictAttr{}.With(memref.AttrAtomicKind, ir.IntegerAttr{Value: kind, Type: ir.I64}))
 }
 
 func (fl *funcLowering) affinizeAll(es []sizeexpr.Expr) []sizeexpr.Expr {

@@ -208,7 +208,7 @@ func emitStore(fe *fnEmitter, op *ir.Operation) error {
 // lowering emits (MLIR 16's arith::AtomicRMWKind values, as the op's
 // `kind` attribute holds them): addf and addi, the scatter-adds of GPU
 // targets (tiraffine.Options.AtomicScatters).
-var atomicOps = map[int64]enum.AtomicOp{0: enum.AtomicOpFAdd, 1: enum.AtomicOpAdd}
+var atomicOps = map[int64]enum.AtomicOp{memrefd.AtomicAddF: enum.AtomicOpFAdd, memrefd.AtomicAddI: enum.AtomicOpAdd}
 
 // emitAtomicRMW lowers memref.atomic_rmw addf/addi to a monotonic
 // atomicrmw fadd/add at the element's address; its result is the old
@@ -217,7 +217,7 @@ func emitAtomicRMW(fe *fnEmitter, op *ir.Operation) error {
 	if len(op.Operands) < 2 || len(op.Results) != 1 {
 		return ir.Errorf(op.Loc, "tollvm: malformed '%s'", op.Name)
 	}
-	kind, _ := op.Attr("kind").(ir.IntegerAttr)
+	kind, _ := op.Attr(memrefd.AttrAtomicKind).(ir.IntegerAttr)
 	aop, ok := atomicOps[kind.Value]
 	if !ok {
 		return ir.Errorf(op.Loc, "tollvm: '%s' of kind %d is not supported (only addf and addi)", op.Name, kind.Value)

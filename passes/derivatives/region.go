@@ -153,7 +153,7 @@ func (b *builder) readKnown(ops []*ir.Operation, y, known *ir.Value) {
 			return
 		}
 		for i, x := range d.Operands {
-			get := ir.NewOpOf(tir.TupleGet, b.loc, []*ir.Value{known}, []ir.Type{nil}, ir.DictAttr{}.With("index", ir.IntegerAttr{Value: int64(i), Type: ir.I64}))
+			get := ir.NewOpOf(tir.TupleGet, b.loc, []*ir.Value{known}, []ir.Type{nil}, ir.DictAttr{}.With(tir.AttrIndex, ir.IntegerAttr{Value: int64(i), Type: ir.I64}))
 			ts, err := tir.TupleGet.Infer(get)
 			if err != nil {
 				return
