@@ -277,14 +277,14 @@ func TestCLIDumpPassPipeline(t *testing.T) {
 	in := writeFile(t, dir, "good.tir", goodIR)
 	for _, target := range []string{"", "nvptx64"} {
 		args := []string{"-O2", "--dump-pass-pipeline", in}
-		want := "builtin.module(tir-inline,canonicalize{max-iterations=10},cse,tir.func(tir-temporaries{threshold=8 max-fused=64 recompute-above=8388608}),convert-tir-to-affine{scan-columns=true scan-lanes=4 scan-rows=true split-pieces=true atomic-scatters=false},cse," +
+		want := "builtin.module(tir-inline,canonicalize{max-iterations=10},cse,tir.func(tir-temporaries{threshold=8 max-fused=64 recompute-above=8388608}),convert-tir-to-affine{scan-columns=true scan-lanes=4 scan-rows=true split-pieces=true atomic-scatters=false sweep-riders=true},cse," +
 			"func.func(affine-licm,affine-loop-unswitch,affine-scalar-replace,affine-vectorize{width=8 target=x86_64 reassociate=false outer=true},affine-loop-unroll{factor=1 unroll-full-threshold=8},cse,sink-masked-updates),convert-to-llvm{target=x86_64"
 		var wants []string
 		if target != "" {
 			args = append(args, "--target="+target)
 			want = "convert-to-llvm{target=" + target
 			// GPU targets compute scatter-adds with atomic adds.
-			wants = append(wants, "convert-tir-to-affine{scan-columns=false scan-lanes=1 scan-rows=false split-pieces=false atomic-scatters=true}")
+			wants = append(wants, "convert-tir-to-affine{scan-columns=false scan-lanes=1 scan-rows=false split-pieces=false atomic-scatters=true sweep-riders=true}")
 		}
 		code, _, stderr := runBin(t, "", args...)
 		if passes.Lookup("convert-tir-to-affine") == nil {
