@@ -1,6 +1,8 @@
 package affinepasses
 
 import (
+	"slices"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
@@ -40,6 +42,9 @@ func init() {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				rw := &ir.Rewriter{Root: fn}
 				blocks := nestedBlocks(fn)
+				for _, b := range blocks {
+					resolveNestedSelects(fn, b)
+				}
 				for len(blocks) > 0 {
 					b := blocks[0]
 					blocks = blocks[1:]
@@ -416,4 +421,51 @@ func isPureTree(o *ir.Operation) bool {
 		return ok
 	})
 	return ok
+}
+
+// resolveNestedSelects resolves, in the operands of a scalar
+// `arith.select %c, %t, %f` of b, the selects on the same %c that only it
+// observes: %t is read only where %c holds, so a `select %c, %a, %b`
+// reached from %t through pure ops of b that have no other user is %a
+// there (and one reached from %f is %b). The lowering writes a masked
+// product so: `select %valid, (select %valid, %g, 0) * %w, 0` (the
+// cotangent of a gathered value, zero at a masked entry) becomes
+// `select %valid, %g * %w, 0`, one float select for llc to turn into a
+// branch instead of two. Bitwise the same values.
+func resolveNestedSelects(fn *ir.Operation, b *ir.Block) {
+	var uses ir.UseLists
+	for _, o := range b.Ops {
+		if !o.Is(arith.Select) || len(o.Operands) != 3 || !ir.IsFloat(o.Results[0].Type) {
+			continue
+		}
+		if uses == nil {
+			uses = ir.UsesIn(fn)
+		}
+		c := o.Operands[0]
+		var resolve func(v *ir.Value, arm int, depth int)
+		resolve = func(v *ir.Value, arm int, depth int) {
+			d := v.DefiningOp()
+			if d == nil || d.ParentBlock() != b || depth > 8 || len(uses[v]) != 1 || len(d.Results) != 1 || len(d.Regions) != 0 || !d.HasTrait(ir.TraitPure) {
+				return
+			}
+			for i, x := range d.Operands {
+				if s := x.DefiningOp(); s.Is(arith.Select) && len(s.Operands) == 3 && s.Operands[0] == c {
+					a := s.Operands[arm]
+					d.Operands[i] = a
+					// Keep the use lists true: d may no longer read x,
+					// and now reads a.
+					if !slices.Contains(d.Operands, x) {
+						uses[x] = slices.DeleteFunc(uses[x], func(u *ir.Operation) bool { return u == d })
+					}
+					if !slices.Contains(uses[a], d) {
+						uses[a] = append(uses[a], d)
+					}
+					continue
+				}
+				resolve(x, arm, depth+1)
+			}
+		}
+		resolve(o.Operands[1], 1, 0)
+		resolve(o.Operands[2], 2, 0)
+	}
 }

@@ -104,3 +104,30 @@ func.func @scatter_guard(%x: memref<?xf64>, %d: memref<?xf64>, %tab: memref<2xi3
   affine.store %r2, %out[0] : memref<2xf64>
   return
 }
+
+// -----
+
+// A masked product, as the adjoint of a gathered value writes it: the
+// inner select on %valid is read only through the outer select's true arm
+// (where %valid holds), so it is resolved there: %p multiplies %g itself.
+// %t reads %q where %valid is false, where %sh is 0: %q0 adds %zero; the
+// select on another condition (%other) stays. %shared has another user
+// (the store) and keeps reading the select.
+func.func @nested_selects(%g: f64, %h: f64, %w: f64, %valid: i1, %other: i1, %out: memref<4xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %sg = arith.select %valid, %g, %zero : f64
+  %p = arith.mulf %sg, %w : f64
+  %r = arith.select %valid, %p, %zero : f64
+  %sh = arith.select %valid, %h, %zero : f64
+  %so = arith.select %other, %h, %zero : f64
+  %q0 = arith.addf %sh, %so : f64
+  %q = arith.mulf %q0, %w : f64
+  %t = arith.select %valid, %w, %q : f64
+  %shared = arith.mulf %sg, %w : f64
+  %v = arith.select %valid, %shared, %zero : f64
+  affine.store %r, %out[0] : memref<4xf64>
+  affine.store %t, %out[1] : memref<4xf64>
+  affine.store %v, %out[2] : memref<4xf64>
+  affine.store %shared, %out[3] : memref<4xf64>
+  return
+}
