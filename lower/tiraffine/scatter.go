@@ -2,6 +2,7 @@ package tiraffine
 
 import (
 	"fmt"
+	"slices"
 
 	"tir/dialects/affine"
 	"tir/dialects/arith"
@@ -221,11 +222,13 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		}
 	}
 	// One loop at a time: each level computes the results over the
-	// dimensions open so far before the next loop (sweepRiders).
+	// dimensions open so far before the next loop (sweepRiders), or after
+	// the inner loops, which then carry the sums they read.
 	n = newNest(fl)
 	bodies = []builder{b}
 	pt = point{}
 	var c *evaluator
+	var levels []*sweepLevel
 	for k := range over {
 		var level []builder
 		if pt, level, err = fl.loopNestFrom(n, bodies[k], over[k:k+1], pt, k); err != nil {
@@ -237,12 +240,24 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 		} else {
 			c = c.child(level[1])
 		}
-		if err := fl.sweepRiders(c, group, over[:k+1], pt); err != nil {
+		carryInto(levels, level[1].block.ParentOp(), k)
+		lv, err := fl.sweepRiders(c, group, over[:k+1], over[k+1:], pt)
+		if err != nil {
 			return err
+		}
+		levels = append(levels, lv)
+		if k < len(over)-1 && !fl.atomicScatters {
+			if err := hoistValues(c, group, over[:k+1], pt); err != nil {
+				return err
+			}
 		}
 	}
 	if !fl.atomicScatters {
 		sequential(bodies)
+	}
+	next, err := carriedSums(levels, c, pt)
+	if err != nil {
+		return err
 	}
 	tv, tmask, err := c.single(sa.Table, pt)
 	if err != nil {
@@ -317,7 +332,9 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 	}
 	closeNest(ibodies)
 	then.op(scf.Yield, nil, nil, nil)
-	closeNest(bodies)
+	if err := closeSweep(bodies, levels, next); err != nil {
+		return err
+	}
 	for i, x := range group {
 		fl.buffers[x.Reduce.Results[0]] = []*ir.Value{bufs[i]}
 	}
@@ -335,28 +352,266 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 // too), that of the volumes (over Vertex, at the sweep's outer level: a
 // sum over V2E of the same gathered values), and in the sweep through E2V
 // the edges' cotangents of s_mxx and s_myy (over Edge: the edge's part of
-// what the sweep adds). Not with Options.SweepRiders off (--threads: the
-// sweep runs on one thread, a nest of their own on all).
-func (fl *funcLowering) sweepRiders(c *evaluator, group []tir.ScatterAdd, dims []tir.Dim, pt point) error {
+// what the sweep adds). A result that sums over the loops still to open
+// (inner, in the sweep's order and intervals: vol's two sums over V2E) is
+// computed after them instead, from sums those loops carry (sweepLevel):
+// the entries are then read once, not once for the sums and once more
+// for the sweep. Not with Options.SweepRiders off (--threads: the sweep
+// runs on one thread, a nest of their own on all).
+func (fl *funcLowering) sweepRiders(c *evaluator, group []tir.ScatterAdd, dims, inner []tir.Dim, pt point) (*sweepLevel, error) {
+	lv := &sweepLevel{ev: c, pt: pt, at: map[int]int{}}
 	if !fl.sweepRidersOn {
-		return nil
+		return lv, nil
 	}
 	var pending []output
 	for _, x := range group {
 		pending = append(pending, output{v: x.Reduce.Results[0]})
 	}
 	for _, o := range fl.ridersOf(pending, tir.TensorType{Dims: dims}, true) {
-		ev, inside, done := c.within(*o.dom, pt)
-		if !inside {
+		if sums := innerSums(c, o.v, inner, pt); len(sums) > 0 {
+			lv.riders = append(lv.riders, o)
+			for _, op := range sums {
+				independent := !slices.Contains(lv.ops, op)
+				for _, m := range lv.ops {
+					if reads(op, m.Results[0]) || reads(m, op.Results[0]) {
+						independent = false
+					}
+				}
+				if independent {
+					lv.ops = append(lv.ops, op)
+				}
+			}
 			continue
 		}
-		if err := ev.fuseSiblingReductions([]*ir.Value{o.v}, pt); err != nil {
+		if err := fl.storeRider(c, o, pt); err != nil {
+			return nil, err
+		}
+	}
+	for _, op := range lv.ops {
+		t, _ := tir.AsTensor(op.Results[0].Type)
+		inits, mask, body, err := c.reduction(op, t, pt.restrict(t))
+		if err != nil {
+			return nil, err
+		}
+		lv.inits = append(lv.inits, inits...)
+		lv.masks = append(lv.masks, mask)
+		lv.bodies = append(lv.bodies, body)
+		lv.widths = append(lv.widths, len(inits))
+	}
+	return lv, nil
+}
+
+// hoistValues evaluates, at pt of a sweep whose loops over dims are open
+// (an outer level), what the values of the scatter-adds of group read
+// (through elementwise ops and broadcasts) that varies along those
+// dimensions only: the memo cache then hands it to the entries, so that
+// it is computed once for all the entries of a row, not once per entry
+// inside its guard. In the sweep through E2V, what an edge adds to each
+// of its two vertices (`select(can_deref(ppe), broadcast(dsum), 0)`) is
+// the edge's dsum, computed once per edge.
+func hoistValues(c *evaluator, group []tir.ScatterAdd, dims []tir.Dim, pt point) error {
+	open := map[string]bool{}
+	for _, d := range dims {
+		open[d.Name] = true
+	}
+	seen := map[*ir.Value]bool{}
+	var walk func(v *ir.Value) error
+	walk = func(v *ir.Value) error {
+		t, ok := tir.AsTensor(v.Type)
+		op := v.DefiningOp()
+		if seen[v] || !ok || op == nil || op.Is(tir.Constant) {
+			return nil
+		}
+		seen[v] = true
+		fits := len(t.Dims) > 0
+		for _, d := range t.Dims {
+			fits = fits && open[d.Name]
+		}
+		if fits {
+			_, err := c.at(v, pt)
 			return err
 		}
-		if err := ev.store(o, *o.dom, pt, c.b.loc); err != nil {
+		if c.fl.buffers[v] != nil || !op.HasTrait(ir.TraitElementwise) && !op.Is(tir.Broadcast) {
+			return nil
+		}
+		for _, x := range op.Operands {
+			if err := walk(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, x := range group {
+		if err := walk(x.Values); err != nil {
 			return err
 		}
-		done()
+	}
+	return nil
+}
+
+// storeRider computes a result at pt of a sweep, where pt lies in its
+// domain.
+func (fl *funcLowering) storeRider(c *evaluator, o output, pt point) error {
+	ev, inside, done := c.within(*o.dom, pt)
+	if !inside {
+		return nil
+	}
+	if err := ev.fuseSiblingReductions([]*ir.Value{o.v}, pt); err != nil {
+		return err
+	}
+	if err := ev.store(o, *o.dom, pt, c.b.loc); err != nil {
+		return err
+	}
+	done()
+	return nil
+}
+
+// sweepLevel is what a level of a sweep computes after its inner loops:
+// the results (riders) that read sums over those loops (ops), whose
+// accumulators the inner loops carry as iter_args, starting from inits.
+// at[j] is where they start among the iter_args of the loop of level j.
+type sweepLevel struct {
+	ev     *evaluator
+	pt     point
+	riders []output
+	ops    []*ir.Operation
+	inits  []*ir.Value
+	masks  []*ir.Value
+	widths []int
+	bodies []reduceBody
+	at     map[int]int
+}
+
+// innerSums returns the reductions that v reads at pt through elementwise
+// ops (as fuseSiblingReductions finds them) whose reduced dimensions are
+// exactly the loops still to open, inner, in their order and over their
+// intervals, and that are not computed at pt already.
+func innerSums(c *evaluator, v *ir.Value, inner []tir.Dim, pt point) []*ir.Operation {
+	if len(inner) == 0 {
+		return nil
+	}
+	var out []*ir.Operation
+	seen := map[*ir.Value]bool{}
+	var walk func(v *ir.Value)
+	walk = func(v *ir.Value) {
+		if seen[v] || c.fl.buffers[v] != nil {
+			return
+		}
+		seen[v] = true
+		op := v.DefiningOp()
+		switch {
+		case op == nil:
+		case op.Is(tir.Reduce):
+			t, _ := tir.AsTensor(v.Type)
+			if _, done := c.lookupCache(cacheKey{v, pt.restrict(t).key()}); done {
+				return
+			}
+			dims := tir.ReduceDims(op)
+			if len(dims) != len(inner) {
+				return
+			}
+			for i, d := range dims {
+				if d != inner[i].Name || tir.ReducedInterval(op, d).String() != inner[i].Interval.String() {
+					return
+				}
+			}
+			out = append(out, op)
+		case op.HasTrait(ir.TraitElementwise):
+			for _, o := range op.Operands {
+				walk(o)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// carryInto adds to the loop of level k of a sweep the accumulators of
+// the levels before it that sum over it: their initial values at level
+// k-1, else the iter_args of the loop of level k-1.
+func carryInto(levels []*sweepLevel, loop *ir.Operation, k int) {
+	blk := affine.ForBody(loop)
+	for i, lv := range levels {
+		if len(lv.ops) == 0 {
+			continue
+		}
+		inits := lv.inits
+		if i < k-1 {
+			from := affine.IterArgs(levels[k-1].ev.b.block.ParentOp())
+			inits = from[lv.at[k-1] : lv.at[k-1]+len(lv.inits)]
+		}
+		lv.at[k] = len(blk.Args) - 1
+		loop.Operands = append(loop.Operands, inits...)
+		var types []ir.Type
+		for _, r := range loop.Results {
+			types = append(types, r.Type)
+		}
+		for _, x := range inits {
+			types = append(types, x.Type)
+			blk.AddArg(x.Type, "")
+		}
+		loop.SetResultTypes(types)
+	}
+}
+
+// carriedSums computes, at pt of the innermost level of a sweep, the next
+// accumulators of every level's sums.
+func carriedSums(levels []*sweepLevel, c *evaluator, pt point) ([][]*ir.Value, error) {
+	last := len(levels) - 1
+	loop := c.b.block.ParentOp()
+	next := make([][]*ir.Value, len(levels))
+	for i, lv := range levels[:last] {
+		if len(lv.ops) == 0 {
+			continue
+		}
+		acc := affine.IterArgs(loop)[lv.at[last]:]
+		for j, body := range lv.bodies {
+			out, err := body(c, pt, acc[:lv.widths[j]])
+			if err != nil {
+				return nil, err
+			}
+			next[i] = append(next[i], out...)
+			acc = acc[lv.widths[j]:]
+		}
+	}
+	return next, nil
+}
+
+// closeSweep terminates the loops of a sweep (bodies as loopNest returns
+// them), innermost first: each loop yields the sums it carries (next at
+// the innermost level), and after it the level around it computes the
+// results that read its sums.
+func closeSweep(bodies []builder, levels []*sweepLevel, next [][]*ir.Value) error {
+	last := len(levels) - 1
+	for k := last; k >= 0; k-- {
+		var yield []*ir.Value
+		if k < last {
+			inner := bodies[k+2].block.ParentOp()
+			lv := levels[k]
+			if len(lv.ops) > 0 {
+				res := inner.Results[lv.at[k+1]:]
+				for j, op := range lv.ops {
+					t, _ := tir.AsTensor(op.Results[0].Type)
+					lv.ev.cache[cacheKey{op.Results[0], lv.pt.restrict(t).key()}] = scalar{parts: res[:lv.widths[j]], mask: lv.masks[j]}
+					res = res[lv.widths[j]:]
+				}
+			}
+			for _, o := range lv.riders {
+				if err := lv.ev.fl.storeRider(lv.ev, o, lv.pt); err != nil {
+					return err
+				}
+			}
+			for _, x := range levels[:k] {
+				if len(x.ops) > 0 {
+					yield = append(yield, inner.Results[x.at[k+1]:x.at[k+1]+len(x.inits)]...)
+				}
+			}
+		} else {
+			for _, vs := range next {
+				yield = append(yield, vs...)
+			}
+		}
+		bodies[k+1].op(affine.Yield, yield, nil, nil)
 	}
 	return nil
 }

@@ -140,8 +140,12 @@ func unrollLoop(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation, factor int64
 }
 
 // fullUnrollBudget bounds the ops a complete unrolling may create (trip
-// count times body ops), so that a threshold never multiplies a large body.
-const fullUnrollBudget = 256
+// count times body ops, nested ones included), so that a threshold never
+// multiplies a large body: 512 lets the 7 entries of a neighbour table's
+// row unroll with a body of up to 73 ops (a scatter sweep's entry that
+// also computes the cotangents over the table and carries sums), but
+// not 8 copies of a body of 65 (docs/decisions.md).
+const fullUnrollBudget = 512
 
 // unrollFull replaces an innermost loop of at most threshold iterations
 // (constant bounds) by copies of its body in the enclosing block, copy k

@@ -1,6 +1,8 @@
 package affinepasses
 
 import (
+	"slices"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
@@ -40,6 +42,9 @@ func init() {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
 				rw := &ir.Rewriter{Root: fn}
 				blocks := nestedBlocks(fn)
+				for _, b := range blocks {
+					resolveNestedSelects(fn, b)
+				}
 				for len(blocks) > 0 {
 					b := blocks[0]
 					blocks = blocks[1:]
@@ -201,29 +206,76 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 			arm.Append(o)
 		}
 	}
-	arm.Append(scf.NewYield(last.Loc, update...))
+	yield := arm.Append(scf.NewYield(last.Loc, update...))
 	rw.InsertBefore(last, ifOp)
 	for i, s := range g.selects {
 		rw.ReplaceOp(s, []*ir.Value{ifOp.Results[i]})
 	}
+	mergeGuard(b, ifOp, arm, yield, g.cond)
 	foldKnownSelects(arm, g.cond)
 	return arm
 }
 
-// foldKnownSelects resolves, in the ops of arm (which runs where masked is
-// false), the selects whose condition that decides: a gather clamps its
-// index with `select %inside, %index, 0` and masks with `xori %inside,
-// true`, so in the arm the index is used as it is, with no clamp left for
-// llc to turn into a branch. It follows the ors, ands and negations the
-// lowering builds masks with.
-func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
-	known := map[*ir.Value]bool{}
+// mergeGuard moves into arm (before its yield) the then arm of the
+// scf.if that follows ifOp in b when that one runs exactly where masked
+// is false (its condition is the mask's negation), has no results nor
+// else arm, and does not read ifOp's results: a scatter sweep's entry
+// sums where its table entry is valid and adds into the point the entry
+// names under the same test, one branch instead of two.
+func mergeGuard(b *ir.Block, ifOp *ir.Operation, arm *ir.Block, yield *ir.Operation, masked *ir.Value) {
+	i := b.IndexOf(ifOp)
+	if i < 0 || i+1 >= len(b.Ops) {
+		return
+	}
+	next := b.Ops[i+1]
+	if !next.Is(scf.If) || len(next.Results) != 0 || len(next.Regions) == 0 || len(next.Regions[0].Blocks) != 1 {
+		return
+	}
+	if len(next.Regions) > 1 && len(next.Regions[1].Blocks) > 0 && len(next.Regions[1].Blocks[0].Ops) > 1 {
+		return // an else arm that does something
+	}
+	if v, ok := knownFrom(masked).eval(next.Operands[0]); !ok || !v {
+		return
+	}
+	for _, r := range ifOp.Results {
+		for _, r2 := range next.Regions {
+			for _, blk := range r2.Blocks {
+				if used(blk, r) {
+					return
+				}
+			}
+		}
+	}
+	then := next.Regions[0].Blocks[0]
+	at := arm.IndexOf(yield)
+	for _, o := range append([]*ir.Operation(nil), then.Ops...) {
+		if o.HasTrait(ir.TraitTerminator) {
+			continue
+		}
+		o.Erase()
+		arm.InsertAt(at, o)
+		at++
+	}
+	next.Erase()
+}
+
+// knownBools maps i1 values to what they are where a mask is false
+// (undecided: those eval could not decide, so that a DAG of masks is
+// walked once).
+type knownBools struct {
+	vals, undecided map[*ir.Value]bool
+}
+
+// knownFrom learns, from masked being false, the values of the ors, ands
+// and negations the lowering builds masks with.
+func knownFrom(masked *ir.Value) knownBools {
+	k := knownBools{vals: map[*ir.Value]bool{}, undecided: map[*ir.Value]bool{}}
 	var learn func(v *ir.Value, val bool)
 	learn = func(v *ir.Value, val bool) {
-		if _, seen := known[v]; seen {
+		if _, seen := k.vals[v]; seen {
 			return
 		}
-		known[v] = val
+		k.vals[v] = val
 		d := v.DefiningOp()
 		if d == nil || len(d.Operands) != 2 {
 			return
@@ -249,6 +301,53 @@ func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
 		}
 	}
 	learn(masked, false)
+	return k
+}
+
+// eval decides v from what is known, through constants, ors, ands and
+// xors of decided values (a negation of the mask, `xori %masked, true`,
+// is true).
+func (k knownBools) eval(v *ir.Value) (bool, bool) {
+	if x, ok := k.vals[v]; ok {
+		return x, true
+	}
+	if k.undecided[v] {
+		return false, false
+	}
+	if c, ok := boolConstant(v); ok {
+		return c, true
+	}
+	d := v.DefiningOp()
+	if d == nil || len(d.Operands) != 2 || !ir.TypeEqual(v.Type, ir.I1) {
+		return false, false
+	}
+	a, aok := k.eval(d.Operands[0])
+	b, bok := k.eval(d.Operands[1])
+	x, ok := false, false
+	switch d.Def {
+	case arith.OrI:
+		x, ok = aok && a || bok && b, aok && a || bok && b || aok && bok
+	case arith.AndI:
+		x, ok = !(aok && !a || bok && !b), aok && !a || bok && !b || aok && bok
+	case arith.XOrI:
+		x, ok = a != b, aok && bok
+	}
+	if ok {
+		k.vals[v] = x
+	} else {
+		k.undecided[v] = true
+	}
+	return x, ok
+}
+
+// foldKnownSelects resolves, in the ops of arm (which runs where masked is
+// false), the selects whose condition that decides: a gather clamps its
+// index with `select %inside, %index, 0` and masks with `xori %inside,
+// true`, so in the arm the index is used as it is, with no clamp left for
+// llc to turn into a branch. It follows the ors, ands and negations the
+// lowering builds masks with.
+func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
+	known := knownFrom(masked)
 	for _, top := range arm.Ops {
 		top.Walk(func(o *ir.Operation) bool {
 			for i, v := range o.Operands {
@@ -256,7 +355,7 @@ func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
 				if !d.Is(arith.Select) || len(d.Operands) != 3 {
 					continue
 				}
-				if c, ok := known[d.Operands[0]]; ok {
+				if c, ok := known.eval(d.Operands[0]); ok {
 					if c {
 						o.Operands[i] = d.Operands[1]
 					} else {
@@ -322,4 +421,51 @@ func isPureTree(o *ir.Operation) bool {
 		return ok
 	})
 	return ok
+}
+
+// resolveNestedSelects resolves, in the operands of a scalar
+// `arith.select %c, %t, %f` of b, the selects on the same %c that only it
+// observes: %t is read only where %c holds, so a `select %c, %a, %b`
+// reached from %t through pure ops of b that have no other user is %a
+// there (and one reached from %f is %b). The lowering writes a masked
+// product so: `select %valid, (select %valid, %g, 0) * %w, 0` (the
+// cotangent of a gathered value, zero at a masked entry) becomes
+// `select %valid, %g * %w, 0`, one float select for llc to turn into a
+// branch instead of two. Bitwise the same values.
+func resolveNestedSelects(fn *ir.Operation, b *ir.Block) {
+	var uses ir.UseLists
+	for _, o := range b.Ops {
+		if !o.Is(arith.Select) || len(o.Operands) != 3 || !ir.IsFloat(o.Results[0].Type) {
+			continue
+		}
+		if uses == nil {
+			uses = ir.UsesIn(fn)
+		}
+		c := o.Operands[0]
+		var resolve func(v *ir.Value, arm int, depth int)
+		resolve = func(v *ir.Value, arm int, depth int) {
+			d := v.DefiningOp()
+			if d == nil || d.ParentBlock() != b || depth > 8 || len(uses[v]) != 1 || len(d.Results) != 1 || len(d.Regions) != 0 || !d.HasTrait(ir.TraitPure) {
+				return
+			}
+			for i, x := range d.Operands {
+				if s := x.DefiningOp(); s.Is(arith.Select) && len(s.Operands) == 3 && s.Operands[0] == c {
+					a := s.Operands[arm]
+					d.Operands[i] = a
+					// Keep the use lists true: d may no longer read x,
+					// and now reads a.
+					if !slices.Contains(d.Operands, x) {
+						uses[x] = slices.DeleteFunc(uses[x], func(u *ir.Operation) bool { return u == d })
+					}
+					if !slices.Contains(uses[a], d) {
+						uses[a] = append(uses[a], d)
+					}
+					continue
+				}
+				resolve(x, arm, depth+1)
+			}
+		}
+		resolve(o.Operands[1], 1, 0)
+		resolve(o.Operands[2], 2, 0)
+	}
 }

@@ -30,7 +30,8 @@ func.func @nest(%a: memref<8x8xi64>) {
 
 // -----
 // Left alone: 9 iterations (above the threshold), symbolic bounds, and a
-// body too large to copy 8 times (fullUnrollBudget). A loop that never
+// body too large to copy 8 times (66 ops: 528 copies, over
+// fullUnrollBudget's 512). A loop that never
 // runs is replaced by its initial values.
 func.func @limits(%a: memref<?xf64>, %n: index) -> f64 {
   %cst = arith.constant 1.0 : f64
@@ -81,7 +82,39 @@ func.func @limits(%a: memref<?xf64>, %n: index) -> f64 {
     %30 = arith.mulf %29, %0 : f64
     %31 = arith.mulf %30, %0 : f64
     %32 = arith.mulf %31, %0 : f64
-    affine.store %32, %a[%i] : memref<?xf64>
+    %33 = arith.mulf %32, %0 : f64
+    %34 = arith.mulf %33, %0 : f64
+    %35 = arith.mulf %34, %0 : f64
+    %36 = arith.mulf %35, %0 : f64
+    %37 = arith.mulf %36, %0 : f64
+    %38 = arith.mulf %37, %0 : f64
+    %39 = arith.mulf %38, %0 : f64
+    %40 = arith.mulf %39, %0 : f64
+    %41 = arith.mulf %40, %0 : f64
+    %42 = arith.mulf %41, %0 : f64
+    %43 = arith.mulf %42, %0 : f64
+    %44 = arith.mulf %43, %0 : f64
+    %45 = arith.mulf %44, %0 : f64
+    %46 = arith.mulf %45, %0 : f64
+    %47 = arith.mulf %46, %0 : f64
+    %48 = arith.mulf %47, %0 : f64
+    %49 = arith.mulf %48, %0 : f64
+    %50 = arith.mulf %49, %0 : f64
+    %51 = arith.mulf %50, %0 : f64
+    %52 = arith.mulf %51, %0 : f64
+    %53 = arith.mulf %52, %0 : f64
+    %54 = arith.mulf %53, %0 : f64
+    %55 = arith.mulf %54, %0 : f64
+    %56 = arith.mulf %55, %0 : f64
+    %57 = arith.mulf %56, %0 : f64
+    %58 = arith.mulf %57, %0 : f64
+    %59 = arith.mulf %58, %0 : f64
+    %60 = arith.mulf %59, %0 : f64
+    %61 = arith.mulf %60, %0 : f64
+    %62 = arith.mulf %61, %0 : f64
+    %63 = arith.mulf %62, %0 : f64
+    %64 = arith.mulf %63, %0 : f64
+    affine.store %64, %a[%i] : memref<?xf64>
   }
   func.return %never : f64
 }
