@@ -851,11 +851,10 @@ func TestDerivativesCompiled(t *testing.T) {
 		// -O2 splits the outer loops of the padded cotangents' nests at
 		// every piece when the domain is wider than its edges (each edge
 		// row vectorized), and keeps the tests in the edges otherwise:
-		// wide domains, one a row or two narrower than its edges, and
-		// one narrow along the inner dimension only.
+		// wide domains, and domains a row or two narrower than their
+		// edges (lap3d's takes wrong values if the split nest runs there).
 		{path: filepath.Join("bench", "kernels", "hdiff.tir"), syms: map[string]int64{"N": 6, "M": 11}},
 		{path: filepath.Join("bench", "kernels", "hdiff.tir"), syms: map[string]int64{"N": 1, "M": 9}},
-		{path: filepath.Join("bench", "kernels", "hdiff.tir"), syms: map[string]int64{"N": 9, "M": 1}},
 		{path: filepath.Join("bench", "kernels", "lap3d_f64.tir"), syms: map[string]int64{"N": 5, "M": 4, "L": 9}},
 		{path: filepath.Join("bench", "kernels", "lap3d_f64.tir"), syms: map[string]int64{"N": 1, "M": 3, "L": 9}},
 	}

@@ -108,7 +108,7 @@ func addCut(cs []int64, c int64) []int64 {
 // maxEdgePieces bounds the copies of a nest's body that splitting its
 // outer edges at every cut makes (the product of the outer levels'
 // pieces); a nest that would need more keeps the tests in its edges.
-const maxEdgePieces = 16
+const maxEdgePieces = 32
 
 // splitNest builds the nest of outT's dimensions from level k on inside
 // b, splitting each loop at its cuts: below the range between them, the
@@ -147,7 +147,7 @@ func (fl *funcLowering) splitNest(outs []output, outT tir.TensorType, n *nest, b
 		if !sizeexpr.ProveLT(width, sizeexpr.Const(need)) {
 			ev := fl.newEvaluator(n, b)
 			wide := cmpi(b, cmpiSGE, ev.index(width), fl.indexConst(need))
-			ifOp := b.op(scf.If, []*ir.Value{wide}, nil, ir.DictAttr{})
+			ifOp := b.op(scf.If, []*ir.Value{wide}, nil, ir.DictAttr{}.With(tir.SplitWidthAttr, ir.UnitAttr{}))
 			then := builder{block: ifOp.AddRegion().AddBlock(), loc: b.loc}
 			if err := fl.splitAtEveryCut(outs, outT, n, then, cuts, pt, k, copies*pieces, in, lows, highs, loc); err != nil {
 				return err
