@@ -3,11 +3,15 @@ package test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"tir/dialects/affine"
 	"tir/dialects/ir"
 	"tir/dialects/parser"
 	"tir/dialects/printer"
+	"tir/dialects/scf"
 	"tir/dialects/tir"
 	"tir/dialects/tir/interp"
 	"tir/passes"
@@ -176,4 +180,122 @@ func TestAdjointFamilies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAdjointEdgeRowsVectorized: at -O2 on a CPU every row of the padded
+// cotangents' nests has a vector loop, the rows of the padding (the
+// split nests' edge pieces) included. Only the arm for domains narrower
+// than their edges (the else arm of split-pieces' width test) keeps the
+// tests in its edge rows.
+func TestAdjointEdgeRowsVectorized(t *testing.T) {
+	text, err := passes.OptPipelineText(2, "x86_64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.Index(text, ",convert-to-llvm")
+	if cut < 0 {
+		t.Fatalf("no convert-to-llvm in %s", text)
+	}
+	// Without affine-loop-unswitch, which copies the nest of a narrow
+	// arm out of the loops around it (a test of sizes only) under an
+	// scf.if of its own.
+	text = strings.Replace(text[:cut]+")", "affine-loop-unswitch,", "", 1)
+	p, err := passes.ParsePipeline(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"hdiff.tir", "hdiff_call.tir", "hdiff_split.tir", "lap3d_f64.tir"} {
+		m, vjp := familyVJP(t, file)
+		name := ir.SymbolName(vjp)
+		lowered, err := native.RunPipeline(file, printer.Module(m, printer.Options{}), p)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		fn := lowered.Lookup(name)
+		if fn == nil {
+			t.Fatalf("%s: no @%s after lowering", file, name)
+		}
+		rows, scalar := 0, 0
+		fn.Walk(func(o *ir.Operation) bool {
+			if !o.Is(affine.For) || narrowArm(o) {
+				return true
+			}
+			inner := innermostLoops(o)
+			if len(inner) == 0 {
+				return true
+			}
+			rows++
+			for _, c := range inner {
+				if _, _, _, _, step := affine.ForBounds(c); step > 1 {
+					return true
+				}
+			}
+			scalar++
+			t.Errorf("%s: @%s has a row loop without a vector loop:\n%s", file, name, printer.Op(o, printer.Options{}))
+			return true
+		})
+		if rows < 5 || scalar > 0 {
+			t.Errorf("%s: %d row loops, %d of them scalar", file, rows, scalar)
+		} else {
+			t.Logf("%s: @%s: %d row loops, each vectorized", file, name, rows)
+		}
+	}
+}
+
+// innermostLoops returns the innermost loops directly inside the loop o:
+// those without a loop inside, reached through tests but no other loop.
+func innermostLoops(o *ir.Operation) []*ir.Operation {
+	var inner []*ir.Operation
+	var visit func(x *ir.Operation)
+	visit = func(x *ir.Operation) {
+		for _, r := range x.Regions {
+			for _, b := range r.Blocks {
+				for _, c := range b.Ops {
+					switch {
+					case !c.Is(affine.For):
+						visit(c)
+					case len(innermostLoops(c)) == 0 && !hasLoop(c):
+						inner = append(inner, c)
+					}
+				}
+			}
+		}
+	}
+	visit(o)
+	return inner
+}
+
+// hasLoop reports whether an op holds an affine.for.
+func hasLoop(o *ir.Operation) bool {
+	found := false
+	for _, r := range o.Regions {
+		for _, b := range r.Blocks {
+			for _, c := range b.Ops {
+				c.Walk(func(x *ir.Operation) bool {
+					if x.Is(affine.For) {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+	}
+	return found
+}
+
+// narrowArm reports whether o lies in the second arm of split-pieces'
+// width test (tir.split_width): the nest for domains narrower than their
+// edges, which keeps the tests in its edge rows.
+func narrowArm(o *ir.Operation) bool {
+	for b := o.ParentBlock(); b != nil; {
+		p := b.ParentOp()
+		if p == nil {
+			return false
+		}
+		if p.Is(scf.If) && p.Attr(tir.SplitWidthAttr) != nil && len(p.Regions) > 1 && slices.Contains(p.Regions[1].Blocks, b) {
+			return true
+		}
+		b = p.ParentBlock()
+	}
+	return false
 }

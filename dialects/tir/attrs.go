@@ -169,6 +169,12 @@ const RecomputeAboveAttr = "tir.recompute_above"
 // tell it from other tests: GPU kernel outlining refuses it.
 const VersionsAttr = "tir.versions"
 
+// SplitWidthAttr marks the scf.if of convert-tir-to-affine{split-pieces}
+// that tests whether a nest's domain is at least as wide as its edges:
+// the first arm holds the nest split at every piece, the other the nest
+// with the tests kept in its edges (docs/decisions.md).
+const SplitWidthAttr = "tir.split_width"
+
 // RemarkAttr explains a pass's decision about an op in the IR it prints
 // (tir-temporaries: why a value read at several points is materialized or
 // fused); nothing else reads it.

@@ -559,7 +559,7 @@ func (fl *funcLowering) materialize(outs []output, outT tir.TensorType, loc ir.L
 	// the loops split so that the inner range picks statically.
 	loop := bodies[1].block.ParentOp()
 	b.block.Remove(loop)
-	return fl.splitNest(outs, outT, newNest(fl), b, n.cuts, point{}, 0, loc)
+	return fl.splitNest(outs, outT, newNest(fl), b, n.cuts, point{}, 0, 1, loc)
 }
 
 // computeAt computes the outputs at pt, the point of the innermost body of

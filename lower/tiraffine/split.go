@@ -2,8 +2,10 @@ package tiraffine
 
 import (
 	"fmt"
+	"slices"
 
 	"tir/dialects/ir"
+	"tir/dialects/scf"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
@@ -73,8 +75,10 @@ func (n *nest) below(x, hi sizeexpr.Expr) (yes, known bool) {
 
 // inside returns the range of iv between its cuts: above every cut a
 // constant away from its lower bound, below every cut a constant away from
-// its upper bound. ok is false when no cut is.
-func inside(iv sizeexpr.Interval, cuts []sizeexpr.Expr) (in sizeexpr.Interval, ok bool) {
+// its upper bound. ok is false when no cut is. lows and highs are the
+// cuts' distances from the lower and from the upper bound, ascending, the
+// bounds of the edge pieces (the last of each is in's distance).
+func inside(iv sizeexpr.Interval, cuts []sizeexpr.Expr) (in sizeexpr.Interval, lows, highs []int64, ok bool) {
 	var a, b int64
 	for _, t := range cuts {
 		lo, okLo := sizeexpr.Sub(t, iv.Lo).Const()
@@ -82,24 +86,77 @@ func inside(iv sizeexpr.Interval, cuts []sizeexpr.Expr) (in sizeexpr.Interval, o
 		switch {
 		case okLo && (!okHi || lo <= hi):
 			a = max(a, lo)
+			lows = addCut(lows, lo)
 		case okHi:
 			b = max(b, hi)
+			highs = addCut(highs, hi)
 		}
 	}
-	return sizeexpr.Span(sizeexpr.Add(iv.Lo, sizeexpr.Const(a)), sizeexpr.Sub(iv.Hi, sizeexpr.Const(b))), a > 0 || b > 0
+	return sizeexpr.Span(sizeexpr.Add(iv.Lo, sizeexpr.Const(a)), sizeexpr.Sub(iv.Hi, sizeexpr.Const(b))), lows, highs, a > 0 || b > 0
 }
+
+// addCut inserts a positive distance into the ascending set cs.
+func addCut(cs []int64, c int64) []int64 {
+	if c <= 0 || slices.Contains(cs, c) {
+		return cs
+	}
+	cs = append(cs, c)
+	slices.Sort(cs)
+	return cs
+}
+
+// maxEdgePieces bounds the copies of a nest's body that splitting its
+// outer edges at every cut makes (the product of the outer levels'
+// pieces); a nest that would need more keeps the tests in its edges.
+const maxEdgePieces = 32
 
 // splitNest builds the nest of outT's dimensions from level k on inside
 // b, splitting each loop at its cuts: below the range between them, the
-// range (split further inside), and above it.
-func (fl *funcLowering) splitNest(outs []output, outT tir.TensorType, n *nest, b builder, cuts map[string][]sizeexpr.Expr, pt point, k int, loc ir.Location) error {
+// range (split further inside), and above it. At the outer levels the
+// edges are split at every cut too and split further inside like the
+// range between (an edge row is as long as the rows inside: its tests
+// would keep it from vectorizing), as long as the copies of the body
+// that makes (copies so far, times the pieces) stay within
+// maxEdgePieces; the innermost level's edges, a few points per row, keep
+// their tests.
+func (fl *funcLowering) splitNest(outs []output, outT tir.TensorType, n *nest, b builder, cuts map[string][]sizeexpr.Expr, pt point, k, copies int, loc ir.Location) error {
 	if k == len(outT.Dims) {
 		return fl.computeAt(outs, outT, n, b, pt, loc)
 	}
 	d := outT.Dims[k]
-	in, ok := inside(d.Interval, cuts[ivName(k, d.Name)])
+	name := ivName(k, d.Name)
+	in, lows, highs, ok := inside(d.Interval, cuts[name])
 	if !ok {
 		in = d.Interval
+		lows, highs = nil, nil
+	}
+	if pieces := len(lows) + 1 + len(highs); ok && k+1 < len(outT.Dims) && copies*pieces <= maxEdgePieces {
+		// The pieces lie side by side when the domain is at least as
+		// wide as its edges; a narrower one (a few rows) keeps the tests.
+		var need int64
+		if len(lows) > 0 {
+			need += lows[len(lows)-1]
+		}
+		if len(highs) > 0 {
+			need += highs[len(highs)-1]
+		}
+		width := sizeexpr.Sub(d.Hi, d.Lo)
+		if sizeexpr.ProveGE(width, sizeexpr.Const(need)) {
+			return fl.splitAtEveryCut(outs, outT, n, b, cuts, pt, k, copies*pieces, in, lows, highs, loc)
+		}
+		if !sizeexpr.ProveLT(width, sizeexpr.Const(need)) {
+			ev := fl.newEvaluator(n, b)
+			wide := cmpi(b, cmpiSGE, ev.index(width), fl.indexConst(need))
+			ifOp := b.op(scf.If, []*ir.Value{wide}, nil, ir.DictAttr{}.With(tir.SplitWidthAttr, ir.UnitAttr{}))
+			then := builder{block: ifOp.AddRegion().AddBlock(), loc: b.loc}
+			if err := fl.splitAtEveryCut(outs, outT, n, then, cuts, pt, k, copies*pieces, in, lows, highs, loc); err != nil {
+				return err
+			}
+			then.op(scf.Yield, nil, nil, nil)
+			els := builder{block: ifOp.AddRegion().AddBlock(), loc: b.loc}
+			defer els.op(scf.Yield, nil, nil, nil)
+			b = els
+		}
 	}
 	edge := func(iv sizeexpr.Interval) error {
 		p := pt.with(d.Name, sizeexpr.Expr{})
@@ -128,12 +185,60 @@ func (fl *funcLowering) splitNest(outs []output, outT tir.TensorType, n *nest, b
 	if err != nil {
 		return err
 	}
-	if err := fl.splitNest(outs, outT, n, body, cuts, p, k+1, loc); err != nil {
+	if err := fl.splitNest(outs, outT, n, body, cuts, p, k+1, copies, loc); err != nil {
 		return err
 	}
 	body.yield()
 	if !in.Hi.Equal(d.Hi) {
 		return edge(sizeexpr.Span(sizeexpr.Max(in.Lo, in.Hi), d.Hi))
+	}
+	return nil
+}
+
+// splitAtEveryCut builds level k of a split nest as one loop per piece
+// between consecutive cuts (lows: distances from d's lower bound, highs:
+// from its upper bound, ascending; in, the range between), each split
+// further inside. The caller has made sure that the domain is at least
+// as wide as the edges: the pieces lie side by side. The range each
+// piece's tests are decided on says so too (a lower piece ends below
+// in.Hi, an upper one starts above in.Lo), so that a test against a bound
+// at the other end is decided as well.
+func (fl *funcLowering) splitAtEveryCut(outs []output, outT tir.TensorType, n *nest, b builder, cuts map[string][]sizeexpr.Expr, pt point, k, copies int, in sizeexpr.Interval, lows, highs []int64, loc ir.Location) error {
+	d := outT.Dims[k]
+	piece := func(bounds, decided sizeexpr.Interval) error {
+		p := pt.with(d.Name, sizeexpr.Expr{})
+		body, err := fl.openLoop(n, b, d, bounds, p, k)
+		if err != nil {
+			return err
+		}
+		n.ranges[ivName(k, d.Name)] = decided
+		if err := fl.splitNest(outs, outT, n, body, cuts, p, k+1, copies, loc); err != nil {
+			return err
+		}
+		body.yield()
+		return nil
+	}
+	at := func(base sizeexpr.Expr, c int64) sizeexpr.Expr { return sizeexpr.Add(base, sizeexpr.Const(c)) }
+	prev := int64(0)
+	for _, c := range lows {
+		lo, hi := at(d.Lo, prev), at(d.Lo, c)
+		if err := piece(sizeexpr.Span(lo, hi), sizeexpr.Span(lo, sizeexpr.Min(hi, in.Hi))); err != nil {
+			return err
+		}
+		prev = c
+	}
+	if err := piece(in, in); err != nil {
+		return err
+	}
+	for i := len(highs) - 1; i >= 0; i-- {
+		next := int64(0)
+		if i > 0 {
+			next = highs[i-1]
+		}
+		lo, hi := at(d.Hi, -highs[i]), at(d.Hi, -next)
+		if err := piece(sizeexpr.Span(lo, hi), sizeexpr.Span(sizeexpr.Max(in.Lo, lo), hi)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
