@@ -206,6 +206,10 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 //	                  (the form of func.return and the yields)
 //	fastmath          an optional `fastmath<fast>`: attribute fastmath
 //	                  (#arith.fastmath<none> when left out)
+//	predicate         a comparison's predicate keyword, `olt`: attribute
+//	                  predicate, its enum value as an i64
+//	i1-of($x,$y)      the one type T of operands x and y, each checked
+//	                  where it is used; the result is T's shape of i1
 var Directives = ir.Directives{
 	"values-types": {
 		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
@@ -216,6 +220,53 @@ var Directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, arg string) {
 			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+	"predicate": {
+		Attrs: func(string) []string { return []string{"predicate"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			preds := predicates[c.St.Name]
+			w, loc, err := c.Keyword("a comparison predicate")
+			if err != nil {
+				return err
+			}
+			k := indexOf(preds, w)
+			if k < 0 {
+				return ir.Errorf(loc, "unknown '%s' predicate '%s' (expected one of %s)", c.St.Name, w, strings.Join(preds, ", "))
+			}
+			c.St.Attrs = c.St.Attrs.With("predicate", ir.IntegerAttr{Value: int64(k), Type: ir.I64})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			c.Write(predicates[c.Op.Name][c.Op.Attr("predicate").(ir.IntegerAttr).Value])
+		},
+		Printable: func(c *ir.FormatPrinter, _ string) bool {
+			a, ok := c.Op.Attr("predicate").(ir.IntegerAttr)
+			return ok && a.Value >= 0 && a.Value < int64(len(predicates[c.Op.Name]))
+		},
+	},
+	"i1-of": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			loc := c.CurLoc()
+			t, err := c.Type()
+			if err != nil {
+				return err
+			}
+			for _, g := range strings.Split(arg, ",") {
+				for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
+					if err := c.CheckUse(v, loc, t); err != nil {
+						return err
+					}
+				}
+			}
+			c.St.ResultTypes = []ir.Type{WithElem(t, ir.I1)}
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			first, _, _ := strings.Cut(arg, ",")
+			c.Type(c.Operands(strings.TrimPrefix(first, "$"))[0].Type)
 		},
 	},
 	"fastmath": {

@@ -17,7 +17,10 @@ import (
 //	($x*)       a parenthesised operand list; ($x*)? one left out when empty
 //	attr-dict   an optional {...} dictionary with the other attributes
 //	attr-dict-with-keyword  the same as `attributes {...}`
-//	type($x)    the type of operand x (checked)
+//	type($x)    the type of operand x (checked, a mismatch reported at
+//	            the type)
+//	use-type($x)  the same, a mismatch reported where x is used (MLIR's
+//	            resolveOperands: arith's casts `%x : A to B`)
 //	type(res)   the result type; types(res) the result types, comma-separated
 //	type(all)   the one type of the result and of every operand, each
 //	            operand checked where it is used (MLIR's
@@ -140,6 +143,16 @@ func (c *FormatParser) SetOperands(group string, vs []*Value) { c.operands[group
 // Operands returns the values of an operand group read so far.
 func (c *FormatParser) Operands(group string) []*Value { return c.operands[group] }
 
+// CheckUse fails when operand v does not have type t, at the place v was
+// used in the form (each use of a value read twice in turn), or at loc
+// for a value the form did not read itself.
+func (c *FormatParser) CheckUse(v *Value, loc Location, t Type) error {
+	if l := c.locs[v]; len(l) > 0 {
+		loc, c.locs[v] = l[0], l[1:]
+	}
+	return CheckOperandType(v, loc, t)
+}
+
 // Defer runs f once the whole form has been read (and found to end where
 // it should): for a directive that needs what comes after it, such as the
 // result type.
@@ -253,6 +266,16 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 				}
 			}
 		}
+	case strings.HasPrefix(t, "use-type($"):
+		loc := p.CurLoc()
+		var ty Type
+		if ty, err = p.Type(); err == nil {
+			for _, v := range c.operands[strings.Trim(inner(t), "$")] {
+				if err = c.CheckUse(v, loc, ty); err != nil {
+					break
+				}
+			}
+		}
 	case t == "type(res)":
 		var ty Type
 		if ty, err = p.Type(); err == nil {
@@ -266,11 +289,7 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		}
 		for _, g := range f.groups {
 			for _, v := range c.operands[g] {
-				at := []Location{loc}
-				if l := c.locs[v]; len(l) > 0 {
-					at, c.locs[v] = l[:1], l[1:]
-				}
-				if err := CheckOperandType(v, at[0], ty); err != nil {
+				if err := c.CheckUse(v, loc, ty); err != nil {
 					return err
 				}
 			}
@@ -573,7 +592,7 @@ func (f *Format) printToken(c *FormatPrinter, t string) {
 	case strings.HasPrefix(t, "int("):
 		n, _, _ := strings.Cut(inner(t), ":")
 		p.Write(strconv.FormatInt(op.Attr(n).(IntegerAttr).Value, 10))
-	case strings.HasPrefix(t, "type($"):
+	case strings.HasPrefix(t, "type($"), strings.HasPrefix(t, "use-type($"):
 		p.Type(groups[strings.Trim(inner(t), "$")][0].Type)
 	case t == "type(res)", t == "type(all)":
 		p.Type(op.Results[0].Type)
