@@ -123,23 +123,7 @@ var Dealloc = &ir.OpDef{
 	Summary:     "free a buffer from memref.alloc",
 	Syntax:      "memref.dealloc %m : memref<?xf32>",
 	NumOperands: 1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, m, loc); err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{m}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format:       format("$memref memref-type($memref)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		_, err := memrefOf(op, op.Operands[0], "operand")
@@ -154,26 +138,7 @@ var Dim = &ir.OpDef{
 	Syntax:      "%n = memref.dim %m, %c0 : memref<?xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], ir.Index); err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = vs, []ir.Type{ir.Index}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format:       format("$source , $index memref-type($source) index($index) index(res)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if _, err := memrefOf(op, op.Operands[0], "operand #0"); err != nil {
@@ -193,32 +158,7 @@ var Cast = &ir.OpDef{
 	Syntax:      "%r = memref.cast %m : memref<4xf32> to memref<?xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, m, loc); err != nil {
-			return err
-		}
-		if err := p.ExpectWord("to"); err != nil {
-			return err
-		}
-		to, err := p.Type()
-		if err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = []*ir.Value{m}, []ir.Type{to}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" to ")
-		p.Type(op.Results[0].Type)
-	},
+	Format:       format("$source memref-type($source) to type(res)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		a, err := memrefOf(op, op.Operands[0], "operand")
@@ -262,35 +202,7 @@ var Copy = &ir.OpDef{
 	Summary:     "copy the elements of one memref into another of the same shape",
 	Syntax:      "memref.copy %src, %dst : memref<?xf32> to memref<?xf32>",
 	NumOperands: 2, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
-			return err
-		}
-		if err := p.ExpectWord("to"); err != nil {
-			return err
-		}
-		t, err := p.Type()
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], t); err != nil {
-			return err
-		}
-		st.Operands = vs
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" to ")
-		p.Type(op.Operands[1].Type)
-	},
+	Format:       format("$source , $target memref-type($source) to use-type($target)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		a, err := memrefOf(op, op.Operands[0], "source")

@@ -18,7 +18,57 @@ import (
 //	indices($x) [%i, %j]: index operands x; indices($x*) any number of them
 //	reassoc     [[0, 1], [2]]: attribute reassociation
 //	kind(a)     a keyword of atomicKinds: attribute a (i64)
+//	memref-type($m)  ` : memref<...>`: the type of operand m, checked
+//	            where m is used (a type that is no memref is an error at
+//	            the colon)
+//	elem($m)    nothing written: the result is m's element type;
+//	            elem($m,$v) operand v has it (checked where v is used)
+//	index($x)   nothing written: operand x has type index (checked where
+//	            it is used); index(res) the result has it
 var directives = ir.Directives{
+	"memref-type": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			m := c.Operands(strings.TrimPrefix(arg, "$"))[0]
+			loc := c.CurLoc()
+			if err := c.ExpectPunct(":"); err != nil {
+				return err
+			}
+			t, err := c.Type()
+			if err != nil {
+				return err
+			}
+			if _, ok := t.(ir.MemRefType); !ok {
+				return ir.Errorf(loc, "expected a memref type, got %s", t)
+			}
+			return c.CheckUse(m, loc, t)
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Write(" : ")
+			c.Type(c.Operands(strings.TrimPrefix(arg, "$"))[0].Type)
+		},
+	},
+	"elem": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			m, v, two := strings.Cut(arg, ",")
+			elem := c.Operands(strings.TrimPrefix(m, "$"))[0].Type.(ir.MemRefType).Elem
+			if !two {
+				c.St.ResultTypes = []ir.Type{elem}
+				return nil
+			}
+			return c.CheckUse(c.Operands(strings.TrimPrefix(v, "$"))[0], c.CurLoc(), elem)
+		},
+		Print: func(*ir.FormatPrinter, string) {},
+	},
+	"index": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			if arg == "res" {
+				c.St.ResultTypes = []ir.Type{ir.Index}
+				return nil
+			}
+			return c.CheckUse(c.Operands(strings.TrimPrefix(arg, "$"))[0], c.CurLoc(), ir.Index)
+		},
+		Print: func(*ir.FormatPrinter, string) {},
+	},
 	"mixed": {
 		Operands: func(arg string) (string, bool) { return arg, true },
 		Attrs:    func(arg string) []string { return []string{"static_" + arg} },
@@ -230,3 +280,7 @@ func formatOp(name, summary, spec string, segments bool, numResults int, traits 
 	}
 	return d
 }
+
+// format compiles the format of an op defined by hand (its own counts and
+// verifier) with the dialect's directives.
+func format(spec string) *ir.Format { return ir.NewFormat(spec, directives, false) }
