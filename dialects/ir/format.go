@@ -14,7 +14,11 @@ import (
 //	$x+         one or more comma-separated operands
 //	$x*         zero or more comma-separated operands (zero only where the
 //	            input ends)
-//	($x*)       a parenthesised operand list; ($x*)? one left out when empty
+//	($x*)       a parenthesised operand list; ($x*)? one left out when empty;
+//	            ($x) one operand in parentheses. First in the format, the
+//	            list hugs the op name (`scf.condition(%c)`)
+//	check($x:T) nothing written: operand x has the builtin type T, checked
+//	            where it is used (`(%c)` of scf.condition is i1)
 //	attr-dict   an optional {...} dictionary with the other attributes
 //	attr-dict-with-keyword  the same as `attributes {...}`
 //	type($x)    the type of operand x (checked, a mismatch reported at
@@ -84,6 +88,9 @@ func NewFormat(spec string, dirs Directives, segments bool) *Format {
 	f := &Format{spec: spec, tokens: strings.Fields(spec), dirs: dirs, segments: segments}
 	variadic := 0
 	for _, t := range f.tokens {
+		if _, tname, _ := strings.Cut(t, ":"); strings.HasPrefix(t, "check(") && BuiltinScalar(strings.TrimSuffix(tname, ")")) == nil {
+			panic("ir: format '" + spec + "' checks against an unknown type in " + t)
+		}
 		if g, v := f.groupOf(t); g != "" {
 			f.groups = append(f.groups, g)
 			if v {
@@ -208,6 +215,27 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		var r *Region
 		if r, err = p.Region(nil, nil); err == nil {
 			st.Regions = append(st.Regions, r)
+		}
+	case strings.HasPrefix(t, "($") && !strings.ContainsAny(t, "*+"):
+		var sub *OpParser
+		if sub, err = p.Group(); err != nil {
+			return err
+		}
+		loc := sub.CurLoc()
+		var v *Value
+		if v, err = sub.Operand(); err != nil {
+			return err
+		}
+		g, _ := f.groupOf(t)
+		c.operands[g] = []*Value{v}
+		c.locs[v] = append(c.locs[v], loc)
+		return sub.ExpectEnd()
+	case strings.HasPrefix(t, "check($"):
+		name, tname, _ := strings.Cut(inner(t), ":")
+		for _, v := range c.operands[strings.TrimPrefix(name, "$")] {
+			if err = c.CheckUse(v, p.CurLoc(), BuiltinScalar(tname)); err != nil {
+				break
+			}
 		}
 	case strings.HasPrefix(t, "($"):
 		g, _ := f.groupOf(t)
@@ -526,6 +554,8 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 			continue
 		}
 		switch {
+		case strings.HasPrefix(t, "check("):
+			// Nothing to write.
 		case t == "attr-dict":
 			rest := op.Attrs
 			for _, n := range f.Spelled() {
@@ -571,6 +601,9 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 func (f *Format) spaceBefore(prev, t string) bool {
 	switch t {
 	case ",", "attr-dict", "attr-dict-with-keyword", "type(res)?", "types(res)?":
+		return false
+	}
+	if prev == "" && strings.HasPrefix(t, "($") {
 		return false
 	}
 	prevDir, _ := f.directive(prev)

@@ -149,31 +149,7 @@ var Condition = &ir.OpDef{
 	Syntax:      "scf.condition(%c) %a, %b : T1, T2",
 	Traits:      ir.TraitTerminator | ir.TraitPure,
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		g, err := p.Group()
-		if err != nil {
-			return err
-		}
-		c, loc, err := arith.Operand(g)
-		if err != nil {
-			return err
-		}
-		if err := g.ExpectEnd(); err != nil {
-			return err
-		}
-		if err := arith.CheckType(c, loc, ir.I1); err != nil {
-			return err
-		}
-		vs, err := arith.ParseValuesColonTypes(p)
-		st.Operands = append([]*ir.Value{c}, vs...)
-		return err
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write("(")
-		p.Value(op.Operands[0])
-		p.Write(")")
-		arith.PrintValuesColonTypes(p, op.Operands[1:])
-	},
+	Format:       arith.Format("($condition) check($condition:i1) values-types($args)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 || len(op.Operands) == 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if len(op.Operands) == 0 || !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
