@@ -90,56 +90,9 @@ var Select = &ir.OpDef{
 	Syntax:      "%r = arith.select %c, %a, %b : T   |   : vector<8xi1>, vector<8xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 3, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := Operands(p, 3)
-		if err != nil {
-			return err
-		}
-		// MLIR prints other attributes before the colon (the tir
-		// lowering's tir.mask).
-		extra, err := p.OptionalTrailingAttrDict()
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(":"); err != nil {
-			return err
-		}
-		ts, err := p.TypeList()
-		if err != nil {
-			return err
-		}
-		st.Attrs = extra
-		ct, t := ir.Type(ir.I1), ts[len(ts)-1]
-		if len(ts) == 2 {
-			ct = ts[0]
-		} else if len(ts) != 1 {
-			return p.Errorf("expected ': T' or ': CONDTYPE, T'")
-		}
-		if err := CheckType(vs[0], locs[0], ct); err != nil {
-			return err
-		}
-		for i := 1; i < 3; i++ {
-			if err := CheckType(vs[i], locs[i], t); err != nil {
-				return err
-			}
-		}
-		st.Operands, st.ResultTypes = vs, []ir.Type{t}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		if len(op.Attrs) > 0 {
-			p.Write(" ")
-			p.Attr(op.Attrs)
-		}
-		p.Write(" : ")
-		if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
-			p.Type(op.Operands[0].Type)
-			p.Write(", ")
-		}
-		p.Type(op.Results[0].Type)
-	},
+	// MLIR prints other attributes before the colon (the tir lowering's
+	// tir.mask).
+	Format: Format("$condition , $true_value , $false_value attr-dict : select-of($condition,$true_value,$false_value)"),
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		t := op.Results[0].Type
 		for i := 1; i < 3; i++ {

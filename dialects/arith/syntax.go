@@ -210,6 +210,11 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 //	                  predicate, its enum value as an i64
 //	i1-of($x,$y)      the one type T of operands x and y, each checked
 //	                  where it is used; the result is T's shape of i1
+//	pair-of($x,$y)    the same, for two results of type T
+//	carry-of($x,$y)   `T, C`: the same, the second result T's shape of i1,
+//	                  C checked against it
+//	select-of($c,$a,$b)  `T` or `C, T`: operands a and b and the result
+//	                  have type T, condition c has C (i1 when left out)
 var Directives = ir.Directives{
 	"values-types": {
 		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
@@ -269,6 +274,42 @@ var Directives = ir.Directives{
 			c.Type(c.Operands(strings.TrimPrefix(first, "$"))[0].Type)
 		},
 	},
+	"pair-of":  {Parse: parseExtended(false), Print: printExtended(false)},
+	"carry-of": {Parse: parseExtended(true), Print: printExtended(true)},
+	"select-of": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			g := strings.Split(arg, ",")
+			ts, err := c.TypeList()
+			if err != nil {
+				return err
+			}
+			ct, t := ir.Type(ir.I1), ts[len(ts)-1]
+			if len(ts) == 2 {
+				ct = ts[0]
+			} else if len(ts) != 1 {
+				return c.Errorf("expected ': T' or ': CONDTYPE, T'")
+			}
+			for i, v := range []*ir.Value{c.Operands(g[0][1:])[0], c.Operands(g[1][1:])[0], c.Operands(g[2][1:])[0]} {
+				if i > 0 {
+					ct = t
+				}
+				if err := c.CheckUse(v, c.CurLoc(), ct); err != nil {
+					return err
+				}
+			}
+			c.St.ResultTypes = []ir.Type{t}
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			cond, _, _ := strings.Cut(arg, ",")
+			if ct := c.Operands(cond[1:])[0].Type; !ir.TypeEqual(ct, ir.I1) {
+				c.Type(ct)
+				c.Write(", ")
+			}
+			c.Type(c.Op.Results[0].Type)
+		},
+	},
 	"fastmath": {
 		Attrs: func(string) []string { return []string{"fastmath"} },
 		Parse: func(c *ir.FormatParser, _ string) error {
@@ -282,6 +323,58 @@ var Directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, _ string) { PrintFastMathFlags(c, c.Op) },
 	},
+}
+
+// parseExtended reads the types of a two-result integer op: `T` (both
+// results T) or, with carry, `T, C` (C must be T's shape of i1).
+func parseExtended(carry bool) func(c *ir.FormatParser, arg string) error {
+	return func(c *ir.FormatParser, arg string) error {
+		loc := c.CurLoc()
+		t, err := c.Type()
+		if err != nil {
+			return err
+		}
+		for _, g := range strings.Split(arg, ",") {
+			for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
+				if err := c.CheckUse(v, loc, t); err != nil {
+					return err
+				}
+			}
+		}
+		second := t
+		if carry {
+			second = WithElem(t, ir.I1)
+		}
+		c.St.ResultTypes = []ir.Type{t, second}
+		if !carry {
+			return nil
+		}
+		if err := c.ExpectPunct(","); err != nil {
+			return err
+		}
+		cloc := c.CurLoc()
+		ct, err := c.Type()
+		if err != nil {
+			return err
+		}
+		if !ir.TypeEqual(ct, second) {
+			return ir.Errorf(cloc, "the overflow type must be %s, got %s", second, ct)
+		}
+		return nil
+	}
+}
+
+// printExtended writes the result types of a two-result integer op: the
+// first, and with carry the overflow's.
+func printExtended(carry bool) func(c *ir.FormatPrinter, arg string) {
+	return func(c *ir.FormatPrinter, _ string) {
+		c.Space()
+		c.Type(c.Op.Results[0].Type)
+		if carry {
+			c.Write(", ")
+			c.Type(c.Op.Results[1].Type)
+		}
+	}
 }
 
 // Format compiles an upstream op's format string with Directives.
