@@ -20,59 +20,7 @@ func allocDef(name, summary string) *ir.OpDef {
 		Summary:     summary,
 		Syntax:      "%m = " + name + "(%n, ...) : memref<?x4xf32>",
 		NumOperands: -1, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			g, err := p.Group()
-			if err != nil {
-				return err
-			}
-			sizes, locs, err := arith.Operands(g, -1)
-			if err != nil {
-				return err
-			}
-			if err := g.ExpectEnd(); err != nil {
-				return err
-			}
-			for i, v := range sizes {
-				if err := arith.CheckType(v, locs[i], ir.Index); err != nil {
-					return err
-				}
-			}
-			// Symbol operands bind the symbols of an affine-map layout.
-			var syms []*ir.Value
-			if p.IsBrackets() {
-				if syms, err = parseIndexList(p); err != nil {
-					return err
-				}
-			}
-			extra, err := arith.OptionalBareDict(p)
-			if err != nil {
-				return err
-			}
-			mt, err := parseMemRefType(p, nil, ir.Location{})
-			if err != nil {
-				return err
-			}
-			st.Operands, st.ResultTypes = append(sizes, syms...), []ir.Type{mt}
-			st.Attrs = append(extra, ir.NamedAttr{Name: "operand_segment_sizes", Value: ir.SegmentSizes(len(sizes), len(syms))})
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			s := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
-			p.Write("(")
-			p.Values(op.Operands[:s.Values[0]])
-			p.Write(")")
-			if s.Values[1] > 0 {
-				p.Write("[")
-				p.Values(op.Operands[s.Values[0]:])
-				p.Write("]")
-			}
-			if rest := op.Attrs.Without("operand_segment_sizes"); len(rest) > 0 {
-				p.Write(" ")
-				p.Attr(rest)
-			}
-			p.Write(" : ")
-			p.Type(op.Results[0].Type)
-		},
+		Format: formatWithSegments("alloc-sizes($dynamicSizes) alloc-symbols($symbolOperands) attr-dict memref-type(res)"),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
 			return !ok || len(s.Values) != 2 || s.Values[0]+s.Values[1] != int64(len(op.Operands))

@@ -20,16 +20,71 @@ import (
 //	kind(a)     a keyword of atomicKinds: attribute a (i64)
 //	memref-type($m)  ` : memref<...>`: the type of operand m, checked
 //	            where m is used (a type that is no memref is an error at
-//	            the colon)
+//	            the colon); memref-type(res) the result's
+//	alloc-sizes($x)  `(%a, %b)`, hugging the op name: zero or more index
+//	            operands x, each checked where it is used
+//	alloc-symbols($x)  an optional `[%s, ...]`: index operands x
 //	elem($m)    nothing written: the result is m's element type;
 //	            elem($m,$v) operand v has it (checked where v is used)
 //	index($x)   nothing written: operand x has type index (checked where
 //	            it is used); index(res) the result has it
 var directives = ir.Directives{
+	"alloc-sizes": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			g, err := c.Group()
+			if err != nil {
+				return err
+			}
+			sizes, locs, err := arith.Operands(g, -1)
+			if err != nil {
+				return err
+			}
+			if err := g.ExpectEnd(); err != nil {
+				return err
+			}
+			for i, v := range sizes {
+				if err := arith.CheckType(v, locs[i], ir.Index); err != nil {
+					return err
+				}
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), sizes)
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Write("(")
+			c.Values(c.Operands(strings.TrimPrefix(arg, "$")))
+			c.Write(")")
+		},
+	},
+	"alloc-symbols": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			var syms []*ir.Value
+			var err error
+			if c.IsBrackets() {
+				syms, err = parseIndexList(c.OpParser)
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), syms)
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			if syms := c.Operands(strings.TrimPrefix(arg, "$")); len(syms) > 0 {
+				c.Write("[")
+				c.Values(syms)
+				c.Write("]")
+			}
+		},
+	},
 	"memref-type": {
 		Parse: func(c *ir.FormatParser, arg string) error {
-			m := c.Operands(strings.TrimPrefix(arg, "$"))[0]
 			loc := c.CurLoc()
+			if arg == "res" {
+				t, err := parseMemRefType(c.OpParser, nil, ir.Location{})
+				c.St.ResultTypes = []ir.Type{t}
+				return err
+			}
+			m := c.Operands(strings.TrimPrefix(arg, "$"))[0]
 			if err := c.ExpectPunct(":"); err != nil {
 				return err
 			}
@@ -44,6 +99,10 @@ var directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, arg string) {
 			c.Write(" : ")
+			if arg == "res" {
+				c.Type(c.Op.Results[0].Type)
+				return
+			}
 			c.Type(c.Operands(strings.TrimPrefix(arg, "$"))[0].Type)
 		},
 	},
@@ -284,3 +343,7 @@ func formatOp(name, summary, spec string, segments bool, numResults int, traits 
 // format compiles the format of an op defined by hand (its own counts and
 // verifier) with the dialect's directives.
 func format(spec string) *ir.Format { return ir.NewFormat(spec, directives, false) }
+
+// formatWithSegments is format for ops whose operand groups vary in size
+// (operand_segment_sizes).
+func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, directives, true) }

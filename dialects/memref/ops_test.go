@@ -35,8 +35,6 @@ func TestOpValues(t *testing.T) {
 // format cannot say it.
 func TestSyntaxIsDeclarative(t *testing.T) {
 	dialecttest.CheckSyntaxIsDeclarative(t, memref.Ops(), map[*ir.OpDef]string{
-		memref.Alloc:    "the sizes in parentheses are checked as index where each is used, and a zero-or-more list there reads as arith's operand lists do (a format's ($x*) reads at least one and reports literals); symbols in an optional `[...]`",
-		memref.Alloca:   "as memref.alloc",
 		memref.Prefetch: "`read|write, locality<N>, data|instr`: three keyword attributes, one inside angle brackets",
 		memref.Global:   "an optional visibility string, `constant`, and `= dense<...>` or `uninitialized` whose type is the one written before it",
 	})
