@@ -33,6 +33,10 @@ import (
 //	            type rule infers where the input leaves it out; types(res)?
 //	            the same for any number of results
 //	fn($x,$y)   (T, S) -> R: the types of operands x and y, then the result
+//	types($x,$y)  T, S: the types of operands x and y, each checked where
+//	            it is used once all are read
+//	res-type($x)  nothing written: the result has operand x's type
+//	results?    an optional `-> T` or `-> (T, U)`: the result types
 //	sym(a)      @name: flat symbol reference attribute a
 //	int(a:T)    an integer literal: attribute a of type T
 //	region      a region whose entry block declares its own arguments
@@ -304,6 +308,37 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 				}
 			}
 		}
+	case strings.HasPrefix(t, "types($"):
+		loc := p.CurLoc()
+		names := strings.Split(inner(t), ",")
+		var ts []Type
+		for i := range names {
+			if i > 0 {
+				if err := p.ExpectPunct(","); err != nil {
+					return err
+				}
+			}
+			ty, err := p.Type()
+			if err != nil {
+				return err
+			}
+			ts = append(ts, ty)
+		}
+		for i, n := range names {
+			for _, v := range c.operands[strings.TrimPrefix(n, "$")] {
+				if err := c.CheckUse(v, loc, ts[i]); err != nil {
+					return err
+				}
+			}
+		}
+	case strings.HasPrefix(t, "res-type($"):
+		for _, v := range c.operands[strings.TrimPrefix(inner(t), "$")] {
+			st.ResultTypes = []Type{v.Type}
+		}
+	case t == "results?":
+		if p.Punct("->") {
+			st.ResultTypes, err = p.ResultTypeList()
+		}
 	case t == "type(res)":
 		var ty Type
 		if ty, err = p.Type(); err == nil {
@@ -554,8 +589,17 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(t, "check("):
+		case strings.HasPrefix(t, "check("), strings.HasPrefix(t, "res-type("):
 			// Nothing to write.
+		case t == "results?":
+			if len(op.Results) == 1 {
+				p.Write(" -> ")
+				p.Type(op.Results[0].Type)
+			} else if len(op.Results) > 1 {
+				p.Write(" -> (")
+				p.Types(resultTypes(op))
+				p.Write(")")
+			}
 		case t == "attr-dict":
 			rest := op.Attrs
 			for _, n := range f.Spelled() {
@@ -631,6 +675,13 @@ func (f *Format) printToken(c *FormatPrinter, t string) {
 		p.Type(op.Results[0].Type)
 	case t == "types(res)":
 		p.Types(resultTypes(op))
+	case strings.HasPrefix(t, "types($"):
+		for i, n := range strings.Split(inner(t), ",") {
+			if i > 0 {
+				p.Write(", ")
+			}
+			p.Type(groups[strings.TrimPrefix(n, "$")][0].Type)
+		}
 	case strings.HasPrefix(t, "fn("):
 		p.Write("(")
 		for i, n := range strings.Split(inner(t), ",") {

@@ -170,39 +170,7 @@ var ExecuteRegion = &ir.OpDef{
 	Summary:     "run a region (of any number of blocks) once, yielding its results",
 	Syntax:      "%r = scf.execute_region -> T { ... scf.yield %v : T }",
 	NumOperands: 0, NumResults: -1, NumRegions: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		if p.Punct("->") {
-			ts, err := p.ResultTypeList()
-			if err != nil {
-				return err
-			}
-			st.ResultTypes = ts
-		}
-		r, err := p.Region(nil, nil)
-		if err != nil {
-			return err
-		}
-		if st.Attrs, err = p.OptionalAttrDict(); err != nil {
-			return err
-		}
-		st.Regions = []*ir.Region{r}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		if len(op.Results) > 0 {
-			p.Write(" -> ")
-			if len(op.Results) == 1 {
-				p.Type(op.Results[0].Type)
-			} else {
-				p.Write("(")
-				p.Types(arith.ResultTypes(op))
-				p.Write(")")
-			}
-		}
-		p.Write(" ")
-		p.Region(op.Regions[0], true)
-		p.AttrDict(op.Attrs)
-	},
+	Format: arith.Format("results? region attr-dict-with-keyword"),
 	NeedsGeneric: func(op *ir.Operation) bool {
 		e := op.Regions[0].Entry()
 		return e == nil || len(e.Args) > 0

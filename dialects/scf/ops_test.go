@@ -35,11 +35,10 @@ func TestOpValues(t *testing.T) {
 // format cannot say it.
 func TestSyntaxIsDeclarative(t *testing.T) {
 	dialecttest.CheckSyntaxIsDeclarative(t, scf.Ops(), map[*ir.OpDef]string{
-		scf.For:           "the induction variable and iter_args are the body's block arguments, named by the syntax; the yield is implicit when it has no values",
-		scf.If:            "optional `-> (T)`, then and else regions with implicit yields, the else left out when empty",
-		scf.While:         "`(%a = %init) : (T) -> (R)` names the before region's arguments; two regions joined by `do`",
-		scf.Parallel:      "`(%i, ...) = (...) to (...) step (...)` names the body's block arguments; optional init values",
-		scf.Reduce:        "the reduction region's two block arguments take the type of the operand",
-		scf.ExecuteRegion: "`-> T` or `-> (T, U)`: the result types parenthesised only when several; the attribute dictionary after the region",
+		scf.For:      "the induction variable and iter_args are the body's block arguments, named by the syntax; the yield is implicit when it has no values",
+		scf.If:       "optional `-> (T)`, then and else regions with implicit yields, the else left out when empty",
+		scf.While:    "`(%a = %init) : (T) -> (R)` names the before region's arguments; two regions joined by `do`",
+		scf.Parallel: "`(%i, ...) = (...) to (...) step (...)` names the body's block arguments; optional init values",
+		scf.Reduce:   "the reduction region's two block arguments take the type of the operand",
 	})
 }
