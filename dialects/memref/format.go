@@ -23,6 +23,9 @@ import (
 //	            the colon); memref-type(res) the result's
 //	alloc-sizes($x)  `(%a, %b)`, hugging the op name: zero or more index
 //	            operands x, each checked where it is used
+//	flag(a:yes:no)  the keyword yes or no: attribute a, a bool (set after
+//	            the operands' attributes)
+//	locality    locality<N>, N from 0 to 3: attribute localityHint (i32)
 //	alloc-symbols($x)  an optional `[%s, ...]`: index operands x
 //	elem($m)    nothing written: the result is m's element type;
 //	            elem($m,$v) operand v has it (checked where v is used)
@@ -55,6 +58,57 @@ var directives = ir.Directives{
 			c.Write("(")
 			c.Values(c.Operands(strings.TrimPrefix(arg, "$")))
 			c.Write(")")
+		},
+	},
+	"flag": {
+		Attrs: func(arg string) []string { a, _, _ := strings.Cut(arg, ":"); return []string{a} },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			parts := strings.Split(arg, ":")
+			w, wloc, err := c.Keyword(parts[1] + " or " + parts[2])
+			if err != nil {
+				return err
+			}
+			if w != parts[1] && w != parts[2] {
+				return ir.Errorf(wloc, "expected '%s' or '%s'", parts[1], parts[2])
+			}
+			c.Defer(func() error {
+				c.St.Attrs = c.St.Attrs.With(parts[0], ir.BoolAttr(w == parts[1]))
+				return nil
+			})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			parts := strings.Split(arg, ":")
+			c.Space()
+			if b, _ := c.Op.Attr(parts[0]).(ir.BoolAttr); b {
+				c.Write(parts[1])
+			} else {
+				c.Write(parts[2])
+			}
+		},
+	},
+	"locality": {
+		Attrs: func(string) []string { return []string{"localityHint"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			it := c.Next()
+			if it == nil {
+				return c.Errorf("expected locality<0-3>")
+			}
+			o, ok := it.Attr.(ir.OpaqueAttr)
+			if !ok || o.Name != "locality" {
+				return c.Errorf("expected locality<0-3>")
+			}
+			v, err := strconv.Atoi(strings.TrimSpace(o.Body))
+			if err != nil || v < 0 || v > 3 {
+				return ir.Errorf(it.Loc, "locality hint must be 0 to 3")
+			}
+			c.St.Attrs = c.St.Attrs.With("localityHint", ir.IntegerAttr{Value: int64(v), Type: ir.I32})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			l, _ := c.Op.Attr("localityHint").(ir.IntegerAttr)
+			c.Write("locality<" + strconv.FormatInt(l.Value, 10) + ">")
 		},
 	},
 	"alloc-symbols": {

@@ -35,7 +35,6 @@ func TestOpValues(t *testing.T) {
 // format cannot say it.
 func TestSyntaxIsDeclarative(t *testing.T) {
 	dialecttest.CheckSyntaxIsDeclarative(t, memref.Ops(), map[*ir.OpDef]string{
-		memref.Prefetch: "`read|write, locality<N>, data|instr`: three keyword attributes, one inside angle brackets",
-		memref.Global:   "an optional visibility string, `constant`, and `= dense<...>` or `uninitialized` whose type is the one written before it",
+		memref.Global: "an optional visibility string, `constant`, and `= dense<...>` or `uninitialized` whose type is the one written before it",
 	})
 }
