@@ -56,11 +56,29 @@ func parseGPUAttr(p *ir.OpParser) (ir.Attribute, error) {
 // directives are gpu's pieces of syntax for its formats (ir.Format), with
 // arith's:
 //
+//	module-body  a gpu.module's body: one block without arguments whose
+//	       terminator, gpu.module_end, is left out (MLIR's
+//	       SingleBlockImplicitTerminator) and added back when read
 //	dim    a dimension keyword x, y or z: attribute dimension; printed
 //	       after two blanks, as MLIR 16 prints it (its format puts a
 //	       blank before the attribute, whose printer starts with one), so
 //	       text from mlir-opt and ours agree
 var directives = ir.Directives{
+	"module-body": {
+		Parse: func(c *ir.FormatParser, _ string) error {
+			body, err := c.Region([]ir.RegionArg{}, nil)
+			if err != nil {
+				return err
+			}
+			arith.EnsureTerminator(body, func() *ir.Operation { return NewModuleEnd(c.St.Loc) })
+			c.St.Regions = append(c.St.Regions, body)
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			ir.PrintRegion(c.OpPrinter, c.Op.Regions[0], false, false)
+		},
+	},
 	"dim": {
 		Attrs: func(string) []string { return []string{"dimension"} },
 		Parse: func(c *ir.FormatParser, _ string) error {

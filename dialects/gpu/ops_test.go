@@ -35,7 +35,6 @@ func TestOpValues(t *testing.T) {
 // format cannot say it.
 func TestSyntaxIsDeclarative(t *testing.T) {
 	dialecttest.CheckSyntaxIsDeclarative(t, gpu.Ops(), map[*ir.OpDef]string{
-		gpu.Module:     "the body's terminator gpu.module_end is implicit (added when parsed, left out when printed)",
 		gpu.Func:       "a signature that names the entry block's arguments, with workgroup and private attributions and the kernel keyword",
 		gpu.LaunchFunc: "optional async and dependencies, a nested @module::@kernel, `blocks in (...) threads in (...)` triples, optional shared memory size and `args(%a : T, ...)`",
 	})

@@ -38,6 +38,8 @@ import (
 //	res-type($x)  nothing written: the result has operand x's type
 //	results?    an optional `-> T` or `-> (T, U)`: the result types
 //	sym(a)      @name: flat symbol reference attribute a
+//	sym-name    @name: the op's own name, string attribute sym_name (set
+//	            after the attr-dict's, as MLIR's parsers order them)
 //	int(a:T)    an integer literal: attribute a of type T
 //	region      a region whose entry block declares its own arguments
 //	other       a keyword or punctuation to read and write verbatim
@@ -275,6 +277,14 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 			c.operands[g] = []*Value{v}
 			c.locs[v] = append(c.locs[v], loc)
 		}
+	case t == "sym-name":
+		var name string
+		if name, err = p.Symbol(); err == nil {
+			c.Defer(func() error {
+				st.Attrs = st.Attrs.With(AttrSymName, StringAttr(name))
+				return nil
+			})
+		}
 	case strings.HasPrefix(t, "sym("):
 		it := p.Peek()
 		if it == nil || it.Kind != ItemSymbol {
@@ -496,6 +506,8 @@ func (f *Format) Spelled() []string {
 			continue
 		}
 		switch {
+		case t == "sym-name":
+			names = append(names, AttrSymName)
 		case strings.HasPrefix(t, "sym("):
 			names = append(names, inner(t))
 		case strings.HasPrefix(t, "int("):
@@ -533,6 +545,10 @@ func (f *Format) Printable(op *Operation) bool {
 			continue
 		}
 		switch {
+		case t == "sym-name":
+			if _, ok := op.Attr(AttrSymName).(StringAttr); !ok {
+				return false
+			}
 		case strings.HasPrefix(t, "sym("):
 			if _, ok := SymbolPath(op.Attr(inner(t))); !ok {
 				return false
@@ -664,6 +680,8 @@ func (f *Format) printToken(c *FormatPrinter, t string) {
 	switch {
 	case t == "region":
 		p.Region(op.Regions[0], true)
+	case t == "sym-name":
+		p.Write(SymbolRefAttr(SymbolName(op)).String())
 	case strings.HasPrefix(t, "sym("):
 		p.Attr(op.Attr(inner(t)))
 	case strings.HasPrefix(t, "int("):
