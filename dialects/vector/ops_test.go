@@ -36,6 +36,5 @@ func TestOpValues(t *testing.T) {
 func TestSyntaxIsDeclarative(t *testing.T) {
 	dialecttest.CheckSyntaxIsDeclarative(t, vector.Ops(), map[*ir.OpDef]string{
 		vector.Reduction: "one or two operands (`%v [, %acc]`) with their own count error, checked against the vector and result types only once both are read",
-		vector.Shuffle:   "the mask `[i, j, ...]` of integer positions between the operands and their types, checked against both vectors' lengths",
 	})
 }
