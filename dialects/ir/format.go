@@ -35,7 +35,8 @@ import (
 //	fn($x,$y)   (T, S) -> R: the types of operands x and y, then the result
 //	types($x,$y)  T, S: the types of operands x and y, each checked where
 //	            it is used once all are read
-//	res-type($x)  nothing written: the result has operand x's type
+//	res-type($x)  nothing written: the result has operand x's type;
+//	            res-type(T) the builtin type T (`index`)
 //	results?    an optional `-> T` or `-> (T, U)`: the result types
 //	sym(a)      @name: flat symbol reference attribute a
 //	sym-name    @name: the op's own name, string attribute sym_name (set
@@ -94,8 +95,9 @@ func NewFormat(spec string, dirs Directives, segments bool) *Format {
 	f := &Format{spec: spec, tokens: strings.Fields(spec), dirs: dirs, segments: segments}
 	variadic := 0
 	for _, t := range f.tokens {
-		if _, tname, _ := strings.Cut(t, ":"); strings.HasPrefix(t, "check(") && BuiltinScalar(strings.TrimSuffix(tname, ")")) == nil {
-			panic("ir: format '" + spec + "' checks against an unknown type in " + t)
+		if _, tname, _ := strings.Cut(t, ":"); strings.HasPrefix(t, "check(") && BuiltinScalar(strings.TrimSuffix(tname, ")")) == nil ||
+			strings.HasPrefix(t, "res-type(") && !strings.HasPrefix(t, "res-type($") && BuiltinScalar(inner(t)) == nil {
+			panic("ir: format '" + spec + "' names an unknown type in " + t)
 		}
 		if g, v := f.groupOf(t); g != "" {
 			f.groups = append(f.groups, g)
@@ -345,6 +347,8 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		for _, v := range c.operands[strings.TrimPrefix(inner(t), "$")] {
 			st.ResultTypes = []Type{v.Type}
 		}
+	case strings.HasPrefix(t, "res-type("):
+		st.ResultTypes = []Type{BuiltinScalar(inner(t))}
 	case t == "results?":
 		if p.Punct("->") {
 			st.ResultTypes, err = p.ResultTypeList()

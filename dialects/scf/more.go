@@ -1,6 +1,8 @@
 package scf
 
 import (
+	"strings"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
@@ -350,46 +352,39 @@ func parallelError(op *ir.Operation) error {
 	return nil
 }
 
+// directives are scf's pieces of syntax for its formats (ir.Format), with
+// arith's:
+//
+//	reduce-region($x)  a region whose entry block takes two arguments of
+//	                   operand x's type (scf.reduce's)
+var directives = func() ir.Directives {
+	dirs := ir.Directives{
+		"reduce-region": {
+			Parse: func(c *ir.FormatParser, arg string) error {
+				t := c.Operands(strings.TrimPrefix(arg, "$"))[0].Type
+				r, err := c.Region(nil, []ir.Type{t, t})
+				c.St.Regions = append(c.St.Regions, r)
+				return err
+			},
+			Print: func(c *ir.FormatPrinter, _ string) {
+				c.Space()
+				c.Region(c.Op.Regions[0], true)
+			},
+		},
+	}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	return dirs
+}()
+
 // Reduce is scf.reduce.
 var Reduce = &ir.OpDef{
 	Name:        "scf.reduce",
 	Summary:     "contribute a value to a result of the enclosing scf.parallel, combined by the region",
 	Syntax:      "scf.reduce(%v) : T { ^bb0(%lhs: T, %rhs: T): ... scf.reduce.return %r : T }",
 	NumOperands: 1, NumResults: 0, NumRegions: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		g, err := p.Group()
-		if err != nil {
-			return err
-		}
-		v, loc, err := arith.Operand(g)
-		if err != nil {
-			return err
-		}
-		if err := g.ExpectEnd(); err != nil {
-			return err
-		}
-		t, err := arith.ColonType(p)
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(v, loc, t); err != nil {
-			return err
-		}
-		r, err := p.Region(nil, []ir.Type{t, t})
-		if err != nil {
-			return err
-		}
-		st.Operands, st.Regions = []*ir.Value{v}, []*ir.Region{r}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write("(")
-		p.Value(op.Operands[0])
-		p.Write(") : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" ")
-		p.Region(op.Regions[0], true)
-	},
+	Format:       ir.NewFormat("($operand) : use-type($operand) reduce-region($operand)", directives, false),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		t := op.Operands[0].Type

@@ -39,6 +39,5 @@ func TestSyntaxIsDeclarative(t *testing.T) {
 		scf.If:       "optional `-> (T)`, then and else regions with implicit yields, the else left out when empty",
 		scf.While:    "`(%a = %init) : (T) -> (R)` names the before region's arguments; two regions joined by `do`",
 		scf.Parallel: "`(%i, ...) = (...) to (...) step (...)` names the body's block arguments; optional init values",
-		scf.Reduce:   "the reduction region's two block arguments take the type of the operand",
 	})
 }
