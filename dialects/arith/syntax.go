@@ -204,6 +204,9 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 //	values-types($x)  ` %a, %b : T1, T2`, nothing for no values: operands
 //	                  x, each checked against its type where it is used
 //	                  (the form of func.return and the yields)
+//	index-group($x)   `(%a, %b)`: zero or more operands x, each index,
+//	                  checked where it is used; first in a format, it
+//	                  hugs the op name (`memref.alloc(%n)`)
 //	fastmath          an optional `fastmath<fast>`: attribute fastmath
 //	                  (#arith.fastmath<none> when left out)
 //	predicate         a comparison's predicate keyword, `olt`: attribute
@@ -225,6 +228,37 @@ var Directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, arg string) {
 			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+	"index-group": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		List:     true,
+		HugsName: true,
+		Parse: func(c *ir.FormatParser, arg string) error {
+			g, err := c.Group()
+			if err != nil {
+				return err
+			}
+			vs, locs, err := Operands(g, -1)
+			if err != nil {
+				return err
+			}
+			if err := g.ExpectEnd(); err != nil {
+				return err
+			}
+			for i, v := range vs {
+				if err := CheckType(v, locs[i], ir.Index); err != nil {
+					return err
+				}
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), vs)
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			c.Write("(")
+			c.Values(c.Operands(strings.TrimPrefix(arg, "$")))
+			c.Write(")")
 		},
 	},
 	"predicate": {

@@ -16,7 +16,8 @@ import (
 //	            input ends)
 //	($x*)       a parenthesised operand list; ($x*)? one left out when empty;
 //	            ($x) one operand in parentheses. First in the format, the
-//	            list hugs the op name (`scf.condition(%c)`)
+//	            list (or a dialect's HugsName directive) hugs the op name
+//	            (`scf.condition(%c)`)
 //	check($x:T) nothing written: operand x has the builtin type T, checked
 //	            where it is used (`(%c)` of scf.condition is i1)
 //	attr-dict   an optional {...} dictionary with the other attributes
@@ -74,6 +75,9 @@ type Directive struct {
 	// (`%m[%i]`, MLIR's `%src[0] [4]`); a list after it hugs it in turn
 	// (`@g(%a)` after a callee).
 	List bool
+	// HugsName marks a directive that, first in a format, hugs the op
+	// name (`memref.alloc(%n)`).
+	HugsName bool
 	// Parse reads the directive's part of the custom form.
 	Parse func(c *FormatParser, arg string) error
 	// Print writes it; it calls c.Space() first to write the blank the
@@ -667,10 +671,10 @@ func (f *Format) spaceBefore(prev, t string) bool {
 	case ",", "attr-dict", "attr-dict-with-keyword", "type(res)?", "types(res)?":
 		return false
 	}
-	if prev == "" && strings.HasPrefix(t, "($") {
+	prevDir, _ := f.directive(prev)
+	if d, _ := f.directive(t); prev == "" && (strings.HasPrefix(t, "($") || d != nil && d.HugsName) {
 		return false
 	}
-	prevDir, _ := f.directive(prev)
 	after := strings.HasPrefix(prev, "$") || prevDir != nil && prevDir.List
 	if d, _ := f.directive(t); after && (d != nil && d.List || strings.HasPrefix(t, "($")) {
 		return false

@@ -20,7 +20,7 @@ func allocDef(name, summary string) *ir.OpDef {
 		Summary:     summary,
 		Syntax:      "%m = " + name + "(%n, ...) : memref<?x4xf32>",
 		NumOperands: -1, NumResults: 1, NumRegions: 0,
-		Format: formatWithSegments("alloc-sizes($dynamicSizes) alloc-symbols($symbolOperands) attr-dict memref-type(res)"),
+		Format: formatWithSegments("index-group($dynamicSizes) alloc-symbols($symbolOperands) attr-dict memref-type(res)"),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
 			return !ok || len(s.Values) != 2 || s.Values[0]+s.Values[1] != int64(len(op.Operands))

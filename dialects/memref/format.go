@@ -9,8 +9,8 @@ import (
 )
 
 // memref's ops use the declarative format of ir.Format (one string per
-// op, from which the parser and printer follow) with four directives of
-// the dialect's own:
+// op, from which the parser and printer follow) with arith's directives
+// and these of the dialect's own:
 //
 //	mixed(x)    a bracket list of integers and index operands: operands x,
 //	            attribute static_x (array<i64>, dynamic entries are
@@ -21,8 +21,6 @@ import (
 //	memref-type($m)  ` : memref<...>`: the type of operand m, checked
 //	            where m is used (a type that is no memref is an error at
 //	            the colon); memref-type(res) the result's
-//	alloc-sizes($x)  `(%a, %b)`, hugging the op name: zero or more index
-//	            operands x, each checked where it is used
 //	flag(a:yes:no)  the keyword yes or no: attribute a, a bool (set after
 //	            the operands' attributes)
 //	locality    locality<N>, N from 0 to 3: attribute localityHint (i32)
@@ -32,34 +30,6 @@ import (
 //	index($x)   nothing written: operand x has type index (checked where
 //	            it is used); index(res) the result has it
 var directives = ir.Directives{
-	"alloc-sizes": {
-		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
-		Parse: func(c *ir.FormatParser, arg string) error {
-			g, err := c.Group()
-			if err != nil {
-				return err
-			}
-			sizes, locs, err := arith.Operands(g, -1)
-			if err != nil {
-				return err
-			}
-			if err := g.ExpectEnd(); err != nil {
-				return err
-			}
-			for i, v := range sizes {
-				if err := arith.CheckType(v, locs[i], ir.Index); err != nil {
-					return err
-				}
-			}
-			c.SetOperands(strings.TrimPrefix(arg, "$"), sizes)
-			return nil
-		},
-		Print: func(c *ir.FormatPrinter, arg string) {
-			c.Write("(")
-			c.Values(c.Operands(strings.TrimPrefix(arg, "$")))
-			c.Write(")")
-		},
-	},
 	"flag": {
 		Attrs: func(arg string) []string { a, _, _ := strings.Cut(arg, ":"); return []string{a} },
 		Parse: func(c *ir.FormatParser, arg string) error {
@@ -396,8 +366,20 @@ func formatOp(name, summary, spec string, segments bool, numResults int, traits 
 
 // format compiles the format of an op defined by hand (its own counts and
 // verifier) with the dialect's directives.
-func format(spec string) *ir.Format { return ir.NewFormat(spec, directives, false) }
+func format(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), false) }
 
 // formatWithSegments is format for ops whose operand groups vary in size
 // (operand_segment_sizes).
-func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, directives, true) }
+func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), true) }
+
+// withArith is memref's directives and arith's.
+func withArith() ir.Directives {
+	dirs := ir.Directives{}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	for n, d := range directives {
+		dirs[n] = d
+	}
+	return dirs
+}
