@@ -77,14 +77,6 @@ func parseIndexList(p *ir.OpParser) ([]*ir.Value, error) {
 	return vs, nil
 }
 
-func printIndexed(p ir.OpPrinter, m *ir.Value, idx []*ir.Value) {
-	p.Value(m)
-	p.Write("[")
-	p.Values(idx)
-	p.Write("] : ")
-	p.Type(m.Type)
-}
-
 func hasAttrs(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 
 // Load is memref.load.
