@@ -76,9 +76,15 @@ var (
 		Format: ir.NewFormat("sym-name $x attr-dict-with-keyword results?", nil, false)}
 	toyIndex = &ir.OpDef{Name: "fmttest.index", NumOperands: 1, NumResults: 1,
 		Format: ir.NewFormat("$x res-type(index)", nil, false)}
+	// A List directive first in a format keeps its blank after the name
+	// (tir.call's callee); only ($x) groups and HugsName directives hug it.
+	toySpot = &ir.OpDef{Name: "fmttest.spot", NumOperands: 2, NumResults: 0,
+		Format: ir.NewFormat("at(i) ($x)", toyDirectives, false)}
 )
 
-func init() { ir.Register(toyPick, toySink, toySame, toyCast, toyCond, toyNamed, toyIndex) }
+func init() {
+	ir.Register(toyPick, toySink, toySame, toyCast, toyCond, toyNamed, toyIndex, toySpot)
+}
 
 const toySrc = `func.func @f(%a: i32, %b: i32, %i: index, %c: i1) {
   %0 = fmttest.pick last %a, %b : i32
@@ -91,6 +97,7 @@ const toySrc = `func.func @f(%a: i32, %b: i32, %i: index, %c: i1) {
   %6 = fmttest.named @m %a -> i32
   fmttest.named @k %a
   %7 = fmttest.index %a
+  fmttest.spot (%i)(%a)
   func.return
 }
 `
