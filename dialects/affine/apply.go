@@ -1,6 +1,8 @@
 package affine
 
 import (
+	"strings"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
@@ -16,6 +18,29 @@ var (
 	Max   = mapOpDef("affine.max", "the greatest result of an affine map", false)
 )
 
+// directives are affine's pieces of syntax for its formats (ir.Format):
+//
+//	map-use($x)  an affine map applied to operands x,
+//	             `affine_map<(d0)[s0] -> (...)>(%i)[%N]`: attribute map
+var directives = ir.Directives{
+	"map-use": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Attrs:    func(string) []string { return []string{"map"} },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			m, ops, err := parseMapUse(c.OpParser)
+			if err != nil {
+				return err
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), ops)
+			c.St.Attrs = c.St.Attrs.With("map", ir.AffineMapAttr{Map: m})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			printMapUse(c.OpPrinter, c.Op.Attr("map").(ir.AffineMapAttr).Map, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+}
+
 func mapOpDef(name, summary string, single bool) *ir.OpDef {
 	return &ir.OpDef{
 		Name:        name,
@@ -23,18 +48,7 @@ func mapOpDef(name, summary string, single bool) *ir.OpDef {
 		Syntax:      "%r = " + name + " affine_map<(d0)[s0] -> (...)>(%i)[%N]",
 		Traits:      ir.TraitPure,
 		NumOperands: -1, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			m, ops, err := parseMapUse(p)
-			if err != nil {
-				return err
-			}
-			st.Operands, st.ResultTypes = ops, []ir.Type{ir.Index}
-			st.Attrs = st.Attrs.With("map", ir.AffineMapAttr{Map: m})
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			printMapUse(p, op.Attr("map").(ir.AffineMapAttr).Map, op.Operands)
-		},
+		Format: ir.NewFormat("map-use($mapOperands) res-type(index)", directives, false),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			a, ok := op.Attr("map").(ir.AffineMapAttr)
 			return !ok || a.Map.NumDims+a.Map.NumSyms != len(op.Operands) || !arith.OnlyAttrs(op, "map")

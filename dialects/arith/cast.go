@@ -52,8 +52,7 @@ func castDef(name, summary string, ok func(from, to ir.Type) bool, what string) 
 		Syntax:      "%y = " + name + " %x : A to B",
 		Traits:      ir.TraitPure,
 		NumOperands: 1, NumResults: 1, NumRegions: 0,
-		Parse:        ParseConversion,
-		Print:        PrintConversion,
+		Format:       Format(ConversionFormat),
 		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			from, to := op.Operands[0].Type, op.Results[0].Type
@@ -68,37 +67,7 @@ func castDef(name, summary string, ok func(from, to ir.Type) bool, what string) 
 	}
 }
 
-// ParseConversion reads the custom form of a one-operand conversion,
-// `%x : A to B` (arith casts, vector.broadcast).
-func ParseConversion(p *ir.OpParser, st *ir.OpState) error {
-	x, loc, err := Operand(p)
-	if err != nil {
-		return err
-	}
-	from, err := ColonType(p)
-	if err != nil {
-		return err
-	}
-	if err := CheckType(x, loc, from); err != nil {
-		return err
-	}
-	if err := p.ExpectWord("to"); err != nil {
-		return err
-	}
-	to, err := p.Type()
-	if err != nil {
-		return err
-	}
-	st.Operands, st.ResultTypes = []*ir.Value{x}, []ir.Type{to}
-	return p.ExpectEnd()
-}
-
-// PrintConversion writes ` %x : A to B`.
-func PrintConversion(p ir.OpPrinter, op *ir.Operation) {
-	p.Write(" ")
-	p.Value(op.Operands[0])
-	p.Write(" : ")
-	p.Type(op.Operands[0].Type)
-	p.Write(" to ")
-	p.Type(op.Results[0].Type)
-}
+// ConversionFormat is the custom form of a one-operand conversion,
+// `%x : A to B` (arith casts, vector.broadcast): a type that disagrees
+// with %x is reported at %x, as MLIR does.
+const ConversionFormat = "$x : use-type($x) to type(res)"

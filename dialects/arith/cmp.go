@@ -16,6 +16,10 @@ var CmpFPredicates = []string{"false", "oeq", "ogt", "oge", "olt", "ole", "one",
 // CmpIPredicates lists arith.cmpi predicates by enum value.
 var CmpIPredicates = []string{"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}
 
+// predicates are the predicate names of each comparison, by op name: the
+// format's predicate directive reads them.
+var predicates = map[string][]string{}
+
 // The comparisons (see Ops for the naming rule).
 var (
 	CmpF = cmpDef("arith.cmpf", CmpFPredicates, FloatElems)
@@ -23,49 +27,14 @@ var (
 )
 
 func cmpDef(name string, preds []string, kind ElemKind) *ir.OpDef {
+	predicates[name] = preds
 	return &ir.OpDef{
 		Name:        name,
 		Summary:     "elementwise comparison (" + strings.Join(preds, " ") + ")",
 		Syntax:      "%b = " + name + " PRED, %x, %y : T",
 		Traits:      ir.TraitPure,
 		NumOperands: 2, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			w, loc, err := p.Keyword("a comparison predicate")
-			if err != nil {
-				return err
-			}
-			k := indexOf(preds, w)
-			if k < 0 {
-				return ir.Errorf(loc, "unknown '%s' predicate '%s' (expected one of %s)", name, w, strings.Join(preds, ", "))
-			}
-			if err := p.ExpectPunct(","); err != nil {
-				return err
-			}
-			vs, locs, err := Operands(p, 2)
-			if err != nil {
-				return err
-			}
-			t, err := ColonType(p)
-			if err != nil {
-				return err
-			}
-			for i, v := range vs {
-				if err := CheckType(v, locs[i], t); err != nil {
-					return err
-				}
-			}
-			st.Operands = vs
-			st.ResultTypes = []ir.Type{WithElem(t, ir.I1)}
-			st.Attrs = st.Attrs.With("predicate", ir.IntegerAttr{Value: int64(k), Type: ir.I64})
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			k := op.Attr("predicate").(ir.IntegerAttr).Value
-			p.Write(" " + preds[k] + ", ")
-			p.Values(op.Operands)
-			p.Write(" : ")
-			p.Type(op.Operands[0].Type)
-		},
+		Format: Format("predicate , $lhs , $rhs : i1-of($lhs,$rhs)"),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			a, ok := op.Attr("predicate").(ir.IntegerAttr)
 			return !ok || a.Value < 0 || a.Value >= int64(len(preds)) || !OnlyAttrs(op, "predicate")
@@ -121,56 +90,9 @@ var Select = &ir.OpDef{
 	Syntax:      "%r = arith.select %c, %a, %b : T   |   : vector<8xi1>, vector<8xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 3, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := Operands(p, 3)
-		if err != nil {
-			return err
-		}
-		// MLIR prints other attributes before the colon (the tir
-		// lowering's tir.mask).
-		extra, err := p.OptionalTrailingAttrDict()
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(":"); err != nil {
-			return err
-		}
-		ts, err := p.TypeList()
-		if err != nil {
-			return err
-		}
-		st.Attrs = extra
-		ct, t := ir.Type(ir.I1), ts[len(ts)-1]
-		if len(ts) == 2 {
-			ct = ts[0]
-		} else if len(ts) != 1 {
-			return p.Errorf("expected ': T' or ': CONDTYPE, T'")
-		}
-		if err := CheckType(vs[0], locs[0], ct); err != nil {
-			return err
-		}
-		for i := 1; i < 3; i++ {
-			if err := CheckType(vs[i], locs[i], t); err != nil {
-				return err
-			}
-		}
-		st.Operands, st.ResultTypes = vs, []ir.Type{t}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		if len(op.Attrs) > 0 {
-			p.Write(" ")
-			p.Attr(op.Attrs)
-		}
-		p.Write(" : ")
-		if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
-			p.Type(op.Operands[0].Type)
-			p.Write(", ")
-		}
-		p.Type(op.Results[0].Type)
-	},
+	// MLIR prints other attributes before the colon (the tir lowering's
+	// tir.mask).
+	Format: Format("$condition , $true_value , $false_value attr-dict : select-of($condition,$true_value,$false_value)"),
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		t := op.Results[0].Type
 		for i := 1; i < 3; i++ {

@@ -31,49 +31,7 @@ func extendedOp(name, summary string, carry bool) *ir.OpDef {
 	return &ir.OpDef{
 		Name: name, Summary: summary, Syntax: syntax, Traits: ir.TraitPure,
 		NumOperands: 2, NumResults: 2, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			vs, locs, err := Operands(p, 2)
-			if err != nil {
-				return err
-			}
-			if st.Attrs, err = OptionalBareDict(p); err != nil {
-				return err
-			}
-			t, err := ColonType(p)
-			if err != nil {
-				return err
-			}
-			for i, v := range vs {
-				if err := CheckType(v, locs[i], t); err != nil {
-					return err
-				}
-			}
-			st.Operands, st.ResultTypes = vs, []ir.Type{t, second(t)}
-			if carry {
-				if err := p.ExpectPunct(","); err != nil {
-					return err
-				}
-				loc := p.CurLoc()
-				c, err := p.Type()
-				if err != nil {
-					return err
-				}
-				if !ir.TypeEqual(c, second(t)) {
-					return ir.Errorf(loc, "the overflow type must be %s, got %s", second(t), c)
-				}
-			}
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			p.Write(" ")
-			p.Values(op.Operands)
-			p.Write(" : ")
-			p.Type(op.Results[0].Type)
-			if carry {
-				p.Write(", ")
-				p.Type(op.Results[1].Type)
-			}
-		},
+		Format:       Format(map[bool]string{false: "$lhs , $rhs attr-dict : pair-of($lhs,$rhs)", true: "$lhs , $rhs attr-dict : carry-of($lhs,$rhs)"}[carry]),
 		NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 		Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 			t := op.Operands[0].Type

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tir/dialects/arith"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 )
 
@@ -27,4 +28,13 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in arith.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, arith.Ops(), map[*ir.OpDef]string{
+		arith.Constant: "the value's literal decides its attribute and the result type (`1.5 : f32`, `true`, `dense<...> : vector<8xf32>`), as MLIR's custom parser reads it",
+	})
 }

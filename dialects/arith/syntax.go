@@ -204,8 +204,20 @@ func PrintValuesColonTypes(p ir.OpPrinter, vs []*ir.Value) {
 //	values-types($x)  ` %a, %b : T1, T2`, nothing for no values: operands
 //	                  x, each checked against its type where it is used
 //	                  (the form of func.return and the yields)
+//	index-group($x)   `(%a, %b)`: zero or more operands x, each index,
+//	                  checked where it is used; first in a format, it
+//	                  hugs the op name (`memref.alloc(%n)`)
 //	fastmath          an optional `fastmath<fast>`: attribute fastmath
 //	                  (#arith.fastmath<none> when left out)
+//	predicate         a comparison's predicate keyword, `olt`: attribute
+//	                  predicate, its enum value as an i64
+//	i1-of($x,$y)      the one type T of operands x and y, each checked
+//	                  where it is used; the result is T's shape of i1
+//	pair-of($x,$y)    the same, for two results of type T
+//	carry-of($x,$y)   `T, C`: the same, the second result T's shape of i1,
+//	                  C checked against it
+//	select-of($c,$a,$b)  `T` or `C, T`: operands a and b and the result
+//	                  have type T, condition c has C (i1 when left out)
 var Directives = ir.Directives{
 	"values-types": {
 		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
@@ -216,6 +228,120 @@ var Directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, arg string) {
 			PrintValuesColonTypes(c, c.Operands(strings.TrimPrefix(arg, "$")))
+		},
+	},
+	"index-group": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		List:     true,
+		HugsName: true,
+		Parse: func(c *ir.FormatParser, arg string) error {
+			g, err := c.Group()
+			if err != nil {
+				return err
+			}
+			vs, locs, err := Operands(g, -1)
+			if err != nil {
+				return err
+			}
+			if err := g.ExpectEnd(); err != nil {
+				return err
+			}
+			for i, v := range vs {
+				if err := CheckType(v, locs[i], ir.Index); err != nil {
+					return err
+				}
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), vs)
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			c.Write("(")
+			c.Values(c.Operands(strings.TrimPrefix(arg, "$")))
+			c.Write(")")
+		},
+	},
+	"predicate": {
+		Attrs: func(string) []string { return []string{"predicate"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			preds := predicates[c.St.Name]
+			w, loc, err := c.Keyword("a comparison predicate")
+			if err != nil {
+				return err
+			}
+			k := indexOf(preds, w)
+			if k < 0 {
+				return ir.Errorf(loc, "unknown '%s' predicate '%s' (expected one of %s)", c.St.Name, w, strings.Join(preds, ", "))
+			}
+			c.St.Attrs = c.St.Attrs.With("predicate", ir.IntegerAttr{Value: int64(k), Type: ir.I64})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			c.Write(predicates[c.Op.Name][c.Op.Attr("predicate").(ir.IntegerAttr).Value])
+		},
+		Printable: func(c *ir.FormatPrinter, _ string) bool {
+			a, ok := c.Op.Attr("predicate").(ir.IntegerAttr)
+			return ok && a.Value >= 0 && a.Value < int64(len(predicates[c.Op.Name]))
+		},
+	},
+	"i1-of": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			loc := c.CurLoc()
+			t, err := c.Type()
+			if err != nil {
+				return err
+			}
+			for _, g := range strings.Split(arg, ",") {
+				for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
+					if err := c.CheckUse(v, loc, t); err != nil {
+						return err
+					}
+				}
+			}
+			c.St.ResultTypes = []ir.Type{WithElem(t, ir.I1)}
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			first, _, _ := strings.Cut(arg, ",")
+			c.Type(c.Operands(strings.TrimPrefix(first, "$"))[0].Type)
+		},
+	},
+	"pair-of":  {Parse: parseExtended(false), Print: printExtended(false)},
+	"carry-of": {Parse: parseExtended(true), Print: printExtended(true)},
+	"select-of": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			g := strings.Split(arg, ",")
+			ts, err := c.TypeList()
+			if err != nil {
+				return err
+			}
+			ct, t := ir.Type(ir.I1), ts[len(ts)-1]
+			if len(ts) == 2 {
+				ct = ts[0]
+			} else if len(ts) != 1 {
+				return c.Errorf("expected ': T' or ': CONDTYPE, T'")
+			}
+			for i, v := range []*ir.Value{c.Operands(g[0][1:])[0], c.Operands(g[1][1:])[0], c.Operands(g[2][1:])[0]} {
+				if i > 0 {
+					ct = t
+				}
+				if err := c.CheckUse(v, c.CurLoc(), ct); err != nil {
+					return err
+				}
+			}
+			c.St.ResultTypes = []ir.Type{t}
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Space()
+			cond, _, _ := strings.Cut(arg, ",")
+			if ct := c.Operands(cond[1:])[0].Type; !ir.TypeEqual(ct, ir.I1) {
+				c.Type(ct)
+				c.Write(", ")
+			}
+			c.Type(c.Op.Results[0].Type)
 		},
 	},
 	"fastmath": {
@@ -231,6 +357,58 @@ var Directives = ir.Directives{
 		},
 		Print: func(c *ir.FormatPrinter, _ string) { PrintFastMathFlags(c, c.Op) },
 	},
+}
+
+// parseExtended reads the types of a two-result integer op: `T` (both
+// results T) or, with carry, `T, C` (C must be T's shape of i1).
+func parseExtended(carry bool) func(c *ir.FormatParser, arg string) error {
+	return func(c *ir.FormatParser, arg string) error {
+		loc := c.CurLoc()
+		t, err := c.Type()
+		if err != nil {
+			return err
+		}
+		for _, g := range strings.Split(arg, ",") {
+			for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
+				if err := c.CheckUse(v, loc, t); err != nil {
+					return err
+				}
+			}
+		}
+		second := t
+		if carry {
+			second = WithElem(t, ir.I1)
+		}
+		c.St.ResultTypes = []ir.Type{t, second}
+		if !carry {
+			return nil
+		}
+		if err := c.ExpectPunct(","); err != nil {
+			return err
+		}
+		cloc := c.CurLoc()
+		ct, err := c.Type()
+		if err != nil {
+			return err
+		}
+		if !ir.TypeEqual(ct, second) {
+			return ir.Errorf(cloc, "the overflow type must be %s, got %s", second, ct)
+		}
+		return nil
+	}
+}
+
+// printExtended writes the result types of a two-result integer op: the
+// first, and with carry the overflow's.
+func printExtended(carry bool) func(c *ir.FormatPrinter, arg string) {
+	return func(c *ir.FormatPrinter, _ string) {
+		c.Space()
+		c.Type(c.Op.Results[0].Type)
+		if carry {
+			c.Write(", ")
+			c.Type(c.Op.Results[1].Type)
+		}
+	}
 }
 
 // Format compiles an upstream op's format string with Directives.

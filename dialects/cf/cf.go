@@ -11,44 +11,41 @@ func NewAssert(loc ir.Location, ok *ir.Value, msg string) *ir.Operation {
 	return ir.NewOpOf(Assert, loc, []*ir.Value{ok}, nil, ir.DictAttr{}.With("msg", ir.StringAttr(msg)))
 }
 
+// directives are cf's pieces of syntax for its formats (ir.Format):
+//
+//	msg    the message string: attribute msg, set after the attr-dict's
+//	       (the order MLIR's parser gives them)
+var directives = ir.Directives{
+	"msg": {
+		Attrs: func(string) []string { return []string{AttrMsg} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			it := c.Next()
+			if it == nil || it.Kind != ir.ItemString {
+				return c.Errorf("expected the message string")
+			}
+			c.Defer(func() error {
+				c.St.Attrs = c.St.Attrs.With(AttrMsg, ir.StringAttr(it.Text))
+				return nil
+			})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			msg, _ := c.Op.Attr(AttrMsg).(ir.StringAttr)
+			c.Write(msg.String())
+		},
+	},
+}
+
 // Assert is cf.assert.
 var Assert = &ir.OpDef{
 	Name:        "cf.assert",
 	Summary:     "check a run-time condition; the compiled function fails with the message when it is false",
 	Syntax:      `cf.assert %ok, "message" {attributes}?`,
 	NumOperands: 1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		v, err := p.Operand()
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(","); err != nil {
-			return err
-		}
-		it := p.Next()
-		if it == nil || it.Kind != ir.ItemString {
-			return p.Errorf("expected the message string")
-		}
-		st.Operands = []*ir.Value{v}
-		// Other attributes follow as MLIR's attr-dict (the tir
-		// lowering's tir.format and tir.values).
-		extra, err := p.OptionalTrailingAttrDict()
-		if err != nil {
-			return err
-		}
-		st.Attrs = append(st.Attrs, extra...).With("msg", ir.StringAttr(it.Text))
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		msg, _ := op.Attr("msg").(ir.StringAttr)
-		p.Write(", " + msg.String())
-		if extra := op.Attrs.Without("msg"); len(extra) > 0 {
-			p.Write(" ")
-			p.Attr(extra)
-		}
-	},
+	// Other attributes follow as MLIR's attr-dict (the tir lowering's
+	// tir.format and tir.values).
+	Format: ir.NewFormat("$arg , msg attr-dict", directives, false),
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
 			return ir.Errorf(op.Loc, "'cf.assert' condition must be i1, got %s", op.Operands[0].Type)

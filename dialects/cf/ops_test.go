@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tir/dialects/cf"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 )
 
@@ -27,4 +28,15 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in cf.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, cf.Ops(), map[*ir.OpDef]string{
+		cf.Br:     "a successor with its operands and their types, `^bb1(%a : i32)`",
+		cf.CondBr: "two successors, each with its operands and their types",
+		cf.Switch: "a case table of integers and successors with a default",
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tir/dialects/fn"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 )
 
@@ -27,4 +28,14 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in fn.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, fn.Ops(), map[*ir.OpDef]string{
+		fn.Func: "a signature that names the entry block's arguments (or only types for a declaration), with optional visibility and result attributes",
+		fn.Call: "the function type `(T1, T2) -> R` is checked argument by argument where each is used, with its own count error, against a zero-or-more argument list",
+	})
 }

@@ -53,6 +53,65 @@ func parseGPUAttr(p *ir.OpParser) (ir.Attribute, error) {
 	return ir.OpaqueAttr{Name: "gpu", Body: strings.Join(words, " ")}, nil
 }
 
+// directives are gpu's pieces of syntax for its formats (ir.Format), with
+// arith's:
+//
+//	module-body  a gpu.module's body: one block without arguments whose
+//	       terminator, gpu.module_end, is left out (MLIR's
+//	       SingleBlockImplicitTerminator) and added back when read
+//	dim    a dimension keyword x, y or z: attribute dimension; printed
+//	       after two blanks, as MLIR 16 prints it (its format puts a
+//	       blank before the attribute, whose printer starts with one), so
+//	       text from mlir-opt and ours agree
+var directives = ir.Directives{
+	"module-body": {
+		Parse: func(c *ir.FormatParser, _ string) error {
+			body, err := c.Region([]ir.RegionArg{}, nil)
+			if err != nil {
+				return err
+			}
+			arith.EnsureTerminator(body, func() *ir.Operation { return NewModuleEnd(c.St.Loc) })
+			c.St.Regions = append(c.St.Regions, body)
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			ir.PrintRegion(c.OpPrinter, c.Op.Regions[0], false, false)
+		},
+	},
+	"dim": {
+		Attrs: func(string) []string { return []string{"dimension"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			d, loc, err := c.Keyword("a dimension (x, y or z)")
+			if err != nil {
+				return err
+			}
+			if !validDim(d) {
+				return ir.Errorf(loc, "expected a dimension: x, y or z, found '%s'", d)
+			}
+			c.St.Attrs = c.St.Attrs.With("dimension", DimAttr(d))
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) { c.Write("  " + Dimension(c.Op)) },
+		Printable: func(c *ir.FormatPrinter, _ string) bool {
+			d, ok := c.Op.Attr("dimension").(DimAttr)
+			return ok && validDim(string(d))
+		},
+	},
+}
+
+// format compiles a gpu op's format with gpu's directives and arith's.
+func format(spec string) *ir.Format {
+	dirs := ir.Directives{}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	for n, d := range directives {
+		dirs[n] = d
+	}
+	return ir.NewFormat(spec, dirs, false)
+}
+
 // indexDef defines one of the four index ops: `%r = NAME  x`, result index,
 // attribute dimension. They are pure, so CSE may merge repeated reads.
 func indexDef(name, summary string) *ir.OpDef {
@@ -62,21 +121,7 @@ func indexDef(name, summary string) *ir.OpDef {
 		Syntax:      "%r = " + name + "  x|y|z",
 		Traits:      ir.TraitPure,
 		NumOperands: 0, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			d, loc, err := p.Keyword("a dimension (x, y or z)")
-			if err != nil {
-				return err
-			}
-			if !validDim(d) {
-				return ir.Errorf(loc, "expected a dimension: x, y or z, found '%s'", d)
-			}
-			st.Attrs = st.Attrs.With("dimension", DimAttr(d))
-			return p.ExpectEnd()
-		},
-		// Two blanks, as MLIR 16 prints it (its format puts a blank before
-		// the attribute, whose printer starts with one), so text from
-		// mlir-opt and ours agree.
-		Print: func(p ir.OpPrinter, op *ir.Operation) { p.Write("  " + Dimension(op)) },
+		Format: format("dim"),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			d, ok := op.Attr("dimension").(DimAttr)
 			return !ok || !validDim(string(d)) || !arith.OnlyAttrs(op, "dimension")

@@ -14,31 +14,7 @@ var Module = &ir.OpDef{
 	Syntax:      "gpu.module @m [attributes {...}] { gpu.func ... }",
 	Traits:      ir.TraitIsolated | ir.TraitSymbol,
 	NumOperands: 0, NumResults: 0, NumRegions: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		name, err := p.Symbol()
-		if err != nil {
-			return err
-		}
-		extra, err := p.OptionalAttrDict()
-		if err != nil {
-			return err
-		}
-		st.Attrs = extra
-		body, err := p.Region([]ir.RegionArg{}, nil)
-		if err != nil {
-			return err
-		}
-		arith.EnsureTerminator(body, func() *ir.Operation { return NewModuleEnd(st.Loc) })
-		st.Regions = []*ir.Region{body}
-		st.Attrs = st.Attrs.With("sym_name", ir.StringAttr(name))
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" " + ir.SymbolRefAttr(ir.SymbolName(op)).String())
-		p.AttrDict(op.Attrs, "sym_name")
-		p.Write(" ")
-		ir.PrintRegion(p, op.Regions[0], false, false)
-	},
+	Format: format("sym-name attr-dict-with-keyword module-body"),
 	NeedsGeneric: func(op *ir.Operation) bool {
 		_, named := op.Attr("sym_name").(ir.StringAttr)
 		r := op.Regions[0]

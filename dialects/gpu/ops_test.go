@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tir/dialects/gpu"
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 )
 
@@ -27,4 +28,14 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in gpu.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, gpu.Ops(), map[*ir.OpDef]string{
+		gpu.Func:       "a signature that names the entry block's arguments, with workgroup and private attributions and the kernel keyword",
+		gpu.LaunchFunc: "optional async and dependencies, a nested @module::@kernel, `blocks in (...) threads in (...)` triples, optional shared memory size and `args(%a : T, ...)`",
+	})
 }

@@ -14,10 +14,18 @@ import (
 //	$x+         one or more comma-separated operands
 //	$x*         zero or more comma-separated operands (zero only where the
 //	            input ends)
-//	($x*)       a parenthesised operand list; ($x*)? one left out when empty
+//	($x*)       a parenthesised operand list; ($x*)? one left out when empty;
+//	            ($x) one operand in parentheses. First in the format, the
+//	            list (or a dialect's HugsName directive) hugs the op name
+//	            (`scf.condition(%c)`)
+//	check($x:T) nothing written: operand x has the builtin type T, checked
+//	            where it is used (`(%c)` of scf.condition is i1)
 //	attr-dict   an optional {...} dictionary with the other attributes
 //	attr-dict-with-keyword  the same as `attributes {...}`
-//	type($x)    the type of operand x (checked)
+//	type($x)    the type of operand x (checked, a mismatch reported at
+//	            the type)
+//	use-type($x)  the same, a mismatch reported where x is used (MLIR's
+//	            resolveOperands: arith's casts `%x : A to B`)
 //	type(res)   the result type; types(res) the result types, comma-separated
 //	type(all)   the one type of the result and of every operand, each
 //	            operand checked where it is used (MLIR's
@@ -26,7 +34,14 @@ import (
 //	            type rule infers where the input leaves it out; types(res)?
 //	            the same for any number of results
 //	fn($x,$y)   (T, S) -> R: the types of operands x and y, then the result
+//	types($x,$y)  T, S: the types of operands x and y, each checked where
+//	            it is used once all are read
+//	res-type($x)  nothing written: the result has operand x's type;
+//	            res-type(T) the builtin type T (`index`)
+//	results?    an optional `-> T` or `-> (T, U)`: the result types
 //	sym(a)      @name: flat symbol reference attribute a
+//	sym-name    @name: the op's own name, string attribute sym_name (set
+//	            after the attr-dict's, as MLIR's parsers order them)
 //	int(a:T)    an integer literal: attribute a of type T
 //	region      a region whose entry block declares its own arguments
 //	other       a keyword or punctuation to read and write verbatim
@@ -60,6 +75,9 @@ type Directive struct {
 	// (`%m[%i]`, MLIR's `%src[0] [4]`); a list after it hugs it in turn
 	// (`@g(%a)` after a callee).
 	List bool
+	// HugsName marks a directive that, first in a format, hugs the op
+	// name (`memref.alloc(%n)`).
+	HugsName bool
 	// Parse reads the directive's part of the custom form.
 	Parse func(c *FormatParser, arg string) error
 	// Print writes it; it calls c.Space() first to write the blank the
@@ -81,6 +99,10 @@ func NewFormat(spec string, dirs Directives, segments bool) *Format {
 	f := &Format{spec: spec, tokens: strings.Fields(spec), dirs: dirs, segments: segments}
 	variadic := 0
 	for _, t := range f.tokens {
+		if _, tname, _ := strings.Cut(t, ":"); strings.HasPrefix(t, "check(") && BuiltinScalar(strings.TrimSuffix(tname, ")")) == nil ||
+			strings.HasPrefix(t, "res-type(") && !strings.HasPrefix(t, "res-type($") && BuiltinScalar(inner(t)) == nil {
+			panic("ir: format '" + spec + "' names an unknown type in " + t)
+		}
 		if g, v := f.groupOf(t); g != "" {
 			f.groups = append(f.groups, g)
 			if v {
@@ -140,6 +162,16 @@ func (c *FormatParser) SetOperands(group string, vs []*Value) { c.operands[group
 // Operands returns the values of an operand group read so far.
 func (c *FormatParser) Operands(group string) []*Value { return c.operands[group] }
 
+// CheckUse fails when operand v does not have type t, at the place v was
+// used in the form (each use of a value read twice in turn), or at loc
+// for a value the form did not read itself.
+func (c *FormatParser) CheckUse(v *Value, loc Location, t Type) error {
+	if l := c.locs[v]; len(l) > 0 {
+		loc, c.locs[v] = l[0], l[1:]
+	}
+	return CheckOperandType(v, loc, t)
+}
+
 // Defer runs f once the whole form has been read (and found to end where
 // it should): for a directive that needs what comes after it, such as the
 // result type.
@@ -196,6 +228,27 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		if r, err = p.Region(nil, nil); err == nil {
 			st.Regions = append(st.Regions, r)
 		}
+	case strings.HasPrefix(t, "($") && !strings.ContainsAny(t, "*+"):
+		var sub *OpParser
+		if sub, err = p.Group(); err != nil {
+			return err
+		}
+		loc := sub.CurLoc()
+		var v *Value
+		if v, err = sub.Operand(); err != nil {
+			return err
+		}
+		g, _ := f.groupOf(t)
+		c.operands[g] = []*Value{v}
+		c.locs[v] = append(c.locs[v], loc)
+		return sub.ExpectEnd()
+	case strings.HasPrefix(t, "check($"):
+		name, tname, _ := strings.Cut(inner(t), ":")
+		for _, v := range c.operands[strings.TrimPrefix(name, "$")] {
+			if err = c.CheckUse(v, p.CurLoc(), BuiltinScalar(tname)); err != nil {
+				break
+			}
+		}
 	case strings.HasPrefix(t, "($"):
 		g, _ := f.groupOf(t)
 		if strings.HasSuffix(t, "?") && !p.IsGroup() {
@@ -230,6 +283,14 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 			c.operands[g] = []*Value{v}
 			c.locs[v] = append(c.locs[v], loc)
 		}
+	case t == "sym-name":
+		var name string
+		if name, err = p.Symbol(); err == nil {
+			c.Defer(func() error {
+				st.Attrs = st.Attrs.With(AttrSymName, StringAttr(name))
+				return nil
+			})
+		}
 	case strings.HasPrefix(t, "sym("):
 		it := p.Peek()
 		if it == nil || it.Kind != ItemSymbol {
@@ -253,6 +314,49 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 				}
 			}
 		}
+	case strings.HasPrefix(t, "use-type($"):
+		loc := p.CurLoc()
+		var ty Type
+		if ty, err = p.Type(); err == nil {
+			for _, v := range c.operands[strings.Trim(inner(t), "$")] {
+				if err = c.CheckUse(v, loc, ty); err != nil {
+					break
+				}
+			}
+		}
+	case strings.HasPrefix(t, "types($"):
+		loc := p.CurLoc()
+		names := strings.Split(inner(t), ",")
+		var ts []Type
+		for i := range names {
+			if i > 0 {
+				if err := p.ExpectPunct(","); err != nil {
+					return err
+				}
+			}
+			ty, err := p.Type()
+			if err != nil {
+				return err
+			}
+			ts = append(ts, ty)
+		}
+		for i, n := range names {
+			for _, v := range c.operands[strings.TrimPrefix(n, "$")] {
+				if err := c.CheckUse(v, loc, ts[i]); err != nil {
+					return err
+				}
+			}
+		}
+	case strings.HasPrefix(t, "res-type($"):
+		for _, v := range c.operands[strings.TrimPrefix(inner(t), "$")] {
+			st.ResultTypes = []Type{v.Type}
+		}
+	case strings.HasPrefix(t, "res-type("):
+		st.ResultTypes = []Type{BuiltinScalar(inner(t))}
+	case t == "results?":
+		if p.Punct("->") {
+			st.ResultTypes, err = p.ResultTypeList()
+		}
 	case t == "type(res)":
 		var ty Type
 		if ty, err = p.Type(); err == nil {
@@ -266,11 +370,7 @@ func (f *Format) parseToken(c *FormatParser, t string) error {
 		}
 		for _, g := range f.groups {
 			for _, v := range c.operands[g] {
-				at := []Location{loc}
-				if l := c.locs[v]; len(l) > 0 {
-					at, c.locs[v] = l[:1], l[1:]
-				}
-				if err := CheckOperandType(v, at[0], ty); err != nil {
+				if err := c.CheckUse(v, loc, ty); err != nil {
 					return err
 				}
 			}
@@ -414,6 +514,8 @@ func (f *Format) Spelled() []string {
 			continue
 		}
 		switch {
+		case t == "sym-name":
+			names = append(names, AttrSymName)
 		case strings.HasPrefix(t, "sym("):
 			names = append(names, inner(t))
 		case strings.HasPrefix(t, "int("):
@@ -451,6 +553,10 @@ func (f *Format) Printable(op *Operation) bool {
 			continue
 		}
 		switch {
+		case t == "sym-name":
+			if _, ok := op.Attr(AttrSymName).(StringAttr); !ok {
+				return false
+			}
 		case strings.HasPrefix(t, "sym("):
 			if _, ok := SymbolPath(op.Attr(inner(t))); !ok {
 				return false
@@ -507,6 +613,17 @@ func (f *Format) Print(p OpPrinter, op *Operation) {
 			continue
 		}
 		switch {
+		case strings.HasPrefix(t, "check("), strings.HasPrefix(t, "res-type("):
+			// Nothing to write.
+		case t == "results?":
+			if len(op.Results) == 1 {
+				p.Write(" -> ")
+				p.Type(op.Results[0].Type)
+			} else if len(op.Results) > 1 {
+				p.Write(" -> (")
+				p.Types(resultTypes(op))
+				p.Write(")")
+			}
 		case t == "attr-dict":
 			rest := op.Attrs
 			for _, n := range f.Spelled() {
@@ -555,6 +672,9 @@ func (f *Format) spaceBefore(prev, t string) bool {
 		return false
 	}
 	prevDir, _ := f.directive(prev)
+	if d, _ := f.directive(t); prev == "" && (strings.HasPrefix(t, "($") || d != nil && d.HugsName) {
+		return false
+	}
 	after := strings.HasPrefix(prev, "$") || prevDir != nil && prevDir.List
 	if d, _ := f.directive(t); after && (d != nil && d.List || strings.HasPrefix(t, "($")) {
 		return false
@@ -568,17 +688,26 @@ func (f *Format) printToken(c *FormatPrinter, t string) {
 	switch {
 	case t == "region":
 		p.Region(op.Regions[0], true)
+	case t == "sym-name":
+		p.Write(SymbolRefAttr(SymbolName(op)).String())
 	case strings.HasPrefix(t, "sym("):
 		p.Attr(op.Attr(inner(t)))
 	case strings.HasPrefix(t, "int("):
 		n, _, _ := strings.Cut(inner(t), ":")
 		p.Write(strconv.FormatInt(op.Attr(n).(IntegerAttr).Value, 10))
-	case strings.HasPrefix(t, "type($"):
+	case strings.HasPrefix(t, "type($"), strings.HasPrefix(t, "use-type($"):
 		p.Type(groups[strings.Trim(inner(t), "$")][0].Type)
 	case t == "type(res)", t == "type(all)":
 		p.Type(op.Results[0].Type)
 	case t == "types(res)":
 		p.Types(resultTypes(op))
+	case strings.HasPrefix(t, "types($"):
+		for i, n := range strings.Split(inner(t), ",") {
+			if i > 0 {
+				p.Write(", ")
+			}
+			p.Type(groups[strings.TrimPrefix(n, "$")][0].Type)
+		}
 	case strings.HasPrefix(t, "fn("):
 		p.Write("(")
 		for i, n := range strings.Split(inner(t), ",") {

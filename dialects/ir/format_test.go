@@ -68,15 +68,36 @@ var (
 		Format: ir.NewFormat("$a at(i) , $rest* attr-dict : type($a)", toyDirectives, false)}
 	toySame = &ir.OpDef{Name: "fmttest.same", NumOperands: 2, NumResults: 1,
 		Format: ir.NewFormat("$x , $y attr-dict : type(all)", nil, false)}
+	toyCast = &ir.OpDef{Name: "fmttest.cast", NumOperands: 1, NumResults: 1,
+		Format: ir.NewFormat("$x : use-type($x) to type(res)", nil, false)}
+	toyCond = &ir.OpDef{Name: "fmttest.cond", NumOperands: 3, NumResults: 1,
+		Format: ir.NewFormat("($c) check($c:i1) $a , $b : types($a,$b) res-type($a)", nil, false)}
+	toyNamed = &ir.OpDef{Name: "fmttest.named", NumOperands: 1, NumResults: -1,
+		Format: ir.NewFormat("sym-name $x attr-dict-with-keyword results?", nil, false)}
+	toyIndex = &ir.OpDef{Name: "fmttest.index", NumOperands: 1, NumResults: 1,
+		Format: ir.NewFormat("$x res-type(index)", nil, false)}
+	// A List directive first in a format keeps its blank after the name
+	// (tir.call's callee); only ($x) groups and HugsName directives hug it.
+	toySpot = &ir.OpDef{Name: "fmttest.spot", NumOperands: 2, NumResults: 0,
+		Format: ir.NewFormat("at(i) ($x)", toyDirectives, false)}
 )
 
-func init() { ir.Register(toyPick, toySink, toySame) }
+func init() {
+	ir.Register(toyPick, toySink, toySame, toyCast, toyCond, toyNamed, toyIndex, toySpot)
+}
 
-const toySrc = `func.func @f(%a: i32, %b: i32, %i: index) {
+const toySrc = `func.func @f(%a: i32, %b: i32, %i: index, %c: i1) {
   %0 = fmttest.pick last %a, %b : i32
   %1 = fmttest.pick first %0 attributes {x = 1 : i64} : i32
   fmttest.sink %1(%i), %a, %b {y = 2 : i64} : i32
   %2 = fmttest.same %a, %a : i32
+  %3 = fmttest.cast %a : i32 to index
+  %4 = fmttest.cond(%c) %a, %i : i32, index
+  %5:2 = fmttest.named @n %a attributes {z = 3 : i64} -> (i32, f32)
+  %6 = fmttest.named @m %a -> i32
+  fmttest.named @k %a
+  %7 = fmttest.index %a
+  fmttest.spot (%i)(%a)
   func.return
 }
 `
@@ -120,6 +141,12 @@ func TestFormatDiagnostics(t *testing.T) {
 		{"fmttest.sink %a %i : i32", "1:52: error: expected '(', found '%i'"},
 		// type(all) checks each operand where it is used.
 		{"%0 = fmttest.same %a, %i : i32", "1:58: error: use of value '%i' expects different type than prior uses: 'i32' vs 'index'"},
+		// use-type too, where type($a) reports at the type (sink above).
+		{"%0 = fmttest.cast %a : index to i32", "1:54: error: use of value '%a' expects different type than prior uses: 'index' vs 'i32'"},
+		{"%0 = fmttest.cond(%a) %a, %i : i32, index", "1:54: error: use of value '%a' expects different type than prior uses: 'i1' vs 'i32'"},
+		{"%0 = fmttest.cond(%a %i) %a, %i : i32, index", "1:57: error: unexpected '%i'"},
+		{"fmttest.named %a", "1:50: error: expected a symbol name (@name)"},
+		{"%0 = fmttest.named @n %a -> (i32 f32)", "1:69: error: expected ')', found 'f32'"},
 	} {
 		src := "func.func @f(%a: i32, %i: index) {\n  " + c.src + "\n  func.return\n}\n"
 		src = strings.Replace(src, "\n  ", " ", 1)
@@ -139,4 +166,19 @@ func TestFormatAmbiguousOperands(t *testing.T) {
 		}
 	}()
 	ir.NewFormat("$a* , ($b*)", nil, false)
+}
+
+// TestFormatUnknownType: check(...) and res-type(...) name a builtin type;
+// a misspelt one is refused at start-up.
+func TestFormatUnknownType(t *testing.T) {
+	for _, spec := range []string{"$x check($x:i1x)", "$x res-type(indx)"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewFormat accepted %q", spec)
+				}
+			}()
+			ir.NewFormat(spec, nil, false)
+		}()
+	}
 }

@@ -26,43 +26,7 @@ var FPowI = &ir.OpDef{
 	Syntax:      "%r = math.fpowi %base, %power : f32, i32",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		fm, err := arith.ParseFastMathFlags(p)
-		if err != nil {
-			return err
-		}
-		tb, err := arith.ColonType(p)
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(","); err != nil {
-			return err
-		}
-		tp, err := p.Type()
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[0], locs[0], tb); err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], tp); err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = vs, []ir.Type{tb}
-		st.Attrs = st.Attrs.With("fastmath", fm)
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		arith.PrintFastMathFlags(p, op)
-		p.Write(" : ")
-		p.Types([]ir.Type{op.Operands[0].Type, op.Operands[1].Type})
-	},
+	Format:       arith.Format("$base , $power fastmath : types($base,$power) res-type($base)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return !arith.OnlyAttrs(op, "fastmath") },
 	Infer: func(op *ir.Operation) ([]ir.Type, error) {
 		if op.Attr("fastmath") == nil {

@@ -3,6 +3,7 @@ package mathd_test
 import (
 	"testing"
 
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/mathd"
 )
@@ -27,4 +28,11 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in mathd.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, mathd.Ops(), map[*ir.OpDef]string{})
 }

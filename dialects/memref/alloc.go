@@ -20,59 +20,7 @@ func allocDef(name, summary string) *ir.OpDef {
 		Summary:     summary,
 		Syntax:      "%m = " + name + "(%n, ...) : memref<?x4xf32>",
 		NumOperands: -1, NumResults: 1, NumRegions: 0,
-		Parse: func(p *ir.OpParser, st *ir.OpState) error {
-			g, err := p.Group()
-			if err != nil {
-				return err
-			}
-			sizes, locs, err := arith.Operands(g, -1)
-			if err != nil {
-				return err
-			}
-			if err := g.ExpectEnd(); err != nil {
-				return err
-			}
-			for i, v := range sizes {
-				if err := arith.CheckType(v, locs[i], ir.Index); err != nil {
-					return err
-				}
-			}
-			// Symbol operands bind the symbols of an affine-map layout.
-			var syms []*ir.Value
-			if p.IsBrackets() {
-				if syms, err = parseIndexList(p); err != nil {
-					return err
-				}
-			}
-			extra, err := arith.OptionalBareDict(p)
-			if err != nil {
-				return err
-			}
-			mt, err := parseMemRefType(p, nil, ir.Location{})
-			if err != nil {
-				return err
-			}
-			st.Operands, st.ResultTypes = append(sizes, syms...), []ir.Type{mt}
-			st.Attrs = append(extra, ir.NamedAttr{Name: "operand_segment_sizes", Value: ir.SegmentSizes(len(sizes), len(syms))})
-			return p.ExpectEnd()
-		},
-		Print: func(p ir.OpPrinter, op *ir.Operation) {
-			s := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
-			p.Write("(")
-			p.Values(op.Operands[:s.Values[0]])
-			p.Write(")")
-			if s.Values[1] > 0 {
-				p.Write("[")
-				p.Values(op.Operands[s.Values[0]:])
-				p.Write("]")
-			}
-			if rest := op.Attrs.Without("operand_segment_sizes"); len(rest) > 0 {
-				p.Write(" ")
-				p.Attr(rest)
-			}
-			p.Write(" : ")
-			p.Type(op.Results[0].Type)
-		},
+		Format: formatWithSegments("index-group($dynamicSizes) alloc-symbols($symbolOperands) attr-dict memref-type(res)"),
 		NeedsGeneric: func(op *ir.Operation) bool {
 			s, ok := op.Attr("operand_segment_sizes").(ir.DenseArrayAttr)
 			return !ok || len(s.Values) != 2 || s.Values[0]+s.Values[1] != int64(len(op.Operands))
@@ -123,23 +71,7 @@ var Dealloc = &ir.OpDef{
 	Summary:     "free a buffer from memref.alloc",
 	Syntax:      "memref.dealloc %m : memref<?xf32>",
 	NumOperands: 1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, m, loc); err != nil {
-			return err
-		}
-		st.Operands = []*ir.Value{m}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format:       format("$memref memref-type($memref)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		_, err := memrefOf(op, op.Operands[0], "operand")
@@ -154,26 +86,7 @@ var Dim = &ir.OpDef{
 	Syntax:      "%n = memref.dim %m, %c0 : memref<?xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], ir.Index); err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = vs, []ir.Type{ir.Index}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format:       format("$source , $index memref-type($source) index($index) index(res)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if _, err := memrefOf(op, op.Operands[0], "operand #0"); err != nil {
@@ -193,32 +106,7 @@ var Cast = &ir.OpDef{
 	Syntax:      "%r = memref.cast %m : memref<4xf32> to memref<?xf32>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, m, loc); err != nil {
-			return err
-		}
-		if err := p.ExpectWord("to"); err != nil {
-			return err
-		}
-		to, err := p.Type()
-		if err != nil {
-			return err
-		}
-		st.Operands, st.ResultTypes = []*ir.Value{m}, []ir.Type{to}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" to ")
-		p.Type(op.Results[0].Type)
-	},
+	Format:       format("$source memref-type($source) to type(res)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		a, err := memrefOf(op, op.Operands[0], "operand")
@@ -262,35 +150,7 @@ var Copy = &ir.OpDef{
 	Summary:     "copy the elements of one memref into another of the same shape",
 	Syntax:      "memref.copy %src, %dst : memref<?xf32> to memref<?xf32>",
 	NumOperands: 2, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := parseMemRefType(p, vs[0], locs[0]); err != nil {
-			return err
-		}
-		if err := p.ExpectWord("to"); err != nil {
-			return err
-		}
-		t, err := p.Type()
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], t); err != nil {
-			return err
-		}
-		st.Operands = vs
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		p.Write(" : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" to ")
-		p.Type(op.Operands[1].Type)
-	},
+	Format:       format("$source , $target memref-type($source) to use-type($target)"),
 	NeedsGeneric: hasAttrs,
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		a, err := memrefOf(op, op.Operands[0], "source")

@@ -9,8 +9,8 @@ import (
 )
 
 // memref's ops use the declarative format of ir.Format (one string per
-// op, from which the parser and printer follow) with four directives of
-// the dialect's own:
+// op, from which the parser and printer follow) with arith's directives
+// and these of the dialect's own:
 //
 //	mixed(x)    a bracket list of integers and index operands: operands x,
 //	            attribute static_x (array<i64>, dynamic entries are
@@ -18,7 +18,140 @@ import (
 //	indices($x) [%i, %j]: index operands x; indices($x*) any number of them
 //	reassoc     [[0, 1], [2]]: attribute reassociation
 //	kind(a)     a keyword of atomicKinds: attribute a (i64)
+//	memref-type($m)  ` : memref<...>`: the type of operand m, checked
+//	            where m is used (a type that is no memref is an error at
+//	            the colon); memref-type(res) the result's
+//	flag(a:yes:no)  the keyword yes or no: attribute a, a bool (set after
+//	            the operands' attributes)
+//	locality    locality<N>, N from 0 to 3: attribute localityHint (i32)
+//	alloc-symbols($x)  an optional `[%s, ...]`: index operands x
+//	elem($m)    nothing written: the result is m's element type;
+//	            elem($m,$v) operand v has it (checked where v is used)
+//	index($x)   nothing written: operand x has type index (checked where
+//	            it is used); index(res) the result has it
 var directives = ir.Directives{
+	"flag": {
+		Attrs: func(arg string) []string { a, _, _ := strings.Cut(arg, ":"); return []string{a} },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			parts := strings.Split(arg, ":")
+			w, wloc, err := c.Keyword(parts[1] + " or " + parts[2])
+			if err != nil {
+				return err
+			}
+			if w != parts[1] && w != parts[2] {
+				return ir.Errorf(wloc, "expected '%s' or '%s'", parts[1], parts[2])
+			}
+			c.Defer(func() error {
+				c.St.Attrs = c.St.Attrs.With(parts[0], ir.BoolAttr(w == parts[1]))
+				return nil
+			})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			parts := strings.Split(arg, ":")
+			c.Space()
+			if b, _ := c.Op.Attr(parts[0]).(ir.BoolAttr); b {
+				c.Write(parts[1])
+			} else {
+				c.Write(parts[2])
+			}
+		},
+	},
+	"locality": {
+		Attrs: func(string) []string { return []string{"localityHint"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			it := c.Next()
+			if it == nil {
+				return c.Errorf("expected locality<0-3>")
+			}
+			o, ok := it.Attr.(ir.OpaqueAttr)
+			if !ok || o.Name != "locality" {
+				return c.Errorf("expected locality<0-3>")
+			}
+			v, err := strconv.Atoi(strings.TrimSpace(o.Body))
+			if err != nil || v < 0 || v > 3 {
+				return ir.Errorf(it.Loc, "locality hint must be 0 to 3")
+			}
+			c.St.Attrs = c.St.Attrs.With("localityHint", ir.IntegerAttr{Value: int64(v), Type: ir.I32})
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			l, _ := c.Op.Attr("localityHint").(ir.IntegerAttr)
+			c.Write("locality<" + strconv.FormatInt(l.Value, 10) + ">")
+		},
+	},
+	"alloc-symbols": {
+		Operands: func(arg string) (string, bool) { return strings.TrimPrefix(arg, "$"), true },
+		Parse: func(c *ir.FormatParser, arg string) error {
+			var syms []*ir.Value
+			var err error
+			if c.IsBrackets() {
+				syms, err = parseIndexList(c.OpParser)
+			}
+			c.SetOperands(strings.TrimPrefix(arg, "$"), syms)
+			return err
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			if syms := c.Operands(strings.TrimPrefix(arg, "$")); len(syms) > 0 {
+				c.Write("[")
+				c.Values(syms)
+				c.Write("]")
+			}
+		},
+	},
+	"memref-type": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			loc := c.CurLoc()
+			if arg == "res" {
+				t, err := parseMemRefType(c.OpParser, nil, ir.Location{})
+				c.St.ResultTypes = []ir.Type{t}
+				return err
+			}
+			m := c.Operands(strings.TrimPrefix(arg, "$"))[0]
+			if err := c.ExpectPunct(":"); err != nil {
+				return err
+			}
+			t, err := c.Type()
+			if err != nil {
+				return err
+			}
+			if _, ok := t.(ir.MemRefType); !ok {
+				return ir.Errorf(loc, "expected a memref type, got %s", t)
+			}
+			return c.CheckUse(m, loc, t)
+		},
+		Print: func(c *ir.FormatPrinter, arg string) {
+			c.Write(" : ")
+			if arg == "res" {
+				c.Type(c.Op.Results[0].Type)
+				return
+			}
+			c.Type(c.Operands(strings.TrimPrefix(arg, "$"))[0].Type)
+		},
+	},
+	"elem": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			m, v, two := strings.Cut(arg, ",")
+			elem := c.Operands(strings.TrimPrefix(m, "$"))[0].Type.(ir.MemRefType).Elem
+			if !two {
+				c.St.ResultTypes = []ir.Type{elem}
+				return nil
+			}
+			return c.CheckUse(c.Operands(strings.TrimPrefix(v, "$"))[0], c.CurLoc(), elem)
+		},
+		Print: func(*ir.FormatPrinter, string) {},
+	},
+	"index": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			if arg == "res" {
+				c.St.ResultTypes = []ir.Type{ir.Index}
+				return nil
+			}
+			return c.CheckUse(c.Operands(strings.TrimPrefix(arg, "$"))[0], c.CurLoc(), ir.Index)
+		},
+		Print: func(*ir.FormatPrinter, string) {},
+	},
 	"mixed": {
 		Operands: func(arg string) (string, bool) { return arg, true },
 		Attrs:    func(arg string) []string { return []string{"static_" + arg} },
@@ -229,4 +362,24 @@ func formatOp(name, summary, spec string, segments bool, numResults int, traits 
 		return nil
 	}
 	return d
+}
+
+// format compiles the format of an op defined by hand (its own counts and
+// verifier) with the dialect's directives.
+func format(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), false) }
+
+// formatWithSegments is format for ops whose operand groups vary in size
+// (operand_segment_sizes).
+func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), true) }
+
+// withArith is memref's directives and arith's.
+func withArith() ir.Directives {
+	dirs := ir.Directives{}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	for n, d := range directives {
+		dirs[n] = d
+	}
+	return dirs
 }

@@ -77,14 +77,6 @@ func parseIndexList(p *ir.OpParser) ([]*ir.Value, error) {
 	return vs, nil
 }
 
-func printIndexed(p ir.OpPrinter, m *ir.Value, idx []*ir.Value) {
-	p.Value(m)
-	p.Write("[")
-	p.Values(idx)
-	p.Write("] : ")
-	p.Type(m.Type)
-}
-
 func hasAttrs(op *ir.Operation) bool { return len(op.Attrs) > 0 }
 
 // Load is memref.load.
@@ -94,27 +86,7 @@ var Load = &ir.OpDef{
 	Summary:     "load an element",
 	Syntax:      "%v = memref.load %m[%i, %j] : memref<?x?xf32>",
 	NumOperands: -1, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		idx, err := parseIndexList(p)
-		if err != nil {
-			return err
-		}
-		mt, err := parseMemRefType(p, m, loc)
-		if err != nil {
-			return err
-		}
-		st.Operands = append([]*ir.Value{m}, idx...)
-		st.ResultTypes = []ir.Type{mt.Elem}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		printIndexed(p, op.Operands[0], op.Operands[1:])
-	},
+	Format:       format("$memref indices($indices*) memref-type($memref) elem($memref)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return hasAttrs(op) || len(op.Operands) < 1 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if len(op.Operands) == 0 {
@@ -140,38 +112,7 @@ var Store = &ir.OpDef{
 	Summary:     "store an element",
 	Syntax:      "memref.store %v, %m[%i, %j] : memref<?x?xf32>",
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		v, vloc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(","); err != nil {
-			return err
-		}
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		idx, err := parseIndexList(p)
-		if err != nil {
-			return err
-		}
-		mt, err := parseMemRefType(p, m, loc)
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(v, vloc, mt.Elem); err != nil {
-			return err
-		}
-		st.Operands = append([]*ir.Value{v, m}, idx...)
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write(", ")
-		printIndexed(p, op.Operands[1], op.Operands[2:])
-	},
+	Format:       format("$value , $memref indices($indices*) memref-type($memref) elem($memref,$value)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return hasAttrs(op) || len(op.Operands) < 2 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if len(op.Operands) < 2 {

@@ -1,9 +1,6 @@
 package memref
 
 import (
-	"strconv"
-	"strings"
-
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
@@ -77,69 +74,7 @@ var Prefetch = &ir.OpDef{
 	Summary:     "a prefetch hint for an element",
 	Syntax:      "memref.prefetch %m[%i, %j], read, locality<3>, data : memref<...>",
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		m, loc, err := arith.Operand(p)
-		if err != nil {
-			return err
-		}
-		idx, err := parseIndexList(p)
-		if err != nil {
-			return err
-		}
-		words := map[string][2]string{"rw": {"write", "read"}, "cache": {"data", "instr"}}
-		var flags [2]bool
-		for i, k := range []string{"rw", "locality", "cache"} {
-			if err := p.ExpectPunct(","); err != nil {
-				return err
-			}
-			if k == "locality" {
-				it := p.Next()
-				if it == nil {
-					return p.Errorf("expected locality<0-3>")
-				}
-				o, ok := it.Attr.(ir.OpaqueAttr)
-				if !ok || o.Name != "locality" {
-					return p.Errorf("expected locality<0-3>")
-				}
-				v, err := strconv.Atoi(strings.TrimSpace(o.Body))
-				if err != nil || v < 0 || v > 3 {
-					return ir.Errorf(it.Loc, "locality hint must be 0 to 3")
-				}
-				st.Attrs = st.Attrs.With("localityHint", ir.IntegerAttr{Value: int64(v), Type: ir.I32})
-				continue
-			}
-			w, wloc, err := p.Keyword(words[k][0] + " or " + words[k][1])
-			if err != nil {
-				return err
-			}
-			if w != words[k][0] && w != words[k][1] {
-				return ir.Errorf(wloc, "expected '%s' or '%s'", words[k][0], words[k][1])
-			}
-			flags[i/2] = w == words[k][0]
-		}
-		if _, err := parseMemRefType(p, m, loc); err != nil {
-			return err
-		}
-		st.Operands = append([]*ir.Value{m}, idx...)
-		st.Attrs = st.Attrs.With("isWrite", ir.BoolAttr(flags[0])).With("isDataCache", ir.BoolAttr(flags[1]))
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Value(op.Operands[0])
-		p.Write("[")
-		p.Values(op.Operands[1:])
-		p.Write("], ")
-		pick := func(name, yes, no string) string {
-			if b, _ := op.Attr(name).(ir.BoolAttr); b {
-				return yes
-			}
-			return no
-		}
-		l, _ := op.Attr("localityHint").(ir.IntegerAttr)
-		p.Write(pick("isWrite", "write", "read") + ", locality<" + strconv.FormatInt(l.Value, 10) + ">, " + pick("isDataCache", "data", "instr") + " : ")
-		p.Type(op.Operands[0].Type)
-	},
+	Format: format("$memref indices($indices*) , flag(isWrite:write:read) , locality , flag(isDataCache:data:instr) memref-type($memref)"),
 	NeedsGeneric: func(op *ir.Operation) bool {
 		_, w := op.Attr("isWrite").(ir.BoolAttr)
 		_, d := op.Attr("isDataCache").(ir.BoolAttr)

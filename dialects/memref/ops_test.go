@@ -3,6 +3,7 @@ package memref_test
 import (
 	"testing"
 
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/memref"
 )
@@ -27,4 +28,13 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in memref.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, memref.Ops(), map[*ir.OpDef]string{
+		memref.Global: "an optional visibility string, `constant`, and `= dense<...>` or `uninitialized` whose type is the one written before it",
+	})
 }

@@ -1,6 +1,8 @@
 package scf
 
 import (
+	"strings"
+
 	"tir/dialects/arith"
 	"tir/dialects/ir"
 )
@@ -149,31 +151,7 @@ var Condition = &ir.OpDef{
 	Syntax:      "scf.condition(%c) %a, %b : T1, T2",
 	Traits:      ir.TraitTerminator | ir.TraitPure,
 	NumOperands: -1, NumResults: 0, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		g, err := p.Group()
-		if err != nil {
-			return err
-		}
-		c, loc, err := arith.Operand(g)
-		if err != nil {
-			return err
-		}
-		if err := g.ExpectEnd(); err != nil {
-			return err
-		}
-		if err := arith.CheckType(c, loc, ir.I1); err != nil {
-			return err
-		}
-		vs, err := arith.ParseValuesColonTypes(p)
-		st.Operands = append([]*ir.Value{c}, vs...)
-		return err
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write("(")
-		p.Value(op.Operands[0])
-		p.Write(")")
-		arith.PrintValuesColonTypes(p, op.Operands[1:])
-	},
+	Format:       arith.Format("($condition) check($condition:i1) values-types($args)"),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 || len(op.Operands) == 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		if len(op.Operands) == 0 || !ir.TypeEqual(op.Operands[0].Type, ir.I1) {
@@ -194,39 +172,7 @@ var ExecuteRegion = &ir.OpDef{
 	Summary:     "run a region (of any number of blocks) once, yielding its results",
 	Syntax:      "%r = scf.execute_region -> T { ... scf.yield %v : T }",
 	NumOperands: 0, NumResults: -1, NumRegions: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		if p.Punct("->") {
-			ts, err := p.ResultTypeList()
-			if err != nil {
-				return err
-			}
-			st.ResultTypes = ts
-		}
-		r, err := p.Region(nil, nil)
-		if err != nil {
-			return err
-		}
-		if st.Attrs, err = p.OptionalAttrDict(); err != nil {
-			return err
-		}
-		st.Regions = []*ir.Region{r}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		if len(op.Results) > 0 {
-			p.Write(" -> ")
-			if len(op.Results) == 1 {
-				p.Type(op.Results[0].Type)
-			} else {
-				p.Write("(")
-				p.Types(arith.ResultTypes(op))
-				p.Write(")")
-			}
-		}
-		p.Write(" ")
-		p.Region(op.Regions[0], true)
-		p.AttrDict(op.Attrs)
-	},
+	Format: arith.Format("results? region attr-dict-with-keyword"),
 	NeedsGeneric: func(op *ir.Operation) bool {
 		e := op.Regions[0].Entry()
 		return e == nil || len(e.Args) > 0
@@ -406,46 +352,39 @@ func parallelError(op *ir.Operation) error {
 	return nil
 }
 
+// directives are scf's pieces of syntax for its formats (ir.Format), with
+// arith's:
+//
+//	reduce-region($x)  a region whose entry block takes two arguments of
+//	                   operand x's type (scf.reduce's)
+var directives = func() ir.Directives {
+	dirs := ir.Directives{
+		"reduce-region": {
+			Parse: func(c *ir.FormatParser, arg string) error {
+				t := c.Operands(strings.TrimPrefix(arg, "$"))[0].Type
+				r, err := c.Region(nil, []ir.Type{t, t})
+				c.St.Regions = append(c.St.Regions, r)
+				return err
+			},
+			Print: func(c *ir.FormatPrinter, _ string) {
+				c.Space()
+				c.Region(c.Op.Regions[0], true)
+			},
+		},
+	}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	return dirs
+}()
+
 // Reduce is scf.reduce.
 var Reduce = &ir.OpDef{
 	Name:        "scf.reduce",
 	Summary:     "contribute a value to a result of the enclosing scf.parallel, combined by the region",
 	Syntax:      "scf.reduce(%v) : T { ^bb0(%lhs: T, %rhs: T): ... scf.reduce.return %r : T }",
 	NumOperands: 1, NumResults: 0, NumRegions: 1,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		g, err := p.Group()
-		if err != nil {
-			return err
-		}
-		v, loc, err := arith.Operand(g)
-		if err != nil {
-			return err
-		}
-		if err := g.ExpectEnd(); err != nil {
-			return err
-		}
-		t, err := arith.ColonType(p)
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(v, loc, t); err != nil {
-			return err
-		}
-		r, err := p.Region(nil, []ir.Type{t, t})
-		if err != nil {
-			return err
-		}
-		st.Operands, st.Regions = []*ir.Value{v}, []*ir.Region{r}
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write("(")
-		p.Value(op.Operands[0])
-		p.Write(") : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(" ")
-		p.Region(op.Regions[0], true)
-	},
+	Format:       ir.NewFormat("($operand) : use-type($operand) reduce-region($operand)", directives, false),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		t := op.Operands[0].Type

@@ -3,6 +3,7 @@ package scf_test
 import (
 	"testing"
 
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/scf"
 )
@@ -27,4 +28,16 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in scf.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, scf.Ops(), map[*ir.OpDef]string{
+		scf.For:      "the induction variable and iter_args are the body's block arguments, named by the syntax; the yield is implicit when it has no values",
+		scf.If:       "optional `-> (T)`, then and else regions with implicit yields, the else left out when empty",
+		scf.While:    "`(%a = %init) : (T) -> (R)` names the before region's arguments; two regions joined by `do`",
+		scf.Parallel: "`(%i, ...) = (...) to (...) step (...)` names the body's block arguments; optional init values",
+	})
 }

@@ -3,6 +3,7 @@ package vector_test
 import (
 	"testing"
 
+	"tir/dialects/internal/dialecttest"
 	"tir/dialects/ir"
 	"tir/dialects/vector"
 )
@@ -27,4 +28,13 @@ func TestOpValues(t *testing.T) {
 			t.Errorf("%s is registered but has no value in vector.Ops(): give it one", d.Name)
 		}
 	}
+}
+
+// TestSyntaxIsDeclarative lists the ops whose custom syntax is written by
+// hand instead of a format string (ir.Format), each with the reason a
+// format cannot say it.
+func TestSyntaxIsDeclarative(t *testing.T) {
+	dialecttest.CheckSyntaxIsDeclarative(t, vector.Ops(), map[*ir.OpDef]string{
+		vector.Reduction: "one or two operands (`%v [, %acc]`) with their own count error, checked against the vector and result types only once both are read",
+	})
 }

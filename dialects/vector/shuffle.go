@@ -27,64 +27,7 @@ var Shuffle = &ir.OpDef{
 	Syntax:      "%r = vector.shuffle %a, %b [i, j, ...] : vector<NxT>, vector<MxT>",
 	Traits:      ir.TraitPure,
 	NumOperands: 2, NumResults: 1, NumRegions: 0,
-	Parse: func(p *ir.OpParser, st *ir.OpState) error {
-		vs, locs, err := arith.Operands(p, 2)
-		if err != nil {
-			return err
-		}
-		entries, loc, err := p.Brackets()
-		if err != nil {
-			return err
-		}
-		var mask []int64
-		for _, e := range entries {
-			if e.Form != ir.EntryExpr || e.E == nil || e.E.Kind != ir.ExprInt {
-				return ir.Errorf(e.Loc, "expected an integer lane index")
-			}
-			mask = append(mask, e.E.Int)
-		}
-		if len(mask) == 0 {
-			return ir.Errorf(loc, "expected at least one lane index")
-		}
-		ta, err := arith.ColonType(p)
-		if err != nil {
-			return err
-		}
-		if err := p.ExpectPunct(","); err != nil {
-			return err
-		}
-		tb, err := p.Type()
-		if err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[0], locs[0], ta); err != nil {
-			return err
-		}
-		if err := arith.CheckType(vs[1], locs[1], tb); err != nil {
-			return err
-		}
-		elem := ta
-		if vt, ok := ta.(ir.VectorType); ok {
-			elem = vt.Elem
-		}
-		st.Operands = vs
-		st.ResultTypes = []ir.Type{ir.VectorType{Shape: []int64{int64(len(mask))}, Elem: elem}}
-		st.Attrs = st.Attrs.With("mask", maskAttr(mask))
-		return p.ExpectEnd()
-	},
-	Print: func(p ir.OpPrinter, op *ir.Operation) {
-		p.Write(" ")
-		p.Values(op.Operands)
-		mask, _ := ShuffleMask(op)
-		parts := make([]string, len(mask))
-		for i, m := range mask {
-			parts[i] = fmt.Sprint(m)
-		}
-		p.Write(" [" + strings.Join(parts, ", ") + "] : ")
-		p.Type(op.Operands[0].Type)
-		p.Write(", ")
-		p.Type(op.Operands[1].Type)
-	},
+	Format: format("$v1 , $v2 mask : types($v1,$v2) mask-result($v1)"),
 	NeedsGeneric: func(op *ir.Operation) bool {
 		_, ok := ShuffleMask(op)
 		return !ok || !arith.OnlyAttrs(op, "mask")
@@ -117,6 +60,71 @@ var Shuffle = &ir.OpDef{
 		}
 		return nil
 	},
+}
+
+// directives are vector's pieces of syntax for its formats (ir.Format),
+// with arith's:
+//
+//	mask            `[i, j, ...]`, at least one integer lane index:
+//	                attribute mask
+//	mask-result($v) nothing written: the result is a vector of as many
+//	                lanes as the mask has, of operand v's element type
+var directives = ir.Directives{
+	"mask": {
+		Attrs: func(string) []string { return []string{"mask"} },
+		Parse: func(c *ir.FormatParser, _ string) error {
+			entries, loc, err := c.Brackets()
+			if err != nil {
+				return err
+			}
+			var mask []int64
+			for _, e := range entries {
+				if e.Form != ir.EntryExpr || e.E == nil || e.E.Kind != ir.ExprInt {
+					return ir.Errorf(e.Loc, "expected an integer lane index")
+				}
+				mask = append(mask, e.E.Int)
+			}
+			if len(mask) == 0 {
+				return ir.Errorf(loc, "expected at least one lane index")
+			}
+			c.St.Attrs = c.St.Attrs.With("mask", maskAttr(mask))
+			return nil
+		},
+		Print: func(c *ir.FormatPrinter, _ string) {
+			mask, _ := ShuffleMask(c.Op)
+			parts := make([]string, len(mask))
+			for i, m := range mask {
+				parts[i] = fmt.Sprint(m)
+			}
+			c.Space()
+			c.Write("[" + strings.Join(parts, ", ") + "]")
+		},
+	},
+	"mask-result": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			elem := c.Operands(strings.TrimPrefix(arg, "$"))[0].Type
+			if vt, ok := elem.(ir.VectorType); ok {
+				elem = vt.Elem
+			}
+			mask := c.St.Attrs.Get("mask").(ir.ArrayAttr)
+			c.St.ResultTypes = []ir.Type{ir.VectorType{Shape: []int64{int64(len(mask))}, Elem: elem}}
+			return nil
+		},
+		Print: func(*ir.FormatPrinter, string) {},
+	},
+}
+
+// format compiles a vector op's format with vector's directives and
+// arith's.
+func format(spec string) *ir.Format {
+	dirs := ir.Directives{}
+	for n, d := range arith.Directives {
+		dirs[n] = d
+	}
+	for n, d := range directives {
+		dirs[n] = d
+	}
+	return ir.NewFormat(spec, dirs, false)
 }
 
 func maskAttr(mask []int64) ir.ArrayAttr {

@@ -22,8 +22,7 @@ var Broadcast = &ir.OpDef{
 	Syntax:      "%v = vector.broadcast %x : T to vector<NxT>",
 	Traits:      ir.TraitPure,
 	NumOperands: 1, NumResults: 1, NumRegions: 0,
-	Parse:        arith.ParseConversion,
-	Print:        arith.PrintConversion,
+	Format:       arith.Format(arith.ConversionFormat),
 	NeedsGeneric: func(op *ir.Operation) bool { return len(op.Attrs) > 0 },
 	Verify: func(op *ir.Operation, _ func(*ir.Diagnostic)) error {
 		from, to := op.Operands[0].Type, op.Results[0].Type

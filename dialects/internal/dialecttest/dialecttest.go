@@ -312,3 +312,30 @@ func CheckDiagnostics(t *testing.T, cases []DiagCase) {
 		})
 	}
 }
+
+// CheckSyntaxIsDeclarative fails for each op of ops whose custom syntax is
+// written by hand (no Format) unless handWritten gives the reason a
+// format cannot say it, and for each listed op that has a Format now. A
+// new op with hand-written Parse and Print fails here: give it a format
+// (ir.Format), adding a directive for a piece of syntax the dialect lacks.
+func CheckSyntaxIsDeclarative(t *testing.T, ops []*ir.OpDef, handWritten map[*ir.OpDef]string) {
+	t.Helper()
+	listed := map[*ir.OpDef]bool{}
+	for _, o := range ops {
+		listed[o] = true
+		why, ok := handWritten[o]
+		switch {
+		case o.Format == nil && !ok:
+			t.Errorf("%s: hand-written syntax; give it a Format (ir.Format) or list it with the reason", o.Name)
+		case o.Format == nil && why == "":
+			t.Errorf("%s: listed as hand-written without a reason", o.Name)
+		case o.Format != nil && ok:
+			t.Errorf("%s: has a Format now; drop it from the hand-written list", o.Name)
+		}
+	}
+	for o := range handWritten {
+		if !listed[o] {
+			t.Errorf("%s: listed as hand-written but not an op of the dialect", o.Name)
+		}
+	}
+}
