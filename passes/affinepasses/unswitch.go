@@ -144,6 +144,11 @@ func unswitch(rw *ir.Rewriter, loop, test *ir.Operation, done map[*ir.Operation]
 	}
 	cond := test.Operands[0]
 	ifOp := scf.NewIf(loop.Loc, cond, types, true)
+	if test.Is(scf.If) {
+		// What marks the test (tir.split_width) marks the if that now
+		// makes its choice.
+		ifOp.Attrs = test.Attrs
+	}
 	var copies []*ir.Operation
 	for _, b := range []*ir.Block{scf.ThenBlock(ifOp), scf.ElseBlock(ifOp)} {
 		c := b.Append(loop.Clone(map[*ir.Value]*ir.Value{}))
