@@ -287,17 +287,9 @@ var Directives = ir.Directives{
 	},
 	"i1-of": {
 		Parse: func(c *ir.FormatParser, arg string) error {
-			loc := c.CurLoc()
-			t, err := c.Type()
+			t, err := operandsType(c, arg)
 			if err != nil {
 				return err
-			}
-			for _, g := range strings.Split(arg, ",") {
-				for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
-					if err := c.CheckUse(v, loc, t); err != nil {
-						return err
-					}
-				}
 			}
 			c.St.ResultTypes = []ir.Type{WithElem(t, ir.I1)}
 			return nil
@@ -359,21 +351,32 @@ var Directives = ir.Directives{
 	},
 }
 
+// operandsType reads the type written for the operand groups of arg
+// ("$lhs,$rhs") and checks each of their operands against it, where it
+// is written.
+func operandsType(c *ir.FormatParser, arg string) (ir.Type, error) {
+	loc := c.CurLoc()
+	t, err := c.Type()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range strings.Split(arg, ",") {
+		for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
+			if err := c.CheckUse(v, loc, t); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
 // parseExtended reads the types of a two-result integer op: `T` (both
 // results T) or, with carry, `T, C` (C must be T's shape of i1).
 func parseExtended(carry bool) func(c *ir.FormatParser, arg string) error {
 	return func(c *ir.FormatParser, arg string) error {
-		loc := c.CurLoc()
-		t, err := c.Type()
+		t, err := operandsType(c, arg)
 		if err != nil {
 			return err
-		}
-		for _, g := range strings.Split(arg, ",") {
-			for _, v := range c.Operands(strings.TrimPrefix(g, "$")) {
-				if err := c.CheckUse(v, loc, t); err != nil {
-					return err
-				}
-			}
 		}
 		second := t
 		if carry {

@@ -102,14 +102,7 @@ var directives = ir.Directives{
 
 // format compiles a gpu op's format with gpu's directives and arith's.
 func format(spec string) *ir.Format {
-	dirs := ir.Directives{}
-	for n, d := range arith.Directives {
-		dirs[n] = d
-	}
-	for n, d := range directives {
-		dirs[n] = d
-	}
-	return ir.NewFormat(spec, dirs, false)
+	return ir.NewFormat(spec, arith.Directives.With(directives), false)
 }
 
 // indexDef defines one of the four index ops: `%r = NAME  x`, result index,

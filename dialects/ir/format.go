@@ -91,6 +91,20 @@ type Directive struct {
 // Directives are a dialect's directives by name.
 type Directives map[string]*Directive
 
+// With returns one table of ds's directives and more's, for a dialect
+// that uses another's (arith's operand lists and types) beside its own;
+// more's entry wins a name both have.
+func (ds Directives) With(more Directives) Directives {
+	out := make(Directives, len(ds)+len(more))
+	for n, d := range ds {
+		out[n] = d
+	}
+	for n, d := range more {
+		out[n] = d
+	}
+	return out
+}
+
 // NewFormat compiles a format string; dirs are the dialect's directives.
 // A format whose operands could not be told apart (two groups of varying
 // size without segments) is a mistake in the dialect: NewFormat panics, as

@@ -366,20 +366,11 @@ func formatOp(name, summary, spec string, segments bool, numResults int, traits 
 
 // format compiles the format of an op defined by hand (its own counts and
 // verifier) with the dialect's directives.
-func format(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), false) }
+func format(spec string) *ir.Format { return ir.NewFormat(spec, withArith, false) }
 
 // formatWithSegments is format for ops whose operand groups vary in size
 // (operand_segment_sizes).
-func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, withArith(), true) }
+func formatWithSegments(spec string) *ir.Format { return ir.NewFormat(spec, withArith, true) }
 
-// withArith is memref's directives and arith's.
-func withArith() ir.Directives {
-	dirs := ir.Directives{}
-	for n, d := range arith.Directives {
-		dirs[n] = d
-	}
-	for n, d := range directives {
-		dirs[n] = d
-	}
-	return dirs
-}
+// withArith is memref's directives and arith's, one table for every op.
+var withArith = arith.Directives.With(directives)

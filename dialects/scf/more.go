@@ -357,26 +357,20 @@ func parallelError(op *ir.Operation) error {
 //
 //	reduce-region($x)  a region whose entry block takes two arguments of
 //	                   operand x's type (scf.reduce's)
-var directives = func() ir.Directives {
-	dirs := ir.Directives{
-		"reduce-region": {
-			Parse: func(c *ir.FormatParser, arg string) error {
-				t := c.Operands(strings.TrimPrefix(arg, "$"))[0].Type
-				r, err := c.Region(nil, []ir.Type{t, t})
-				c.St.Regions = append(c.St.Regions, r)
-				return err
-			},
-			Print: func(c *ir.FormatPrinter, _ string) {
-				c.Space()
-				c.Region(c.Op.Regions[0], true)
-			},
+var directives = arith.Directives.With(ir.Directives{
+	"reduce-region": {
+		Parse: func(c *ir.FormatParser, arg string) error {
+			t := c.Operands(strings.TrimPrefix(arg, "$"))[0].Type
+			r, err := c.Region(nil, []ir.Type{t, t})
+			c.St.Regions = append(c.St.Regions, r)
+			return err
 		},
-	}
-	for n, d := range arith.Directives {
-		dirs[n] = d
-	}
-	return dirs
-}()
+		Print: func(c *ir.FormatPrinter, _ string) {
+			c.Space()
+			c.Region(c.Op.Regions[0], true)
+		},
+	},
+})
 
 // Reduce is scf.reduce.
 var Reduce = &ir.OpDef{

@@ -117,14 +117,7 @@ var directives = ir.Directives{
 // format compiles a vector op's format with vector's directives and
 // arith's.
 func format(spec string) *ir.Format {
-	dirs := ir.Directives{}
-	for n, d := range arith.Directives {
-		dirs[n] = d
-	}
-	for n, d := range directives {
-		dirs[n] = d
-	}
-	return ir.NewFormat(spec, dirs, false)
+	return ir.NewFormat(spec, arith.Directives.With(directives), false)
 }
 
 func maskAttr(mask []int64) ir.ArrayAttr {
