@@ -15,6 +15,21 @@ import (
 // transpose sums the steps' contributions. Values that depend on no
 // differentiable argument (constants) are left where they are.
 func capturedAsInputs(body *ir.Block) error {
+	return eachVaried(body, func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error) {
+		if op.Is(tir.Scan) {
+			return nil, scanCapturesAsInputs(body, op, varied)
+		}
+		return nil, nil
+	})
+}
+
+// eachVaried calls visit, in program order, on each op of a function body
+// that reads (as an operand, or from inside its regions) a value computed
+// from a differentiable argument; varied says which values before op are.
+// visit may replace op: it returns the values that stand for op's
+// results (nil: op's own), which are then marked varied where they are
+// differentiable.
+func eachVaried(body *ir.Block, visit func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error)) error {
 	varied := map[*ir.Value]bool{}
 	for _, a := range body.Args {
 		varied[a] = isDiff(a.Type)
@@ -24,13 +39,18 @@ func capturedAsInputs(body *ir.Block) error {
 		for _, v := range inputsOf(op) {
 			any = any || varied[v]
 		}
-		if op.Is(tir.Scan) && any {
-			if err := scanCapturesAsInputs(body, op, varied); err != nil {
-				return err
-			}
+		if !any {
+			continue
 		}
-		for _, r := range op.Results {
-			varied[r] = any && isDiff(r.Type)
+		results, err := visit(op, varied)
+		if err != nil {
+			return err
+		}
+		if results == nil {
+			results = op.Results
+		}
+		for _, r := range results {
+			varied[r] = isDiff(r.Type)
 		}
 	}
 	return nil

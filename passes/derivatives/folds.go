@@ -21,30 +21,19 @@ import (
 // whose init may be masked, and one whose scan would not have its type
 // are left to the reduce's rule, which refuses them.
 func foldsAsScans(body *ir.Block) error {
-	varied := map[*ir.Value]bool{}
-	for _, a := range body.Args {
-		varied[a] = isDiff(a.Type)
-	}
-	for _, op := range append([]*ir.Operation(nil), body.Ops...) {
-		any := false
-		for _, v := range inputsOf(op) {
-			any = any || varied[v]
-		}
-		for _, r := range op.Results {
-			varied[r] = any && isDiff(r.Type)
-		}
-		if !any || !op.Is(tir.Reduce) || len(op.Regions) == 0 || len(tir.ReduceDims(op)) != 1 {
-			continue
+	return eachVaried(body, func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error) {
+		if !op.Is(tir.Reduce) || len(op.Regions) == 0 || len(tir.ReduceDims(op)) != 1 {
+			return nil, nil
 		}
 		captures := capturesAny(op, func(v *ir.Value) bool { return varied[v] })
 		if tir.ReduceBodySplits(op) && !captures || tir.MayBeMasked(op.Operands[0]) {
-			continue
+			return nil, nil
 		}
 		if last := foldAsScan(body, op); last != nil {
-			varied[last] = true
+			return []*ir.Value{last}, nil
 		}
-	}
-	return nil
+		return nil, nil
+	})
 }
 
 // foldAsScan rewrites one reduce and returns the view that replaces its
