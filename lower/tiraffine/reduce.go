@@ -199,14 +199,24 @@ func (ev *evaluator) fuseSiblingReductions(vs []*ir.Value, pt point) error {
 }
 
 // reads reports whether op's operands (or the ops in its regions) are
-// computed from v.
+// computed from v, an op's result.
 func reads(op *ir.Operation, v *ir.Value) bool {
+	var operands []*ir.Value
+	op.Walk(func(o *ir.Operation) bool {
+		operands = append(operands, o.Operands...)
+		return true
+	})
+	def := v.DefiningOp()
+	return computedFrom(operands, func(o *ir.Operation) bool { return o == def })
+}
+
+// computedFrom reports whether one of vs is computed by an op for which
+// hit holds, or from the result of one (the ops in a defining op's
+// regions included).
+func computedFrom(vs []*ir.Value, hit func(*ir.Operation) bool) bool {
 	seen := map[*ir.Value]bool{}
 	var from func(x *ir.Value) bool
 	from = func(x *ir.Value) bool {
-		if x == v {
-			return true
-		}
 		if seen[x] {
 			return false
 		}
@@ -217,6 +227,7 @@ func reads(op *ir.Operation, v *ir.Value) bool {
 		}
 		found := false
 		d.Walk(func(o *ir.Operation) bool {
+			found = found || hit(o)
 			for _, y := range o.Operands {
 				if !found && from(y) {
 					found = true
@@ -226,16 +237,12 @@ func reads(op *ir.Operation, v *ir.Value) bool {
 		})
 		return found
 	}
-	found := false
-	op.Walk(func(o *ir.Operation) bool {
-		for _, y := range o.Operands {
-			if !found && from(y) {
-				found = true
-			}
+	for _, v := range vs {
+		if from(v) {
+			return true
 		}
-		return !found
-	})
-	return found
+	}
+	return false
 }
 
 // reduceTogether emits the loops of several reductions over the same

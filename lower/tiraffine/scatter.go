@@ -51,32 +51,7 @@ func (fl *funcLowering) scatterAdd(op *ir.Operation) (tir.ScatterAdd, bool) {
 
 // readsScan reports whether v is computed from a tir.scan's result.
 func readsScan(v *ir.Value) bool {
-	seen := map[*ir.Value]bool{}
-	var from func(x *ir.Value) bool
-	from = func(x *ir.Value) bool {
-		if seen[x] {
-			return false
-		}
-		seen[x] = true
-		d := x.DefiningOp()
-		if d == nil {
-			return false
-		}
-		found := false
-		d.Walk(func(o *ir.Operation) bool {
-			if o.Is(tir.Scan) {
-				found = true
-			}
-			for _, y := range o.Operands {
-				if !found && from(y) {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
-	}
-	return from(v)
+	return computedFrom([]*ir.Value{v}, func(o *ir.Operation) bool { return o.Is(tir.Scan) })
 }
 
 // scatterGroup returns the scatter-adds of body from sa's on that one
