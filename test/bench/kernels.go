@@ -352,7 +352,9 @@ var derivKernels = []kernel{
 	inFamily(adjointOf("tridiag", "tridiag_vjp.c", 1e-12), "tuple_get inside the backward scan (tridiag.tir)"),
 	adjointFormulation("tridiag", "tridiag_before_vjp", "tridiag_before.tir", "tuple_get before the backward scan"),
 	adjointFormulation("tridiag", "tridiag_2scans_vjp", "tridiag_2scans.tir", "two scalar forward scans"),
-	adjointOf("nabla", "", 0),
+	// The hand-written adjoint accumulates the edge cotangents in the
+	// output buffers of ds_mxx and ds_myy and scales them there.
+	adjointOf("nabla", "nabla_vjp.c", 0),
 }
 
 // inFamily puts the adjoint a at the head of the adjoint family of its
