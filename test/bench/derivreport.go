@@ -40,7 +40,7 @@ func (rep *report) derivTable(b *strings.Builder, note func(string) string) {
 			"(`tc-opt -O2`, the generic x86-64 ISA, single-threaded), timed against its `@f` compiled the same way at "+
 			"the same sizes, the two taking turns (rounds), and against the hand-written C adjoint of test/bench/ref/ "+
 			"(`*_vjp.c`: lap3d's transpose as a gather on the zero-padded cotangent, the Thomas algorithm's adjoint "+
-			"with per-column buffers) compiled as the forward C references are, gcc generic (`gcc %s`, the ISA of ours) "+
+			"with per-column buffers, nabla's with the edge cotangents summed in the output buffers and scaled in place) compiled as the forward C references are, gcc generic (`gcc %s`, the ISA of ours) "+
 			"and gcc native (`gcc %s`). Cells: median time of one call in ms; ratios by the medians / by the fastest "+
 			"calls (> 1: the adjoint, or ours, is slower). Goals of issue 23: `f_vjp` <= %gx `f`, and <= %gx the "+
 			"hand-written C adjoint (ours against gcc generic, the same ISA); a goal met by the fastest calls only says "+
