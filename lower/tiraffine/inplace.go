@@ -44,7 +44,9 @@ import (
 //   - outside the nest, T is accessed only before it (its zeroing and its
 //     sweep, earlier readers) and freed.
 //
-// T's accesses then use R, and its allocation and deallocation go. A
+// T's accesses then use R, and its allocation and deallocation go; a
+// result that is T as it is loses its copy (S stores what a load of the
+// same element read), and the nest with it when nothing else is left. A
 // result of several dimensions keeps its temporaries: the ABI lets a
 // result's outer strides make elements share memory (docs/abi.md), which
 // would mix the temporary's elements.
