@@ -155,6 +155,9 @@ type funcLowering struct {
 	// sweeps are the scatter-adds whose sweeps compute results
 	// (sweepRiders).
 	sweeps []tir.ScatterAdd
+	// held are the temporaries that could live in a result's buffer
+	// (inplace.go).
+	held []heldTemporary
 }
 
 // MemRefType is the buffer type of a tensor type: the domain's extents,
@@ -335,6 +338,9 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	}
 	fl.entry.op(fn.Return, nil, nil, nil)
 	removeDeadCode(f)
+	if fl.keepInResults(f, entry.Args[len(ft.Inputs):len(ft.Inputs)+len(ft.Results)], ft.Results) {
+		removeDeadCode(f)
+	}
 	return f, nil
 }
 
@@ -819,6 +825,8 @@ func (fl *funcLowering) materializeTemporaries(body *ir.Block) error {
 		if tir.MayBeMaskedMemo(v, fl.maskMemo) {
 			o.mask = fl.allocIn(fl.entry, t.WithElem(ir.I1), op.Loc, name+"_mask", pad)
 			fl.allocs = append(fl.allocs, o.mask)
+		} else if !pad {
+			fl.hold(buf, t)
 		}
 		group = append(group, o)
 	}

@@ -148,10 +148,12 @@ func (ev *evaluator) within(dom tir.TensorType, pt point) (c *evaluator, inside 
 // resultBuffer returns the buffer of a function result still to compute
 // that is v as it is, over exactly t (the same dimensions in the same
 // order, no mask), and marks it computed, for v to be computed straight
-// into it; nil when there is none.
+// into it; nil when there is none. (r.t is the domain of the results'
+// group, with the element type of the first one: the buffer's is the
+// result's.)
 func (fl *funcLowering) resultBuffer(v *ir.Value, t tir.TensorType) *ir.Value {
 	for _, r := range fl.results {
-		if r.v == v && r.mask == nil && !fl.rode[r.out] && domainKey(r.t) == domainKey(t) && ir.TypeEqual(r.t.Elem, t.Elem) {
+		if r.v == v && r.mask == nil && !fl.rode[r.out] && domainKey(r.t) == domainKey(t) && ir.TypeEqual(r.out.Type.(ir.MemRefType).Elem, t.Elem) {
 			fl.rode[r.out] = true
 			return r.out
 		}

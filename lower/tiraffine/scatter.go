@@ -159,6 +159,9 @@ func (fl *funcLowering) materializeScatters(group []tir.ScatterAdd) error {
 			}
 			buf = fl.allocIn(fl.entry, wt, x.Reduce.Loc, name, pad)
 			fl.allocs = append(fl.allocs, buf)
+			if !pad {
+				fl.hold(buf, wt)
+			}
 		}
 		bufs = append(bufs, buf)
 	}
