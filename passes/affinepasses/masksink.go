@@ -39,7 +39,7 @@ func init() {
 	passes.Register(&passes.Def{
 		Name:    "sink-masked-updates",
 		Title:   "SinkMaskedUpdates",
-		Summary: "Turn the masked reduction selects ({tir.mask}) of a block that test one mask into an scf.if that computes the updates only where the mask is clear",
+		Summary: "Turn the masked reduction selects ({tir.mask}) of a block that test one mask into an scf.if that computes the updates only where the mask is clear (a store beside it whose value selects on the mask moves into its arms); resolve the selects an scf.if's condition decides in its arms",
 		Anchor:  passes.AnchorFunc,
 		New: func(passes.Options) passes.Pass {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
