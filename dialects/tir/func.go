@@ -17,6 +17,30 @@ func FuncType(fn *ir.Operation) (ir.FunctionType, bool) {
 	return ft, ok
 }
 
+// DimRanks ranks the dimension names of a function: those of its results
+// in order of first appearance, then those of its arguments. Other names
+// (introduced by a broadcast, a view, a gather) have no rank. It is the
+// order in which the lowering stores the buffers it allocates itself and
+// runs their nests (lower/tiraffine/order.go), outermost first.
+func DimRanks(fn *ir.Operation) map[string]int {
+	rank := map[string]int{}
+	add := func(ts []ir.Type) {
+		for _, t := range ts {
+			tt, _ := AsTensor(t)
+			for _, d := range tt.Dims {
+				if _, ok := rank[d.Name]; !ok {
+					rank[d.Name] = len(rank)
+				}
+			}
+		}
+	}
+	if ft, ok := FuncType(fn); ok {
+		add(ft.Results)
+		add(ft.Inputs)
+	}
+	return rank
+}
+
 // ParseFuncSignature reads `@f(%a: T, ...) [-> R | -> (R, ...)]
 // [attributes {...}] { body }` for tir.func and func.func. Omitted results
 // are left for inference (hasResults=false).

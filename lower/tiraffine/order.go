@@ -18,34 +18,12 @@ import (
 // (test/commutative_test.go). The types of arguments and results keep
 // their order: it is the ABI's storage order.
 
-// dimRanks ranks the dimension names of a function: those of its results
-// in order of first appearance, then those of its arguments, then any
-// other (introduced by a broadcast, a view, a gather) by name.
-func dimRanks(src *ir.Operation) map[string]int {
-	rank := map[string]int{}
-	add := func(ts []ir.Type) {
-		for _, t := range ts {
-			tt, _ := tir.AsTensor(t)
-			for _, d := range tt.Dims {
-				if _, ok := rank[d.Name]; !ok {
-					rank[d.Name] = len(rank)
-				}
-			}
-		}
-	}
-	if ft, ok := tir.FuncType(src); ok {
-		add(ft.Results)
-		add(ft.Inputs)
-	}
-	return rank
-}
-
 // storageOrder returns t with its dimensions in the function's order
-// (dimRanks; unranked names last, by name), for a buffer the lowering
+// (tir.DimRanks; unranked names last, by name), for a buffer the lowering
 // allocates itself.
 func (fl *funcLowering) storageOrder(t tir.TensorType) tir.TensorType {
 	if fl.dimRank == nil {
-		fl.dimRank = dimRanks(fl.src)
+		fl.dimRank = tir.DimRanks(fl.src)
 	}
 	dims := append([]tir.Dim(nil), t.Dims...)
 	sort.SliceStable(dims, func(i, j int) bool {

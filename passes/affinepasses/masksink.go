@@ -30,13 +30,16 @@ import (
 // is); a load is only moved when no write lies between it and the select.
 // Moving an op into an arm only removes executions of it, so no op that
 // could trap runs where it did not before. Vector selects are left alone.
-// Runs on the scalar code of CPU targets, after unrolling (a completely
-// unrolled neighbour loop gives one block per point).
+// A store right before the scf.if whose value selects on the mask moves
+// into both arms, and the selects that an scf.if's condition decides are
+// resolved in its arms (maskstores.go). Runs on the scalar code of CPU
+// targets, after unrolling (a completely unrolled neighbour loop gives
+// one block per point).
 func init() {
 	passes.Register(&passes.Def{
 		Name:    "sink-masked-updates",
 		Title:   "SinkMaskedUpdates",
-		Summary: "Turn the masked reduction selects ({tir.mask}) of a block that test one mask into an scf.if that computes the updates only where the mask is clear",
+		Summary: "Turn the masked reduction selects ({tir.mask}) of a block that test one mask into an scf.if that computes the updates only where the mask is clear (a store beside it whose value selects on the mask moves into its arms); resolve the selects an scf.if's condition decides in its arms",
 		Anchor:  passes.AnchorFunc,
 		New: func(passes.Options) passes.Pass {
 			return passes.PassFunc(func(fn *ir.Operation, ctx *passes.Context) error {
@@ -50,6 +53,7 @@ func init() {
 					blocks = blocks[1:]
 					blocks = append(blocks, sinkMaskedUpdates(rw, b)...)
 				}
+				resolveGuardedSelects(fn)
 				return nil
 			})
 		},
@@ -212,7 +216,8 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 		rw.ReplaceOp(s, []*ir.Value{ifOp.Results[i]})
 	}
 	mergeGuard(b, ifOp, arm, yield, g.cond)
-	foldKnownSelects(arm, g.cond)
+	sinkStores(b, ifOp, g.cond)
+	foldKnownSelects(arm, knownFrom(g.cond, false))
 	return arm
 }
 
@@ -234,7 +239,7 @@ func mergeGuard(b *ir.Block, ifOp *ir.Operation, arm *ir.Block, yield *ir.Operat
 	if len(next.Regions) > 1 && len(next.Regions[1].Blocks) > 0 && len(next.Regions[1].Blocks[0].Ops) > 1 {
 		return // an else arm that does something
 	}
-	if v, ok := knownFrom(masked).eval(next.Operands[0]); !ok || !v {
+	if v, ok := knownFrom(masked, false).eval(next.Operands[0]); !ok || !v {
 		return
 	}
 	for _, r := range ifOp.Results {
@@ -259,16 +264,19 @@ func mergeGuard(b *ir.Block, ifOp *ir.Operation, arm *ir.Block, yield *ir.Operat
 	next.Erase()
 }
 
-// knownBools maps i1 values to what they are where a mask is false
+// knownBools maps i1 values to what they are where a condition has a
+// known value (a mask is false in the arm that computes the updates)
 // (undecided: those eval could not decide, so that a DAG of masks is
 // walked once).
 type knownBools struct {
 	vals, undecided map[*ir.Value]bool
 }
 
-// knownFrom learns, from masked being false, the values of the ors, ands
-// and negations the lowering builds masks with.
-func knownFrom(masked *ir.Value) knownBools {
+// knownFrom learns, from cond being val, the values of the ors, ands and
+// negations the lowering builds masks with: `ori %a, %b` false makes both
+// false, and true makes %b true when %a is the constant false (the
+// lowering's first mask of a reduction, `ori false, %outside`).
+func knownFrom(cond *ir.Value, val bool) knownBools {
 	k := knownBools{vals: map[*ir.Value]bool{}, undecided: map[*ir.Value]bool{}}
 	var learn func(v *ir.Value, val bool)
 	learn = func(v *ir.Value, val bool) {
@@ -282,15 +290,19 @@ func knownFrom(masked *ir.Value) knownBools {
 		}
 		a, b := d.Operands[0], d.Operands[1]
 		switch d.Def {
-		case arith.OrI:
-			if !val {
-				learn(a, false)
-				learn(b, false)
-			}
-		case arith.AndI:
-			if val {
-				learn(a, true)
-				learn(b, true)
+		case arith.OrI, arith.AndI:
+			// An or that is false, an and that is true: both operands
+			// are; an or that is true (an and that is false) with one
+			// operand the constant false (true): the other is.
+			neutral := d.Def == arith.AndI
+			switch {
+			case val == neutral:
+				learn(a, val)
+				learn(b, val)
+			case isBool(a, neutral):
+				learn(b, val)
+			case isBool(b, neutral):
+				learn(a, val)
 			}
 		case arith.XOrI:
 			if c, ok := boolConstant(b); ok {
@@ -300,13 +312,20 @@ func knownFrom(masked *ir.Value) knownBools {
 			}
 		}
 	}
-	learn(masked, false)
+	learn(cond, val)
 	return k
 }
 
-// eval decides v from what is known, through constants, ors, ands and
-// xors of decided values (a negation of the mask, `xori %masked, true`,
-// is true).
+// isBool reports whether v is the i1 constant c.
+func isBool(v *ir.Value, c bool) bool {
+	x, ok := boolConstant(v)
+	return ok && x == c
+}
+
+// eval decides v from what is known, through constants, ors, ands, xors
+// and selects of decided values (a negation of the mask, `xori %masked,
+// true`, is true where the mask is false; `select %valid, %masked, false`
+// is false wherever %valid = not %masked decides it).
 func (k knownBools) eval(v *ir.Value) (bool, bool) {
 	if x, ok := k.vals[v]; ok {
 		return x, true
@@ -318,6 +337,26 @@ func (k knownBools) eval(v *ir.Value) (bool, bool) {
 		return c, true
 	}
 	d := v.DefiningOp()
+	if d.Is(arith.Select) && len(d.Operands) == 3 && ir.TypeEqual(v.Type, ir.I1) {
+		x, ok := false, false
+		if c, cok := k.eval(d.Operands[0]); cok {
+			if c {
+				x, ok = k.eval(d.Operands[1])
+			} else {
+				x, ok = k.eval(d.Operands[2])
+			}
+		} else if t, tok := k.eval(d.Operands[1]); tok {
+			if f, fok := k.eval(d.Operands[2]); fok && f == t {
+				x, ok = t, true
+			}
+		}
+		if ok {
+			k.vals[v] = x
+		} else {
+			k.undecided[v] = true
+		}
+		return x, ok
+	}
 	if d == nil || len(d.Operands) != 2 || !ir.TypeEqual(v.Type, ir.I1) {
 		return false, false
 	}
@@ -340,14 +379,15 @@ func (k knownBools) eval(v *ir.Value) (bool, bool) {
 	return x, ok
 }
 
-// foldKnownSelects resolves, in the ops of arm (which runs where masked is
-// false), the selects whose condition that decides: a gather clamps its
-// index with `select %inside, %index, 0` and masks with `xori %inside,
-// true`, so in the arm the index is used as it is, with no clamp left for
-// llc to turn into a branch. It follows the ors, ands and negations the
-// lowering builds masks with.
-func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
-	known := knownFrom(masked)
+// foldKnownSelects resolves, in the ops of arm (which runs where known
+// holds: a mask is false), the selects whose condition that decides: a
+// gather clamps its index with `select %inside, %index, 0` and masks with
+// `xori %inside, true`, so in the arm the index is used as it is, with no
+// clamp left for llc to turn into a branch. It follows the ors, ands,
+// negations and selects the lowering builds masks with, and folds the
+// float additions, subtractions and products of two constants that this
+// leaves (the masked arm of a store that sinkStores moved: 0.0 + 0.0).
+func foldKnownSelects(arm *ir.Block, known knownBools) {
 	for _, top := range arm.Ops {
 		top.Walk(func(o *ir.Operation) bool {
 			for i, v := range o.Operands {
@@ -366,6 +406,7 @@ func foldKnownSelects(arm *ir.Block, masked *ir.Value) {
 			return true
 		})
 	}
+	foldConstantArith(arm)
 	// The clamps left unused in the arm (moved there with their users),
 	// and what only they used.
 	for i := len(arm.Ops) - 1; i >= 0; i-- {

@@ -106,11 +106,14 @@ func cost(v *ir.Value, memo map[*ir.Value]int) int {
 // counts twice (its table revisits elements), and so does a broadcast
 // read (a reader that ranges over dimensions the value lacks evaluates
 // each of its points once per point of them: softmax's row maximum, read
-// at every column); reads at the reader's own point count once in all.
-// Readers that only relay the value (relays) are looked through: a
-// cotangent padded with zeros, negated and shifted is read where the
-// shift's readers read it. It also returns the reads, described.
-func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
+// at every column), unless the value is computed once per point all the
+// same (onceAlong: a neighbour dimension run inside the value's); reads at
+// the reader's own point count once in all. Readers that only relay the
+// value (relays) are looked through: a cotangent padded with zeros,
+// negated and shifted is read where the shift's readers read it. rank is
+// the function's order of dimensions (tir.DimRanks). It also returns the
+// reads, described.
+func readPoints(uses ir.UseLists, v *ir.Value, rank map[string]int) (int, []string) {
 	patterns := map[string]bool{}
 	var seen []string
 	n := 0
@@ -143,6 +146,10 @@ func readPoints(uses ir.UseLists, v *ir.Value) (int, []string) {
 			seen = append(seen, "gathered along "+r.Gathered+": a neighbour table revisits elements"+via)
 		default:
 			if along := broadcastAlong(u, *r); along != "" {
+				if onceAlong(u, *r, v, rank) {
+					count("t:"+off, "broadcast along "+along+", run inside its dimensions: computed once per point"+via)
+					return
+				}
 				n += 2
 				seen = append(seen, "broadcast along "+along+": each point is read at every point of "+along+via)
 				return
@@ -245,12 +252,90 @@ func relayedReads(uses ir.UseLists, v *ir.Value, visit func(u *ir.Operation, k i
 // operand along them. It is "" when there are none, or when they hold a
 // single point.
 func broadcastAlong(u *ir.Operation, r tir.Read) string {
+	var names []string
+	for _, d := range broadcastDims(u, r) {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// maxLocalExtent bounds the local dimensions of onceAlong: a neighbour
+// table's row (V2E[0:7], E2V[0:2]), a stencil's few components. It is
+// affine-loop-unroll's full-unroll bound in the -O2 pipelines.
+const maxLocalExtent = 8
+
+// onceAlong reports whether v, read by u broadcast along some dimensions
+// (broadcastDims), is computed once per point of its own all the same, so
+// that the read is no re-read. That holds when each of those dimensions is
+// local, a constant extent of at most maxLocalExtent points (a neighbour
+// dimension such as V2E, which a gather or a reduction over a neighbour
+// table brings), that the function's order of dimensions (rank, which the
+// lowering's nests follow) puts inside every dimension of v; and when a
+// point of v runs no loop (no reduction between it and what it loads).
+// The loop over the local dimension then runs inside v's point, at least
+// once: affine-licm hoists v's ops and loads out of it, full unrolling and
+// cse leave one copy, and a scatter-add's sweep computes what its entries
+// read at the outer level of the sweep (tiraffine's hoistValues). nabla's
+// adjoint reads 1/vol(v) times the cotangent of each output broadcast
+// along V2E, in the sweep over the vertices' edges: it is computed once
+// per vertex, and a temporary of 1/vol was a pass over the vertices for
+// nothing. A dimension with a run-time extent keeps counting: softmax's
+// row maximum, read at every column, is a reduction (a loop that
+// affine-licm does not hoist) and the column loop may run zero times, so
+// that not even the loads of a value computed without loops may be hoisted
+// out of it; it stays materialized. So does a value read along a local
+// dimension that ranks outside its own (a component dimension stored
+// outermost), which its nest would recompute at every component.
+func onceAlong(u *ir.Operation, r tir.Read, v *ir.Value, rank map[string]int) bool {
+	vt, ok := tir.AsTensor(v.Type)
+	if !ok {
+		return false
+	}
+	for _, b := range broadcastDims(u, r) {
+		n, ok := b.Extent().Const()
+		rb, ranked := rank[b.Name]
+		if !ok || n > maxLocalExtent || !ranked {
+			return false
+		}
+		for _, d := range vt.Dims {
+			if rd, ok := rank[d.Name]; !ok || rd >= rb {
+				return false
+			}
+		}
+	}
+	return straightLine(v, map[*ir.Value]bool{})
+}
+
+// straightLine reports whether computing a point of v by fusion runs no
+// loop: no reduction, nor any op with a region, between v and the values
+// it loads.
+func straightLine(v *ir.Value, seen map[*ir.Value]bool) bool {
+	op := v.DefiningOp()
+	if seen[v] || loaded(op) {
+		return true
+	}
+	seen[v] = true
+	if tir.CostOf(op) == tir.CostLoop || len(op.Regions) > 0 {
+		return false
+	}
+	for _, o := range op.Operands {
+		if !straightLine(o, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastDims lists the dimensions of u's result that read r of an
+// operand does not follow, those of a single point left out
+// (broadcastAlong).
+func broadcastDims(u *ir.Operation, r tir.Read) []tir.Dim {
 	if len(u.Results) == 0 {
-		return ""
+		return nil
 	}
 	t, ok := tir.AsTensor(u.Results[0].Type)
 	if !ok {
-		return ""
+		return nil
 	}
 	followed := map[string]bool{}
 	for _, d := range r.Over {
@@ -261,7 +346,7 @@ func broadcastAlong(u *ir.Operation, r tir.Read) string {
 			followed[v.Name] = true
 		}
 	}
-	var along []string
+	var along []tir.Dim
 	for _, d := range t.Dims {
 		if followed[d.Name] {
 			continue
@@ -269,9 +354,9 @@ func broadcastAlong(u *ir.Operation, r tir.Read) string {
 		if n, ok := d.Extent().Const(); ok && n <= 1 {
 			continue
 		}
-		along = append(along, d.Name)
+		along = append(along, d)
 	}
-	return strings.Join(along, ",")
+	return along
 }
 
 // marker holds tir-temporaries' options.
@@ -284,6 +369,7 @@ func (m marker) mark(fn *ir.Operation) {
 	memo := map[*ir.Value]int{}
 	fs := &footprints{memo: map[*ir.Value]footprint{}, sums: map[[2]string]string{}, costs: memo, maxFused: maxFused}
 	uses := ir.UsesIn(fn)
+	rank := tir.DimRanks(fn)
 	entry := fn.Regions[0].Entry()
 	chain := scatterChain(uses, entry)
 	for _, op := range entry.Ops {
@@ -305,7 +391,7 @@ func (m marker) mark(fn *ir.Operation) {
 		if _, tuple := t.Elem.(ir.TupleType); tuple {
 			continue
 		}
-		if readers := cheapRereaders(uses, v, memo, threshold); readers != nil {
+		if readers := cheapRereaders(uses, v, memo, threshold, rank); readers != nil {
 			remark := fmt.Sprintf("materialized: its %d readers (%s) are each re-read and cost a point of it and nothing more: computed once into one temporary instead of one per reader, which are then fused", len(readers), opNames(readers))
 			op.SetAttr(tir.RemarkAttr, ir.StringAttr(remark+m.version(op, uses, readers)))
 			op.SetAttr(tir.MaterializeAttr, ir.UnitAttr{})
@@ -317,7 +403,7 @@ func (m marker) mark(fn *ir.Operation) {
 			}
 			continue
 		}
-		n, reads := readPoints(uses, v)
+		n, reads := readPoints(uses, v, rank)
 		if n <= 1 {
 			continue // read once per point: fusing costs nothing
 		}
@@ -351,7 +437,7 @@ func (m marker) mark(fn *ir.Operation) {
 // v then serves them all, and they cost nothing more to fuse. (nabla's two
 // edge fluxes are the edge average times a per-edge input: one temporary
 // of the average instead of two of the fluxes halves the edge traffic.)
-func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, threshold int) []*ir.Operation {
+func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, threshold int, rank map[string]int) []*ir.Operation {
 	readers := uses.Users(v)
 	if len(readers) < 2 {
 		return nil
@@ -365,7 +451,7 @@ func cheapRereaders(uses ir.UseLists, v *ir.Value, memo map[*ir.Value]int, thres
 				return nil
 			}
 		}
-		if n, _ := readPoints(uses, u.Results[0]); n <= 1 || cost(u.Results[0], memo) < threshold {
+		if n, _ := readPoints(uses, u.Results[0], rank); n <= 1 || cost(u.Results[0], memo) < threshold {
 			return nil
 		}
 	}

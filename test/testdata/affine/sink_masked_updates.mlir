@@ -131,3 +131,75 @@ func.func @nested_selects(%g: f64, %h: f64, %w: f64, %valid: i1, %other: i1, %ou
   affine.store %shared, %out[3] : memref<4xf64>
   return
 }
+
+// -----
+
+// A store beside a masked sum reads the same mask: the adjoint of a
+// gather stores each neighbour's cotangent, zero where it is missing,
+// through selects on the negated mask (%valid0) and a flag that is false
+// either way (%m = %valid0 and %masked0). The store right before the
+// scf.if {tir.mask} moves into both arms: in the masked arm the selects
+// give 0.0 + 0.0, folded to 0.0; in the other they give %pa + %pb, and
+// %pb moves with it. The stores of %w and %pa, which no select on the
+// mask computes, stay before the branch, and so do %pa and the loads,
+// which come before those stores.
+func.func @masked_store(%x: memref<?xf64>, %y: memref<?xf64>, %tab: memref<2xi32>, %out: memref<3xf64>, %acc: memref<1xf64>, %gx: f64, %gy: f64, %n: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %t0 = affine.load %tab[0] : memref<2xi32>
+  %i0 = arith.index_cast %t0 : i32 to index
+  %in0 = arith.cmpi ult, %i0, %n : index
+  %safe0 = arith.select %in0, %i0, %c0 : index
+  %out0 = arith.xori %in0, %true : i1
+  %masked0 = arith.ori %false, %out0 : i1
+  %a0 = memref.load %x[%safe0] : memref<?xf64>
+  %b0 = memref.load %y[%safe0] : memref<?xf64>
+  %valid0 = arith.xori %masked0, %true : i1
+  %pa = arith.mulf %a0, %gx : f64
+  %sa = arith.select %valid0, %pa, %zero : f64
+  %m0 = arith.select %valid0, %masked0, %false : i1
+  %pb = arith.mulf %b0, %gy : f64
+  %sb = arith.select %valid0, %pb, %zero : f64
+  %s = arith.addf %sa, %sb : f64
+  %m = arith.ori %m0, %m0 : i1
+  %r = arith.select %m, %zero, %s : f64
+  %w = arith.mulf %gx, %gy : f64
+  affine.store %pa, %out[1] : memref<3xf64>
+  affine.store %w, %out[2] : memref<3xf64>
+  affine.store %r, %out[0] : memref<3xf64>
+  %u = arith.addf %zero, %a0 : f64
+  %acc0 = arith.select %masked0, %zero, %u {tir.mask} : f64
+  affine.store %acc0, %acc[0] : memref<1xf64>
+  return
+}
+
+// -----
+
+// A scatter's entry under a test of its own (no masked sum before it to
+// merge with): in the then arm %in0 holds, so %valid0, derived from it,
+// is true and the select gives %g; in the else arm it gives 0.0. No
+// select is left for llc to turn into a branch of its own.
+func.func @guarded_select(%d: memref<?xf64>, %tab: memref<2xi32>, %g: f64, %n: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f64
+  %true = arith.constant true
+  %false = arith.constant false
+  %t0 = affine.load %tab[0] : memref<2xi32>
+  %i0 = arith.index_cast %t0 : i32 to index
+  %in0 = arith.cmpi ult, %i0, %n : index
+  %out0 = arith.xori %in0, %true : i1
+  %masked0 = arith.ori %false, %out0 : i1
+  %valid0 = arith.xori %masked0, %true : i1
+  scf.if %in0 {
+    %v0 = arith.select %valid0, %g, %zero : f64
+    %o0 = memref.load %d[%i0] : memref<?xf64>
+    %n0 = arith.addf %o0, %v0 : f64
+    memref.store %n0, %d[%i0] : memref<?xf64>
+  } else {
+    %w0 = arith.select %valid0, %g, %zero : f64
+    memref.store %w0, %d[%c0] : memref<?xf64>
+  }
+  return
+}
