@@ -841,6 +841,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "gather.tir"), syms: map[string]int64{"NV": 6, "NE": 7}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_masked.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "scan_masked_init.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_captured.tir"), tol: 1e-12},
 		// The three formulations of the solver: scans in columns with
 		// lanes (M = 6: a group of four and two left), rows (K outermost).

@@ -1011,19 +1011,6 @@ func previousStates(e *emitter, o DerivativeOp) *ir.Value {
 	return e.fit(prev, rt)
 }
 
-// scanMasked refuses a scan whose init may be masked (the whole column
-// is then masked). Masked inputs are handled: a step with a masked input
-// leaves the state as it was, so its tangent keeps the state's tangent
-// (the tangent scan skips the same steps) and its adjoint passes the
-// whole cotangent of the state back (the adjoint scan must not skip it:
-// it reads the inputs unmasked and chooses by the step's mask).
-func scanMasked(o DerivativeOp) error {
-	if MayBeMasked(o.X[0]) {
-		return NotDifferentiableYet(o.Op, "its init may be masked (read through a gather)")
-	}
-	return nil
-}
-
 // stepMask is, for a scan whose inputs may be masked, where a step runs
 // (i1: every input there is not masked) and the inputs with 0 where they
 // are masked; nil and the inputs themselves when none may be.
@@ -1045,6 +1032,29 @@ func stepMask(e *emitter, ins []*ir.Value) (*ir.Value, []*ir.Value) {
 	return ok, out
 }
 
+// liveColumns, for a scan whose init may be masked, adds to the steps'
+// mask (runs, nil for none) the columns whose init is not masked (where
+// the result is not: its mask is the init's, along the whole column), and
+// reads the states there with 0 where they are masked. A masked column's
+// cotangent is 0 (the sweep gives a masked value none): each of its steps,
+// taken as a masked one, passes that 0 back whole and gives the inputs
+// nothing, and no partial is computed from a masked state (compiled code
+// carries no mask through the loop: it would read what the gather left
+// there). The arguments are returned as they are for any other scan.
+func liveColumns(e *emitter, o DerivativeOp, runs, prev, states *ir.Value) (*ir.Value, *ir.Value, *ir.Value) {
+	if !MayBeMasked(o.X[0]) {
+		return runs, prev, states
+	}
+	live := e.op(CanDeref, o.Y[0])
+	zero := e.b.Const(elemOf(o.Y[0]), 0)
+	prev = e.op(Select, live, prev, zero)
+	states = e.op(Select, live, states, zero)
+	if runs == nil {
+		return live, prev, states
+	}
+	return e.op(And, runs, live), prev, states
+}
+
 func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 	a := ir.DictAttr{}.With("dim", ir.StringAttr(DimAttr(o.Op))).With("direction", ir.StringAttr(direction))
 	if iv, ok := o.Op.Attr("interval").(DomainAttr); ok {
@@ -1053,10 +1063,18 @@ func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 	return a
 }
 
+// A scan whose init may be masked masks the whole column of a masked init
+// (its states keep the init's mask) and nothing else. Masked inputs are
+// handled too: a step with a masked input leaves the state as it was, so
+// its tangent keeps the state's tangent (the tangent scan skips the same
+// steps) and its adjoint passes the whole cotangent of the state back (the
+// adjoint scan must not skip it: it reads the inputs unmasked and chooses
+// by the step's mask). A masked column takes part in nothing: the
+// tangent of the result is 0 there (as that of any value that may be
+// masked), and the adjoint treats its every step as a masked one
+// (liveColumns).
+
 func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
-	if err := scanMasked(o); err != nil {
-		return nil, err
-	}
 	return rule(func(e *emitter) []*ir.Value {
 		body := o.Op.Regions[0].Entry()
 		prev := previousStates(e, o)
@@ -1091,9 +1109,6 @@ func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Val
 }
 
 func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
-	if err := scanMasked(o); err != nil {
-		return nil, err
-	}
 	out := make([]*ir.Value, len(o.X))
 	if dy[0] == nil {
 		return out, nil
@@ -1128,13 +1143,15 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 			}
 		}
 		runs, ins := stepMask(e, o.X[1:])
+		states := o.Y[0]
+		runs, prev, states = liveColumns(e, o, runs, prev, states)
 		scanIns := append([]*ir.Value{g, prev}, ins...)
 		if runs != nil {
 			scanIns = append(scanIns, runs)
 		}
 		// The state the step computed, which the scan stored: the step's
 		// adjoint reads it rather than computing it again.
-		scanIns = append(scanIns, o.Y[0])
+		scanIns = append(scanIns, states)
 		if e.err != nil {
 			return nil
 		}

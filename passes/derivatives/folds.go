@@ -17,16 +17,16 @@ import (
 // order to the same values, so the function computes what it did; its
 // derivatives are the scan's (one adjoint scan per column, states read
 // from the forward scan), and the view's transpose puts the result's
-// cotangent at the last state. A reduce over several dimensions, one
-// whose init may be masked, and one whose scan would not have its type
-// are left to the reduce's rule, which refuses them.
+// cotangent at the last state (a masked init masks the whole column of
+// both). A reduce over several dimensions and one whose scan would not
+// have its type are left to the reduce's rule, which refuses them.
 func foldsAsScans(body *ir.Block) error {
 	return eachVaried(body, func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error) {
 		if !op.Is(tir.Reduce) || len(op.Regions) == 0 || len(tir.ReduceDims(op)) != 1 {
 			return nil, nil
 		}
 		captures := capturesAny(op, func(v *ir.Value) bool { return varied[v] })
-		if tir.ReduceBodySplits(op) && !captures || tir.MayBeMasked(op.Operands[0]) {
+		if tir.ReduceBodySplits(op) && !captures {
 			return nil, nil
 		}
 		if last := foldAsScan(body, op); last != nil {
