@@ -545,6 +545,41 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("d/dx sum(x*x) = %v, want 2x = %v", g[0], want)
 		}
 	})
+	t.Run("fold from an init along the reduced dimension", func(t *testing.T) {
+		// r(i, k) = Horner's fold over k' of x(i, k') with z(i), from
+		// c(k): c(k) z^n + sum over k' of x(i, k') z^(n-1-k').
+		const src = `tir.func @h(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %z: !tir.tensor<f64, I[0:2]>, %c: !tir.tensor<f64, K[0:3]>) -> !tir.tensor<f64, I[0:2], K[0:3]> {
+  %r = tir.reduce over [K] init %c ins(%x, %z) {
+  ^bb0(%acc, %xv, %zv):
+    %m = tir.mul %acc, %zv
+    %s = tir.add %m, %xv
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64, I[0:2], K[0:3]>
+}`
+		const ni, n = 2, 3
+		x, z, c, w := randv(ni*n), randv(ni), randv(n), randv(ni*n)
+		g := gradient(t, src, "h", nil, [][]float64{x, z, c}, [][]float64{w})
+		dx, dz, dc := make([]float64, ni*n), make([]float64, ni), make([]float64, n)
+		for i := 0; i < ni; i++ {
+			for k := 0; k < n; k++ {
+				gk := w[i*n+k]
+				dc[k] += gk * math.Pow(z[i], n)
+				dz[i] += gk * n * c[k] * math.Pow(z[i], n-1)
+				for kk := 0; kk < n; kk++ {
+					dx[i*n+kk] += gk * math.Pow(z[i], float64(n-1-kk))
+					if e := n - 2 - kk; e >= 0 {
+						dz[i] += gk * float64(n-1-kk) * x[i*n+kk] * math.Pow(z[i], float64(e))
+					}
+				}
+			}
+		}
+		for k, want := range [][]float64{dx, dz, dc} {
+			if !near(g[k], want, 1e-14) {
+				t.Errorf("cotangent #%d = %v, want %v", k, g[k], want)
+			}
+		}
+	})
 	t.Run("laplacian is self-adjoint", func(t *testing.T) {
 		// The 1-D Laplacian from I[0:N] to I[1:N-1] is the symmetric
 		// matrix tridiag(1, -2, 1) once its result is padded with zeros:
@@ -832,6 +867,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 6}},
 		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
 		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "reduce_init_along.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "fold.tir"), syms: map[string]int64{"L": 6}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "view_symbolic.tir"), syms: map[string]int64{"N": 3, "L": 4}, tol: 1e-12},
