@@ -580,6 +580,40 @@ func TestDerivativesIndependent(t *testing.T) {
 			}
 		}
 	})
+	t.Run("fold over two dimensions in their order", func(t *testing.T) {
+		// Horner's rule over [I, J] (I slowest) and over [J, I]: the sum
+		// of a(i, j) x^e with e = 11 - 4i - j, or 11 - 3j - i.
+		for _, order := range []string{"I, J", "J, I"} {
+			src := `tir.func @h(%a: !tir.tensor<f64, I[0:3], J[0:4]>, %x: !tir.tensor<f64>) -> !tir.tensor<f64> {
+  %z = tir.constant 0.0 : f64
+  %r = tir.reduce over [` + order + `] init %z ins(%a) {
+  ^bb0(%acc, %av):
+    %m = tir.mul %acc, %x
+    %s = tir.add %m, %av
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64>
+}`
+			a, x := randv(12), randv(1)
+			g := gradient(t, src, "h", nil, [][]float64{a, x}, [][]float64{{1}})
+			da, dx := make([]float64, 12), 0.0
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 4; j++ {
+					e := 11 - 4*i - j
+					if order == "J, I" {
+						e = 11 - 3*j - i
+					}
+					da[i*4+j] = math.Pow(x[0], float64(e))
+					if e > 0 {
+						dx += a[i*4+j] * float64(e) * math.Pow(x[0], float64(e-1))
+					}
+				}
+			}
+			if !near(g[0], da, 1e-14) || !near(g[1], []float64{dx}, 1e-13) {
+				t.Errorf("over [%s]: d/da = %v, d/dx = %v; want %v, %v", order, g[0], g[1], da, dx)
+			}
+		}
+	})
 	t.Run("laplacian is self-adjoint", func(t *testing.T) {
 		// The 1-D Laplacian from I[0:N] to I[1:N-1] is the symmetric
 		// matrix tridiag(1, -2, 1) once its result is padded with zeros:
@@ -869,6 +903,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "reduce_init_along.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "fold.tir"), syms: map[string]int64{"L": 6}, tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "fold_dims.tir"), syms: map[string]int64{"N": 3}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "view_symbolic.tir"), syms: map[string]int64{"N": 3, "L": 4}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
