@@ -2,6 +2,7 @@ package derivatives
 
 import (
 	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
 
@@ -54,12 +55,23 @@ func (b *builder) rebuildInto(body *ir.Block, m map[*ir.Value]*ir.Value, of *ir.
 			operands[i] = at(v)
 		}
 		var result ir.Type
+		attrs := op.Attrs
 		switch {
 		case op.Is(tir.Cast):
 			t, _ := tir.AsTensor(op.Results[0].Type)
 			result = t
 		case op.Is(tir.View, tir.AssumeShape):
-			result = widened(op, operands[0])
+			var extra []string
+			result, extra = widened(op, operands[0])
+			if vm, ok := op.Attr(tir.AttrMap).(tir.ViewAttr); ok && len(extra) > 0 {
+				// The new dimensions map to themselves.
+				vm = tir.ViewAttr{Dims: append([]string(nil), vm.Dims...), Exprs: append([]sizeexpr.Expr(nil), vm.Exprs...)}
+				for _, d := range extra {
+					vm.Dims = append(vm.Dims, d)
+					vm.Exprs = append(vm.Exprs, tir.DimVar(d))
+				}
+				attrs = attrs.With(tir.AttrMap, vm)
+			}
 		}
 		b.loc = op.Loc
 		var r *ir.Value
@@ -67,7 +79,7 @@ func (b *builder) rebuildInto(body *ir.Block, m map[*ir.Value]*ir.Value, of *ir.
 		if len(op.Regions) > 0 {
 			r, err = b.rebuildRegionOp(k, op, operands, m)
 		} else {
-			r, err = b.Build(k, operands, op.Attrs, result)
+			r, err = b.Build(k, operands, attrs, result)
 		}
 		if err != nil {
 			return nil, err
@@ -79,20 +91,22 @@ func (b *builder) rebuildInto(body *ir.Block, m map[*ir.Value]*ir.Value, of *ir.
 }
 
 // widened is the result type of a view or assume_shape of x, which has
-// the dimensions of the op's old operand and maybe others (a step's
-// slice built again over whole tensors): the old result type, with each
-// dimension x has beyond the old operand's (which the view maps to
-// itself) added as x has it.
-func widened(op *ir.Operation, x *ir.Value) ir.Type {
+// the dimensions of the op's old operand and maybe others (a body built
+// again over whole tensors): the old result type, with each dimension x
+// has beyond the old operand's added as x has it; extra names them (a
+// view maps them to themselves).
+func widened(op *ir.Operation, x *ir.Value) (ir.Type, []string) {
 	rt, _ := tir.AsTensor(op.Results[0].Type)
 	ot, _ := tir.AsTensor(op.Operands[0].Type)
 	out := tir.TensorType{Elem: rt.Elem, Dims: append([]tir.Dim(nil), rt.Dims...)}
+	var extra []string
 	for _, d := range tensorType(x).Dims {
 		if ot.Find(d.Name) < 0 && out.Find(d.Name) < 0 {
 			out.Dims = append(out.Dims, d)
+			extra = append(extra, d.Name)
 		}
 	}
-	return out
+	return out, extra
 }
 
 // rebuildRegionOp builds a scan or a region reduce again over operands,
