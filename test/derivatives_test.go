@@ -781,6 +781,61 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("got dpp %v dw %v, want %v %v", out[0].F64, out[1].F64, dpp, dw)
 		}
 	})
+	t.Run("scan from a masked init", func(t *testing.T) {
+		// r(c, k) = x(t(c)) + a(c, 0) + ... + a(c, k), masked (0 in the
+		// result) in the columns whose entry names no point of V: those
+		// take part in nothing. dx(v) sums the cotangent over the columns
+		// that read v; da(c, k) is the cotangent summed over k' >= k, 0
+		// in a masked column.
+		const src = `tir.func @s(%x: !tir.tensor<f64, V[0:3]>, %t: !tir.tensor<i32, C[0:4]>, %a: !tir.tensor<f64, C[0:4], K[0:3]>) -> !tir.tensor<f64, C[0:4], K[0:3]> {
+  %g = tir.gather %x [V = %t]
+  %r = tir.scan forward along K init %g ins(%a) {
+  ^bb0(%st, %ak):
+    %n = tir.add %st, %ak
+    tir.yield %n
+  }
+  tir.return %r : !tir.tensor<f64, C[0:4], K[0:3]>
+}`
+		x, a, w := randv(3), randv(12), randv(12)
+		tab := []float64{2, -1, 2, 5}
+		m := differentiate(t, "s.tir", src)
+		fv := m.Lookup("s_vjp")
+		ft, _ := tir.FuncType(fv)
+		var args []*interp.Tensor
+		for i, vals := range [][]float64{x, tab, a, w} {
+			tt, _ := tir.AsTensor(ft.Inputs[i])
+			dims, _ := interp.EvalDims(tt, nil)
+			arg, _ := interp.NewTensor(tt.Elem, dims)
+			for k, v := range vals {
+				if arg.F64 != nil {
+					arg.F64[k] = v
+				} else {
+					arg.I64[k] = int64(v)
+				}
+			}
+			args = append(args, arg)
+		}
+		out, err := interp.Run(fv, args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dx, da := make([]float64, 3), make([]float64, 12)
+		for c := 0; c < 4; c++ {
+			v := int(tab[c])
+			if v < 0 || v >= 3 {
+				continue
+			}
+			sum := 0.0
+			for k := 2; k >= 0; k-- {
+				sum += w[c*3+k]
+				da[c*3+k] = sum
+			}
+			dx[v] += sum
+		}
+		if !near(out[0].F64, dx, 1e-14) || !near(out[1].F64, da, 1e-14) {
+			t.Errorf("got dx %v da %v, want %v %v", out[0].F64, out[1].F64, dx, da)
+		}
+	})
 	// The choices at non-differentiable points (spec 6.2).
 	const red = `tir.func @r(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, I[0:2]>) -> (!tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>) {
   %mx = tir.reduce max %x over [K]
