@@ -545,6 +545,75 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("d/dx sum(x*x) = %v, want 2x = %v", g[0], want)
 		}
 	})
+	t.Run("fold from an init along the reduced dimension", func(t *testing.T) {
+		// r(i, k) = Horner's fold over k' of x(i, k') with z(i), from
+		// c(k): c(k) z^n + sum over k' of x(i, k') z^(n-1-k').
+		const src = `tir.func @h(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %z: !tir.tensor<f64, I[0:2]>, %c: !tir.tensor<f64, K[0:3]>) -> !tir.tensor<f64, I[0:2], K[0:3]> {
+  %r = tir.reduce over [K] init %c ins(%x, %z) {
+  ^bb0(%acc, %xv, %zv):
+    %m = tir.mul %acc, %zv
+    %s = tir.add %m, %xv
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64, I[0:2], K[0:3]>
+}`
+		const ni, n = 2, 3
+		x, z, c, w := randv(ni*n), randv(ni), randv(n), randv(ni*n)
+		g := gradient(t, src, "h", nil, [][]float64{x, z, c}, [][]float64{w})
+		dx, dz, dc := make([]float64, ni*n), make([]float64, ni), make([]float64, n)
+		for i := 0; i < ni; i++ {
+			for k := 0; k < n; k++ {
+				gk := w[i*n+k]
+				dc[k] += gk * math.Pow(z[i], n)
+				dz[i] += gk * n * c[k] * math.Pow(z[i], n-1)
+				for kk := 0; kk < n; kk++ {
+					dx[i*n+kk] += gk * math.Pow(z[i], float64(n-1-kk))
+					if e := n - 2 - kk; e >= 0 {
+						dz[i] += gk * float64(n-1-kk) * x[i*n+kk] * math.Pow(z[i], float64(e))
+					}
+				}
+			}
+		}
+		for k, want := range [][]float64{dx, dz, dc} {
+			if !near(g[k], want, 1e-14) {
+				t.Errorf("cotangent #%d = %v, want %v", k, g[k], want)
+			}
+		}
+	})
+	t.Run("fold over two dimensions in their order", func(t *testing.T) {
+		// Horner's rule over [I, J] (I slowest) and over [J, I]: the sum
+		// of a(i, j) x^e with e = 11 - 4i - j, or 11 - 3j - i.
+		for _, order := range []string{"I, J", "J, I"} {
+			src := `tir.func @h(%a: !tir.tensor<f64, I[0:3], J[0:4]>, %x: !tir.tensor<f64>) -> !tir.tensor<f64> {
+  %z = tir.constant 0.0 : f64
+  %r = tir.reduce over [` + order + `] init %z ins(%a) {
+  ^bb0(%acc, %av):
+    %m = tir.mul %acc, %x
+    %s = tir.add %m, %av
+    tir.yield %s
+  }
+  tir.return %r : !tir.tensor<f64>
+}`
+			a, x := randv(12), randv(1)
+			g := gradient(t, src, "h", nil, [][]float64{a, x}, [][]float64{{1}})
+			da, dx := make([]float64, 12), 0.0
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 4; j++ {
+					e := 11 - 4*i - j
+					if order == "J, I" {
+						e = 11 - 3*j - i
+					}
+					da[i*4+j] = math.Pow(x[0], float64(e))
+					if e > 0 {
+						dx += a[i*4+j] * float64(e) * math.Pow(x[0], float64(e-1))
+					}
+				}
+			}
+			if !near(g[0], da, 1e-14) || !near(g[1], []float64{dx}, 1e-13) {
+				t.Errorf("over [%s]: d/da = %v, d/dx = %v; want %v, %v", order, g[0], g[1], da, dx)
+			}
+		}
+	})
 	t.Run("laplacian is self-adjoint", func(t *testing.T) {
 		// The 1-D Laplacian from I[0:N] to I[1:N-1] is the symmetric
 		// matrix tridiag(1, -2, 1) once its result is padded with zeros:
@@ -712,6 +781,61 @@ func TestDerivativesIndependent(t *testing.T) {
 			t.Errorf("got dpp %v dw %v, want %v %v", out[0].F64, out[1].F64, dpp, dw)
 		}
 	})
+	t.Run("scan from a masked init", func(t *testing.T) {
+		// r(c, k) = x(t(c)) + a(c, 0) + ... + a(c, k), masked (0 in the
+		// result) in the columns whose entry names no point of V: those
+		// take part in nothing. dx(v) sums the cotangent over the columns
+		// that read v; da(c, k) is the cotangent summed over k' >= k, 0
+		// in a masked column.
+		const src = `tir.func @s(%x: !tir.tensor<f64, V[0:3]>, %t: !tir.tensor<i32, C[0:4]>, %a: !tir.tensor<f64, C[0:4], K[0:3]>) -> !tir.tensor<f64, C[0:4], K[0:3]> {
+  %g = tir.gather %x [V = %t]
+  %r = tir.scan forward along K init %g ins(%a) {
+  ^bb0(%st, %ak):
+    %n = tir.add %st, %ak
+    tir.yield %n
+  }
+  tir.return %r : !tir.tensor<f64, C[0:4], K[0:3]>
+}`
+		x, a, w := randv(3), randv(12), randv(12)
+		tab := []float64{2, -1, 2, 5}
+		m := differentiate(t, "s.tir", src)
+		fv := m.Lookup("s_vjp")
+		ft, _ := tir.FuncType(fv)
+		var args []*interp.Tensor
+		for i, vals := range [][]float64{x, tab, a, w} {
+			tt, _ := tir.AsTensor(ft.Inputs[i])
+			dims, _ := interp.EvalDims(tt, nil)
+			arg, _ := interp.NewTensor(tt.Elem, dims)
+			for k, v := range vals {
+				if arg.F64 != nil {
+					arg.F64[k] = v
+				} else {
+					arg.I64[k] = int64(v)
+				}
+			}
+			args = append(args, arg)
+		}
+		out, err := interp.Run(fv, args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dx, da := make([]float64, 3), make([]float64, 12)
+		for c := 0; c < 4; c++ {
+			v := int(tab[c])
+			if v < 0 || v >= 3 {
+				continue
+			}
+			sum := 0.0
+			for k := 2; k >= 0; k-- {
+				sum += w[c*3+k]
+				da[c*3+k] = sum
+			}
+			dx[v] += sum
+		}
+		if !near(out[0].F64, dx, 1e-14) || !near(out[1].F64, da, 1e-14) {
+			t.Errorf("got dx %v da %v, want %v %v", out[0].F64, out[1].F64, dx, da)
+		}
+	})
 	// The choices at non-differentiable points (spec 6.2).
 	const red = `tir.func @r(%x: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, I[0:2]>) -> (!tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64, I[0:2]>, !tir.tensor<f64>) {
   %mx = tir.reduce max %x over [K]
@@ -832,7 +956,9 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: "matmul.tc", syms: map[string]int64{"M": 5, "K": 7, "N": 6}},
 		{path: filepath.Join("testdata", "derivatives", "reduce.tir")},
 		{path: filepath.Join("testdata", "derivatives", "reduce_region.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "reduce_init_along.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "fold.tir"), syms: map[string]int64{"L": 6}, tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "fold_dims.tir"), syms: map[string]int64{"N": 3}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "view.tir")},
 		{path: filepath.Join("testdata", "derivatives", "view_symbolic.tir"), syms: map[string]int64{"N": 3, "L": 4}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "math.tir"), tol: 1e-12},
@@ -841,6 +967,7 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "gather.tir"), syms: map[string]int64{"NV": 6, "NE": 7}, tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_masked.tir"), tol: 1e-12},
+		{path: filepath.Join("testdata", "derivatives", "scan_masked_init.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_captured.tir"), tol: 1e-12},
 		// The three formulations of the solver: scans in columns with
 		// lanes (M = 6: a group of four and two left), rows (K outermost).

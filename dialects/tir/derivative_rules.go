@@ -3,6 +3,8 @@ package tir
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
@@ -577,6 +579,9 @@ func viewAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 		ex, _ := m.Expr(d.Name)
 		terms, c, ok := ex.Linear()
 		if !ok {
+			if f, ok := flatteningOf(o); ok {
+				return unflatten(b, f, dy[0])
+			}
 			return nil, NotDifferentiableYet(o.Op, "the expression of "+d.Name+" is not affine")
 		}
 		r := read{dim: d, off: sizeexpr.Const(c), pivot: -1}
@@ -670,6 +675,149 @@ func viewAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 	}, b)
 }
 
+// flattening is a view that reads a box of operand dimensions, one point
+// per point of a result dimension l, in row-major order (the one a fold
+// over several dimensions runs in, which tir-derivatives flattens so):
+// operand dimension d is read at lo_d + (l floordiv stride_d) mod
+// extent_d, the first one without the mod, the last with a stride of 1;
+// the result's other dimensions are the operand's (read as themselves)
+// and an operand dimension read at a constant is one point.
+type flattening struct {
+	view   DerivativeOp
+	l      Dim
+	dims   []string // the box's operand dimensions
+	lo     []sizeexpr.Expr
+	stride []int64
+	extent []sizeexpr.Expr
+}
+
+// flatteningOf recognizes a flattening view.
+func flatteningOf(o DerivativeOp) (*flattening, bool) {
+	m, _ := o.Op.Attr("map").(ViewAttr)
+	xt, yt := tensorTypeOf(o.X[0]), tensorTypeOf(o.Y[0])
+	f := &flattening{view: o}
+	type part struct {
+		dim        string
+		lo         sizeexpr.Expr
+		stride, by int64 // by: the modulus, 0 for none
+	}
+	var parts []part
+	for _, d := range xt.Dims {
+		ex, _ := m.Expr(d.Name)
+		if ex.Equal(DimVar(d.Name)) && yt.Find(d.Name) >= 0 {
+			continue
+		}
+		if ex.IsConst() {
+			continue
+		}
+		terms, c := ex.Terms()
+		if len(terms) != 1 || terms[0].Coef != 1 || yt.Find(d.Name) >= 0 {
+			return nil, false
+		}
+		p := part{dim: d.Name, lo: sizeexpr.Const(c), stride: 1}
+		a := terms[0].Atom
+		if a.Op() == sizeexpr.OpMod {
+			p.by = a.Divisor()
+			inner, c := a.Operand().Terms()
+			if len(inner) != 1 || inner[0].Coef != 1 || c != 0 {
+				return nil, false
+			}
+			a = inner[0].Atom
+		}
+		if a.Op() == sizeexpr.OpFloorDiv {
+			p.stride = a.Divisor()
+			inner, c := a.Operand().Terms()
+			if len(inner) != 1 || inner[0].Coef != 1 || c != 0 {
+				return nil, false
+			}
+			a = inner[0].Atom
+		}
+		if a.Op() != sizeexpr.OpVar || a.Var().Kind != sizeexpr.DimVar {
+			return nil, false
+		}
+		if f.l.Name == "" {
+			l, ok := yt.Dim(a.Var().Name)
+			if !ok || xt.Find(l.Name) >= 0 {
+				return nil, false
+			}
+			f.l = l
+		} else if a.Var().Name != f.l.Name {
+			return nil, false
+		}
+		parts = append(parts, part{dim: p.dim, lo: p.lo, stride: p.stride, by: p.by})
+	}
+	if len(parts) < 2 || !f.l.Lo.Equal(sizeexpr.Const(0)) {
+		return nil, false
+	}
+	// Every other result dimension is the operand's, read as itself.
+	for _, d := range yt.Dims {
+		if d.Name != f.l.Name {
+			if ex, ok := m.Expr(d.Name); !ok || !ex.Equal(DimVar(d.Name)) {
+				return nil, false
+			}
+		}
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].stride > parts[j].stride })
+	// Mixed radix: the last stride 1, each stride the next one's times
+	// its extent, the first without a modulus and covering l exactly.
+	for i, p := range parts {
+		last := i == len(parts)-1
+		if (i == 0) != (p.by == 0) || last && p.stride != 1 || !last && p.stride != parts[i+1].stride*parts[i+1].by {
+			return nil, false
+		}
+		ext := sizeexpr.Const(p.by)
+		if i == 0 {
+			q, err := sizeexpr.FloorDiv(f.l.Hi, p.stride)
+			if err != nil || !sizeexpr.Mul(q, p.stride).Equal(f.l.Hi) {
+				return nil, false
+			}
+			ext = q
+		}
+		f.dims = append(f.dims, p.dim)
+		f.lo = append(f.lo, p.lo)
+		f.stride = append(f.stride, p.stride)
+		f.extent = append(f.extent, ext)
+	}
+	return f, true
+}
+
+// unflatten is a flattening's transpose: each point of the box reads the
+// cotangent at the one point of l that read it (l = the sum of
+// stride_d (d - lo_d)), an affine view; the operand's points outside the
+// box are padded with zeros by the sum of the contributions.
+func unflatten(b DerivativeBuilder, f *flattening, g *ir.Value) ([]*ir.Value, error) {
+	m, _ := f.view.Op.Attr("map").(ViewAttr)
+	xt, yt := tensorTypeOf(f.view.X[0]), tensorTypeOf(f.view.Y[0])
+	zt := TensorType{Elem: yt.Elem}
+	for _, d := range xt.Dims {
+		ex, _ := m.Expr(d.Name)
+		if c, ok := ex.Const(); ok {
+			d.Interval = sizeexpr.Span(sizeexpr.Const(c), sizeexpr.Const(c+1))
+		} else if i := slices.Index(f.dims, d.Name); i >= 0 {
+			d.Interval = sizeexpr.Span(f.lo[i], sizeexpr.Add(f.lo[i], f.extent[i]))
+		} else {
+			d, _ = yt.Dim(d.Name)
+		}
+		zt.Dims = append(zt.Dims, d)
+	}
+	at := sizeexpr.Const(0)
+	for i, d := range f.dims {
+		at = sizeexpr.Add(at, sizeexpr.Mul(sizeexpr.Sub(DimVar(d), f.lo[i]), f.stride[i]))
+	}
+	vm := ViewAttr{}
+	for _, d := range yt.Dims {
+		vm.Dims = append(vm.Dims, d.Name)
+		if d.Name == f.l.Name {
+			vm.Exprs = append(vm.Exprs, at)
+		} else {
+			vm.Exprs = append(vm.Exprs, DimVar(d.Name))
+		}
+	}
+	return rule(func(e *emitter) []*ir.Value {
+		return []*ir.Value{e.build(View, ir.DictAttr{}.With("map", vm), zt, g)}
+	}, b)
+}
+
 // reduction is a reduce as its rules see it: a simple reduction of x by
 // kind over dims (intervals along), with an init (nil for the identity)
 // and its result y. A region-form reduce whose body combines the
@@ -713,7 +861,7 @@ func reductionOf(o DerivativeOp) (*reduction, error) {
 // combiner finds a region body's last op: add, mul, min or max of the
 // accumulator and a value computed from the inputs alone.
 func (r *reduction) combiner() error {
-	fail := fmt.Errorf("the region form of tir.reduce is handled when its body ends with add, mul, min or max of the accumulator and a value that does not depend on it, or when it reduces over one dimension (as a scan)")
+	fail := fmt.Errorf("the region form of tir.reduce is handled when its body ends with add, mul, min or max of the accumulator and a value that does not depend on it, or as a fold (a scan) over one dimension or over several whose extents, but the first's, are constants")
 	yield := r.body.Terminator()
 	if yield == nil || len(yield.Operands) != 1 {
 		return fail
@@ -1011,19 +1159,6 @@ func previousStates(e *emitter, o DerivativeOp) *ir.Value {
 	return e.fit(prev, rt)
 }
 
-// scanMasked refuses a scan whose init may be masked (the whole column
-// is then masked). Masked inputs are handled: a step with a masked input
-// leaves the state as it was, so its tangent keeps the state's tangent
-// (the tangent scan skips the same steps) and its adjoint passes the
-// whole cotangent of the state back (the adjoint scan must not skip it:
-// it reads the inputs unmasked and chooses by the step's mask).
-func scanMasked(o DerivativeOp) error {
-	if MayBeMasked(o.X[0]) {
-		return NotDifferentiableYet(o.Op, "its init may be masked (read through a gather)")
-	}
-	return nil
-}
-
 // stepMask is, for a scan whose inputs may be masked, where a step runs
 // (i1: every input there is not masked) and the inputs with 0 where they
 // are masked; nil and the inputs themselves when none may be.
@@ -1045,6 +1180,29 @@ func stepMask(e *emitter, ins []*ir.Value) (*ir.Value, []*ir.Value) {
 	return ok, out
 }
 
+// liveColumns, for a scan whose init may be masked, adds to the steps'
+// mask (runs, nil for none) the columns whose init is not masked (where
+// the result is not: its mask is the init's, along the whole column), and
+// reads the states there with 0 where they are masked. A masked column's
+// cotangent is 0 (the sweep gives a masked value none): each of its steps,
+// taken as a masked one, passes that 0 back whole and gives the inputs
+// nothing, and no partial is computed from a masked state (compiled code
+// carries no mask through the loop: it would read what the gather left
+// there). The arguments are returned as they are for any other scan.
+func liveColumns(e *emitter, o DerivativeOp, runs, prev, states *ir.Value) (*ir.Value, *ir.Value, *ir.Value) {
+	if !MayBeMasked(o.X[0]) {
+		return runs, prev, states
+	}
+	live := e.op(CanDeref, o.Y[0])
+	zero := e.b.Const(elemOf(o.Y[0]), 0)
+	prev = e.op(Select, live, prev, zero)
+	states = e.op(Select, live, states, zero)
+	if runs == nil {
+		return live, prev, states
+	}
+	return e.op(And, runs, live), prev, states
+}
+
 func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 	a := ir.DictAttr{}.With("dim", ir.StringAttr(DimAttr(o.Op))).With("direction", ir.StringAttr(direction))
 	if iv, ok := o.Op.Attr("interval").(DomainAttr); ok {
@@ -1053,10 +1211,18 @@ func scanAttrs(o DerivativeOp, direction string) ir.DictAttr {
 	return a
 }
 
+// A scan whose init may be masked masks the whole column of a masked init
+// (its states keep the init's mask) and nothing else. Masked inputs are
+// handled too: a step with a masked input leaves the state as it was, so
+// its tangent keeps the state's tangent (the tangent scan skips the same
+// steps) and its adjoint passes the whole cotangent of the state back (the
+// adjoint scan must not skip it: it reads the inputs unmasked and chooses
+// by the step's mask). A masked column takes part in nothing: the
+// tangent of the result is 0 there (as that of any value that may be
+// masked), and the adjoint treats its every step as a masked one
+// (liveColumns).
+
 func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Value, error) {
-	if err := scanMasked(o); err != nil {
-		return nil, err
-	}
 	return rule(func(e *emitter) []*ir.Value {
 		body := o.Op.Regions[0].Entry()
 		prev := previousStates(e, o)
@@ -1091,9 +1257,6 @@ func scanTangent(b DerivativeBuilder, o DerivativeOp, dx []*ir.Value) ([]*ir.Val
 }
 
 func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []bool) ([]*ir.Value, error) {
-	if err := scanMasked(o); err != nil {
-		return nil, err
-	}
 	out := make([]*ir.Value, len(o.X))
 	if dy[0] == nil {
 		return out, nil
@@ -1128,13 +1291,15 @@ func scanAdjoint(b DerivativeBuilder, o DerivativeOp, dy []*ir.Value, need []boo
 			}
 		}
 		runs, ins := stepMask(e, o.X[1:])
+		states := o.Y[0]
+		runs, prev, states = liveColumns(e, o, runs, prev, states)
 		scanIns := append([]*ir.Value{g, prev}, ins...)
 		if runs != nil {
 			scanIns = append(scanIns, runs)
 		}
 		// The state the step computed, which the scan stored: the step's
 		// adjoint reads it rather than computing it again.
-		scanIns = append(scanIns, o.Y[0])
+		scanIns = append(scanIns, states)
 		if e.err != nil {
 			return nil
 		}

@@ -154,6 +154,16 @@ var View = &Op{OpDef: ir.OpDef{
 			}
 			xd, _ := x.Dim(d)
 			img, ok := ImageInterval(m.Exprs[i], y)
+			if !ok {
+				// Not affine (floordiv, mod): proven when bounds of its
+				// image are inside, warned otherwise (the bounds may be
+				// wider than the image: they prove, never refute).
+				if b, ok := BoundsImage(m.Exprs[i], y); ok {
+					if inside, _ := xd.Contains(b); inside {
+						continue
+					}
+				}
+			}
 			if ok {
 				// The interval the view reads is derived from the result's
 				// domain: it must fit the index range as the types do.
@@ -211,6 +221,60 @@ func ImageInterval(e sizeexpr.Expr, over TensorType) (sizeexpr.Interval, bool) {
 		hi = sizeexpr.Add(hi, sizeexpr.Mul(last, t.Coef))
 	}
 	return sizeexpr.Span(lo, sizeexpr.Add(hi, sizeexpr.Const(1))), true
+}
+
+// BoundsImage is an interval that holds every value of e over the
+// domain, for an expression with floordiv and mod by constants (which
+// ImageInterval, exact for affine expressions, does not take): a
+// dimension ranges over its interval, x floordiv d from the quotient of
+// x's least value to that of its greatest, x mod d over [0:d]. False for
+// min, max and ceildiv atoms, and a dimension the domain lacks.
+func BoundsImage(e sizeexpr.Expr, over TensorType) (sizeexpr.Interval, bool) {
+	lo, hi, ok := bounds(e, over)
+	if !ok {
+		return sizeexpr.Interval{}, false
+	}
+	return sizeexpr.Span(lo, sizeexpr.Add(hi, sizeexpr.Const(1))), true
+}
+
+// bounds are the least and greatest values of e over the domain (both
+// included), or bounds of them.
+func bounds(e sizeexpr.Expr, over TensorType) (lo, hi sizeexpr.Expr, ok bool) {
+	terms, c := e.Terms()
+	lo, hi = sizeexpr.Const(c), sizeexpr.Const(c)
+	for _, t := range terms {
+		a := t.Atom
+		var alo, ahi sizeexpr.Expr
+		switch a.Op() {
+		case sizeexpr.OpVar:
+			if a.Var().Kind != sizeexpr.DimVar {
+				alo, ahi = a.Expr(), a.Expr()
+				break
+			}
+			d, found := over.Dim(a.Var().Name)
+			if !found {
+				return lo, hi, false
+			}
+			alo, ahi = d.Lo, sizeexpr.Sub(d.Hi, sizeexpr.Const(1))
+		case sizeexpr.OpFloorDiv:
+			xlo, xhi, found := bounds(a.Operand(), over)
+			if !found {
+				return lo, hi, false
+			}
+			alo, _ = sizeexpr.FloorDiv(xlo, a.Divisor())
+			ahi, _ = sizeexpr.FloorDiv(xhi, a.Divisor())
+		case sizeexpr.OpMod:
+			alo, ahi = sizeexpr.Const(0), sizeexpr.Const(a.Divisor()-1)
+		default:
+			return lo, hi, false
+		}
+		if t.Coef < 0 {
+			alo, ahi = ahi, alo
+		}
+		lo = sizeexpr.Add(lo, sizeexpr.Mul(alo, t.Coef))
+		hi = sizeexpr.Add(hi, sizeexpr.Mul(ahi, t.Coef))
+	}
+	return lo, hi, true
 }
 
 var Gather = &Op{OpDef: ir.OpDef{

@@ -99,3 +99,44 @@ func scanCapturesAsInputs(body *ir.Block, op *ir.Operation, varied map[*ir.Value
 	}
 	return nil
 }
+
+// reduceCapturesAsInputs makes the values a region reduce's body reads
+// from outside it that depend on a differentiable argument and have none
+// of its reduced dimensions (a weight, a coefficient per column) inputs of
+// the reduce: the body's argument for such an input is the value itself
+// (an input is read without the reduced dimensions), so the reduce
+// computes the same thing, and a body acc ⊕ t that read one is then the
+// reduction of t, which the reduce's rule takes, over any number of
+// dimensions. A value with a reduced dimension is left as it is.
+func reduceCapturesAsInputs(op *ir.Operation, varied map[*ir.Value]bool) {
+	body := op.Regions[0].Entry()
+	dims := tir.ReduceDims(op)
+	seen := map[*ir.Value]bool{}
+	for _, v := range inputsOf(op)[len(op.Operands):] {
+		vt, ok := tir.AsTensor(v.Type)
+		if !ok || !varied[v] || seen[v] {
+			continue
+		}
+		seen[v] = true
+		along := false
+		for _, d := range dims {
+			along = along || vt.Find(d) >= 0
+		}
+		if along {
+			continue
+		}
+		arg := body.AddArg(vt, v.NameHint)
+		op.Operands = append(op.Operands, v)
+		for _, inner := range body.Ops {
+			ir.ReplaceAllUsesWith(inner, v, arg)
+		}
+		if ts, err := tir.Reduce.Infer(op); err != nil || !ir.TypeEqual(ts[0], op.Results[0].Type) {
+			// The value has a dimension the result lacks: undo.
+			for _, inner := range body.Ops {
+				ir.ReplaceAllUsesWith(inner, arg, v)
+			}
+			op.Operands = op.Operands[:len(op.Operands)-1]
+			body.Args = body.Args[:len(body.Args)-1]
+		}
+	}
+}

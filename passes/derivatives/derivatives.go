@@ -167,6 +167,9 @@ func copyFunc(m *ir.Module, fn *ir.Operation, name string) (*ir.Operation, []*ir
 		return nil, nil, ir.Errorf(fn.Loc, "tir-derivatives: @%s does not end with tir.return", ir.SymbolName(fn))
 	}
 	hoistInvariants(entry)
+	if err := initsAlongReduced(entry); err != nil {
+		return nil, nil, err
+	}
 	if err := foldsAsScans(entry); err != nil {
 		return nil, nil, err
 	}

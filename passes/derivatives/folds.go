@@ -1,6 +1,9 @@
 package derivatives
 
 import (
+	"slices"
+	"strings"
+
 	"tir/dialects/ir"
 	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
@@ -17,23 +20,45 @@ import (
 // order to the same values, so the function computes what it did; its
 // derivatives are the scan's (one adjoint scan per column, states read
 // from the forward scan), and the view's transpose puts the result's
-// cotangent at the last state. A reduce over several dimensions, one
-// whose init may be masked, and one whose scan would not have its type
-// are left to the reduce's rule, which refuses them.
+// cotangent at the last state (a masked init masks the whole column of
+// both). A fold over several dimensions is flattened first (flattenFold).
+// One whose scan would not have its type is left to the reduce's rule,
+// which refuses it.
 func foldsAsScans(body *ir.Block) error {
-	return eachVaried(body, func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error) {
-		if !op.Is(tir.Reduce) || len(op.Regions) == 0 || len(tir.ReduceDims(op)) != 1 {
+	err := eachVaried(body, func(op *ir.Operation, varied map[*ir.Value]bool) ([]*ir.Value, error) {
+		if !op.Is(tir.Reduce) || len(op.Regions) == 0 {
 			return nil, nil
 		}
+		reduceCapturesAsInputs(op, varied)
 		captures := capturesAny(op, func(v *ir.Value) bool { return varied[v] })
-		if tir.ReduceBodySplits(op) && !captures || tir.MayBeMasked(op.Operands[0]) {
+		if tir.ReduceBodySplits(op) && !captures {
 			return nil, nil
+		}
+		var flat []*ir.Value
+		if len(tir.ReduceDims(op)) > 1 {
+			if op = flattenFold(body, op); op == nil {
+				return nil, nil
+			}
+			flat = op.Results
 		}
 		if last := foldAsScan(body, op); last != nil {
 			return []*ir.Value{last}, nil
 		}
-		return nil, nil
+		return flat, nil
 	})
+	if err != nil {
+		return err
+	}
+	// A fold inside a step (over a dimension of the state: a column
+	// normalised by a recurrence) is a scan inside it.
+	for _, op := range body.Ops {
+		if op.Is(tir.Scan, tir.Reduce) && len(op.Regions) > 0 {
+			if err := foldsAsScans(op.Regions[0].Entry()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // foldAsScan rewrites one reduce and returns the view that replaces its
@@ -137,4 +162,136 @@ func hoistInvariants(body *ir.Block) {
 			body.InsertAt(body.IndexOf(op), inner)
 		}
 	}
+}
+
+// flattenFold rewrites a region reduce over several dimensions into one
+// over a single new dimension that runs over their points in the order
+// the reduce visits them, row-major in the order the dimensions are
+// listed (the interpreter's, and the loops'): each input that has some of
+// them is read through a view [D1 = lo1 + L floordiv s1, ..., Dn = lon + L
+// mod cn] (strides s, extents c). The fold is then one over one dimension,
+// a scan; the view's transpose reads the cotangent back at each point
+// (tir's flattening rule). Every dimension but the first needs a constant
+// extent (L's extent is the product); nil when one has not, or when the
+// flattened reduce would not have the type of op.
+func flattenFold(body *ir.Block, op *ir.Operation) *ir.Operation {
+	dims := tir.ReduceDims(op)
+	n := len(dims)
+	ivs := make([]sizeexpr.Interval, n)
+	ext := make([]int64, n)
+	for j, d := range dims {
+		ivs[j] = tir.ReducedInterval(op, d)
+		if j > 0 {
+			c, ok := sizeexpr.Sub(ivs[j].Hi, ivs[j].Lo).Const()
+			if !ok || c <= 0 {
+				return nil
+			}
+			ext[j] = c
+		}
+	}
+	stride := make([]int64, n)
+	stride[n-1] = 1
+	for j := n - 2; j >= 0; j-- {
+		stride[j] = stride[j+1] * ext[j+1]
+		if stride[j] > 1<<20 {
+			return nil
+		}
+	}
+	name := freshDim(op, strings.Join(dims, "_"))
+	l := tir.DimVar(name)
+	total := sizeexpr.Mul(sizeexpr.Sub(ivs[0].Hi, ivs[0].Lo), stride[0])
+	ld := tir.Dim{Name: name, Interval: sizeexpr.Span(sizeexpr.Const(0), total)}
+	at := func(j int) sizeexpr.Expr {
+		x := l
+		if stride[j] > 1 {
+			x, _ = sizeexpr.FloorDiv(x, stride[j])
+		}
+		if j > 0 {
+			if ext[j] == 1 {
+				x = sizeexpr.Const(0)
+			} else {
+				x, _ = sizeexpr.Mod(x, ext[j])
+			}
+		}
+		return sizeexpr.Add(x, ivs[j].Lo)
+	}
+	operands := []*ir.Value{op.Operands[0]}
+	var views []*ir.Operation
+	for _, v := range op.Operands[1:] {
+		vt, ok := tir.AsTensor(v.Type)
+		if !ok {
+			return nil
+		}
+		// An input with some of the dimensions is broadcast to the others
+		// first: the view then reads each of its points once (a
+		// bijection, which the transpose inverts), and the broadcast's
+		// transpose sums what the points it repeats read.
+		var missing tir.DomainAttr
+		has := false
+		for j, d := range dims {
+			if vt.Find(d) >= 0 {
+				has = true
+			} else {
+				missing = append(missing, tir.Dim{Name: d, Interval: ivs[j]})
+			}
+		}
+		if has && len(missing) > 0 {
+			bc := ir.NewOpOf(tir.Broadcast, op.Loc, []*ir.Value{v}, []ir.Type{nil}, ir.DictAttr{}.With(tir.AttrDims, missing))
+			ts, err := tir.Broadcast.Infer(bc)
+			if err != nil {
+				return nil
+			}
+			bc.SetResultTypes(ts)
+			bc.Results[0].NameHint = v.NameHint
+			views = append(views, bc)
+			v = bc.Results[0]
+			vt, _ = tir.AsTensor(v.Type)
+		}
+		m, rt, placed := tir.ViewAttr{}, tir.TensorType{Elem: vt.Elem}, false
+		for _, d := range vt.Dims {
+			m.Dims = append(m.Dims, d.Name)
+			if j := slices.Index(dims, d.Name); j >= 0 {
+				m.Exprs = append(m.Exprs, at(j))
+				if !placed {
+					rt.Dims, placed = append(rt.Dims, ld), true
+				}
+				continue
+			}
+			m.Exprs = append(m.Exprs, tir.DimVar(d.Name))
+			rt.Dims = append(rt.Dims, d)
+		}
+		if !placed {
+			operands = append(operands, v)
+			continue
+		}
+		view := ir.NewOpOf(tir.View, op.Loc, []*ir.Value{v}, []ir.Type{rt}, ir.DictAttr{}.With(tir.AttrMap, m))
+		if ts, err := tir.View.Infer(view); err != nil || !ir.TypeEqual(ts[0], rt) {
+			return nil
+		}
+		view.Results[0].NameHint = v.NameHint
+		views = append(views, view)
+		operands = append(operands, view.Results[0])
+	}
+	flat := ir.NewOpOf(tir.Reduce, op.Loc, operands, []ir.Type{nil}, ir.DictAttr{}.With(tir.AttrDims, ir.ArrayAttr{ir.StringAttr(name)}))
+	region := flat.AddRegion()
+	ts, err := tir.Reduce.Infer(flat)
+	if err != nil || !ir.TypeEqual(ts[0], op.Results[0].Type) {
+		return nil
+	}
+	flat.SetResultTypes(ts)
+	// The body moves over as it is: its arguments are the inputs without
+	// the reduced dimensions, as they were.
+	old := op.Regions[0]
+	for _, b := range append([]*ir.Block(nil), old.Blocks...) {
+		region.AdoptBlock(b)
+	}
+	op.Regions = nil
+	idx := body.IndexOf(op)
+	for i, v := range append(views, flat) {
+		body.InsertAt(idx+i, v)
+	}
+	flat.Results[0].NameHint = op.Results[0].NameHint
+	ir.ReplaceAllUsesWith(body.ParentOp(), op.Results[0], flat.Results[0])
+	body.Remove(op)
+	return flat
 }

@@ -2,6 +2,7 @@ package derivatives
 
 import (
 	"tir/dialects/ir"
+	"tir/dialects/sizeexpr"
 	"tir/dialects/tir"
 )
 
@@ -16,42 +17,138 @@ func (b *builder) rebuild(body *ir.Block, args []*ir.Value, of *ir.Value) ([]*ir
 	for i, a := range body.Args {
 		m[a] = args[i]
 	}
+	start := len(b.block.Ops)
+	y, err := b.rebuildInto(body, m, of)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.block.Ops[start:], y, nil
+}
+
+// rebuildInto builds body's ops at the end of b's block, each operand read
+// through m (a value the body does not define stands for itself), which
+// it extends with the values it builds; it returns the new value of of, or
+// of what the body yields. An op with a body (a fold or a scan inside a
+// step) is built again with its body, whose arguments take the types the
+// new operands give them; a view or assume_shape, whose result type is
+// written, gets the dimensions the new operand has beyond the old one.
+func (b *builder) rebuildInto(body *ir.Block, m map[*ir.Value]*ir.Value, of *ir.Value) (*ir.Value, error) {
 	at := func(v *ir.Value) *ir.Value {
 		if n, ok := m[v]; ok {
 			return n
 		}
 		return v
 	}
-	start := len(b.block.Ops)
 	for _, op := range body.Ops {
 		if op.Is(tir.Yield) {
 			if of == nil {
 				of = op.Operands[0]
 			}
-			return b.block.Ops[start:], at(of), nil
+			return at(of), nil
 		}
 		k := tir.OpOf(op)
-		if k == nil || len(op.Regions) > 0 || op.Is(tir.View, tir.AssumeShape) {
-			return nil, nil, tir.NotDifferentiableYet(op, "this op in a scan's body is not handled yet")
+		if k == nil || len(op.Regions) > 0 && !op.Is(tir.Scan, tir.Reduce) {
+			return nil, tir.NotDifferentiableYet(op, "this op in a scan's body is not handled yet")
 		}
 		operands := make([]*ir.Value, len(op.Operands))
 		for i, v := range op.Operands {
 			operands[i] = at(v)
 		}
 		var result ir.Type
-		if op.Is(tir.Cast) {
+		attrs := op.Attrs
+		switch {
+		case op.Is(tir.Cast):
 			t, _ := tir.AsTensor(op.Results[0].Type)
 			result = t
+		case op.Is(tir.View, tir.AssumeShape):
+			var extra []string
+			result, extra = widened(op, operands[0])
+			if vm, ok := op.Attr(tir.AttrMap).(tir.ViewAttr); ok && len(extra) > 0 {
+				// The new dimensions map to themselves.
+				vm = tir.ViewAttr{Dims: append([]string(nil), vm.Dims...), Exprs: append([]sizeexpr.Expr(nil), vm.Exprs...)}
+				for _, d := range extra {
+					vm.Dims = append(vm.Dims, d)
+					vm.Exprs = append(vm.Exprs, tir.DimVar(d))
+				}
+				attrs = attrs.With(tir.AttrMap, vm)
+			}
 		}
 		b.loc = op.Loc
-		r, err := b.Build(k, operands, op.Attrs, result)
+		var r *ir.Value
+		var err error
+		if len(op.Regions) > 0 {
+			r, err = b.rebuildRegionOp(k, op, operands, m)
+		} else {
+			r, err = b.Build(k, operands, attrs, result)
+		}
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		r.NameHint = op.Results[0].NameHint
 		m[op.Results[0]] = r
 	}
-	return nil, nil, ir.Errorf(body.ParentOp().Loc, "tir-derivatives: a body without tir.yield")
+	return nil, ir.Errorf(body.ParentOp().Loc, "tir-derivatives: a body without tir.yield")
+}
+
+// widened is the result type of a view or assume_shape of x, which has
+// the dimensions of the op's old operand and maybe others (a body built
+// again over whole tensors): the old result type, with each dimension x
+// has beyond the old operand's added as x has it; extra names them (a
+// view maps them to themselves).
+func widened(op *ir.Operation, x *ir.Value) (ir.Type, []string) {
+	rt, _ := tir.AsTensor(op.Results[0].Type)
+	ot, _ := tir.AsTensor(op.Operands[0].Type)
+	out := tir.TensorType{Elem: rt.Elem, Dims: append([]tir.Dim(nil), rt.Dims...)}
+	var extra []string
+	for _, d := range tensorType(x).Dims {
+		if ot.Find(d.Name) < 0 && out.Find(d.Name) < 0 {
+			out.Dims = append(out.Dims, d)
+			extra = append(extra, d.Name)
+		}
+	}
+	return out, extra
+}
+
+// rebuildRegionOp builds a scan or a region reduce again over operands,
+// its body built again inside it with the arguments its new operands
+// give it (the state, each input without the dimensions it runs along).
+func (b *builder) rebuildRegionOp(k *tir.Op, op *ir.Operation, operands []*ir.Value, m map[*ir.Value]*ir.Value) (*ir.Value, error) {
+	n := ir.NewOpOf(k, op.Loc, operands, []ir.Type{nil}, op.Attrs)
+	region := n.AddRegion() // a reduce with a region reads its operands as init, ins
+	ts, err := k.Infer(n)
+	if err != nil {
+		return nil, err
+	}
+	n.SetResultTypes(ts)
+	rt := tensorType(n.Results[0])
+	state, drop := rt, tir.ReduceDims(op)
+	if op.Is(tir.Scan) {
+		drop = []string{tir.DimAttr(op)}
+		state = dropDim(rt, drop[0])
+	}
+	argTypes := []ir.Type{state}
+	for _, v := range operands[1:] {
+		t := tensorType(v)
+		for _, d := range drop {
+			t = dropDim(t, d)
+		}
+		argTypes = append(argTypes, t)
+	}
+	old := op.Regions[0].Entry()
+	block := region.AddBlock(argTypes...)
+	for i, a := range old.Args {
+		block.Args[i].NameHint = a.NameHint
+		m[a] = block.Args[i]
+	}
+	inner := newBuilder(block)
+	inner.loc = op.Loc
+	y, err := inner.rebuildInto(old, m, nil)
+	if err != nil {
+		return nil, err
+	}
+	block.Append(ir.NewOpOf(tir.Yield, op.Loc, []*ir.Value{y}, nil, nil))
+	b.block.Append(n)
+	return n.Results[0], nil
 }
 
 // BodyTangent implements tir.DerivativeBuilder.

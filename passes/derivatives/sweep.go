@@ -52,6 +52,39 @@ func capturesAny(op *ir.Operation, set func(*ir.Value) bool) bool {
 	return false
 }
 
+// capturedWhy says why an op with a body that reads a differentiable
+// value from outside is refused, naming a value that varies along a
+// dimension the op's state lacks (the scanned one, one it reduces over):
+// no step can take it as an input, which is how such values are
+// differentiated.
+func capturedWhy(op *ir.Operation, varied func(*ir.Value) bool) string {
+	why := "its body reads a differentiable value from outside"
+	rt, ok := tir.AsTensor(op.Results[0].Type)
+	if !ok {
+		return why
+	}
+	state := rt
+	if op.Is(tir.Scan) {
+		state = dropDim(rt, tir.DimAttr(op))
+	}
+	for _, v := range inputsOf(op)[len(op.Operands):] {
+		vt, ok := tir.AsTensor(v.Type)
+		if !ok || !varied(v) {
+			continue
+		}
+		for _, d := range vt.Dims {
+			if state.Find(d.Name) < 0 {
+				name := "a value"
+				if v.NameHint != "" {
+					name = "%" + v.NameHint
+				}
+				return fmt.Sprintf("%s (%s, along %s, which its state lacks)", why, name, d.Name)
+			}
+		}
+	}
+	return why
+}
+
 // jvp builds @f_jvp: @f's computation, then the tangent of every value
 // that depends on a differentiable argument, in program order.
 func jvp(m *ir.Module, fn *ir.Operation) (*ir.Operation, error) {
@@ -124,7 +157,7 @@ func tangentOf(b *builder, op *ir.Operation, tangent map[*ir.Value]*ir.Value) er
 		return err
 	}
 	if captured && len(op.Regions) > 0 {
-		return tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
+		return tir.NotDifferentiableYet(op, capturedWhy(op, func(v *ir.Value) bool { return tangent[v] != nil }))
 	}
 	if r.Tangent == nil {
 		return nil
@@ -278,7 +311,7 @@ func (a *adjoint) sweep(ops []*ir.Operation) error {
 			return err
 		}
 		if captured && len(op.Regions) > 0 {
-			return tir.NotDifferentiableYet(op, "its body reads a differentiable value from outside")
+			return tir.NotDifferentiableYet(op, capturedWhy(op, func(v *ir.Value) bool { return a.varied[v] }))
 		}
 		if r.Adjoint == nil {
 			continue

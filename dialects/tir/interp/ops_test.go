@@ -279,6 +279,37 @@ func TestReduceForms(t *testing.T) {
 	}
 }
 
+// An init that varies along the reduced dimension gives the result that
+// dimension, of its own: r(i, k) = c(k) + sum over k' of a(i, k'), in the
+// simple form as in the region form (and compiled code).
+func TestReduceInitAlongReduced(t *testing.T) {
+	src := `tir.func @f(%a: !tir.tensor<f64, I[0:2], K[0:3]>, %c: !tir.tensor<f64, K[0:3]>) {
+  %s = tir.reduce add %a over [K] init %c
+  %m = tir.reduce max %a over [K] init %c
+  %r = tir.reduce over [K] init %c ins(%a) {
+  ^bb0(%acc, %ak):
+    %n = tir.add %acc, %ak
+    tir.yield %n
+  }
+  tir.return %s, %m, %r
+}`
+	fn := parseFunc(t, src, "f")
+	a := floats(ir.F64, []Dim{D("I", 0, 2), D("K", 0, 3)}, 1, 2, 3, 10, 20, 30)
+	c := floats(ir.F64, []Dim{D("K", 0, 3)}, 100, 200, 25)
+	outs, err := Run(fn, []*Tensor{a, c}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := []float64{106, 206, 31, 160, 260, 85}
+	mx := []float64{100, 200, 25, 100, 200, 30}
+	for k, want := range [][]float64{sum, mx, sum} {
+		checkDims(t, outs[k], D("I", 0, 2), D("K", 0, 3))
+		if !equalF(outs[k].F64, want) {
+			t.Errorf("result #%d = %v, want %v", k, outs[k].F64, want)
+		}
+	}
+}
+
 func TestCallBindsSymbols(t *testing.T) {
 	src := `tir.func @sq(%x: !tir.tensor<f64, I[0:N]>) -> !tir.tensor<f64, I[0:N]> {
   %y = tir.mul %x, %x

@@ -147,9 +147,28 @@ func floatIdentity(kind string) float64 {
 	return 0
 }
 
+// reduceSimple accumulates x over the reduced box into acc. An init that
+// varies along a reduced dimension gives the result that dimension too: a
+// dimension of the result's own, which x does not vary along (x's is the
+// one reduced), so each point of the result reduces x's points at its
+// other coordinates (r(i, k) = c(k) + sum over k' of x(i, k')), as the
+// region form and compiled code do.
 func reduceSimple(kind string, acc, x *Tensor, red []Dim) ([]*Tensor, error) {
-	full := append(append([]Dim(nil), acc.Dims...), red...)
-	xa, err := align(x, full)
+	var names []string
+	for _, d := range red {
+		names = append(names, d.Name)
+	}
+	outer := without(acc.Dims, names...)
+	xa, err := align(x, append(append([]Dim(nil), outer...), red...))
+	if err != nil {
+		return nil, err
+	}
+	// row[i] is the point of outer that the result's point i reduces at.
+	rows := mustTensor(ir.I64, outer)
+	for j := range rows.I64 {
+		rows.I64[j] = int64(j)
+	}
+	row, err := align(rows, acc.Dims)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +180,8 @@ func reduceSimple(kind string, acc, x *Tensor, red []Dim) ([]*Tensor, error) {
 			return nil, fmt.Errorf("reduction '%s' is not defined on %s", kind, acc.Elem)
 		}
 		for i := range acc.F64 {
-			for j := i * r; j < (i+1)*r; j++ {
+			o := int(row.I64[i])
+			for j := o * r; j < (o+1)*r; j++ {
 				if !xa.Masked(j) {
 					acc.F64[i] = RoundTo(acc.Elem, fb(acc.F64[i], xa.F64[j]))
 				}
@@ -174,7 +194,8 @@ func reduceSimple(kind string, acc, x *Tensor, red []Dim) ([]*Tensor, error) {
 		}
 		w := width(acc.Elem)
 		for i := range acc.I64 {
-			for j := i * r; j < (i+1)*r; j++ {
+			o := int(row.I64[i])
+			for j := o * r; j < (o+1)*r; j++ {
 				if !xa.Masked(j) {
 					v, err := ib(signed(acc.I64[i], w), signed(xa.I64[j], w))
 					if err != nil {
