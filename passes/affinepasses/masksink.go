@@ -145,14 +145,9 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 	for _, s := range g.selects {
 		inGroup[s] = true
 	}
-	// The last op before the selects that may write memory: loads after it
-	// may move down to the selects.
-	lastWrite := -1
-	for i := 0; i < end; i++ {
-		if passes.MayWrite(b.Ops[i]) {
-			lastWrite = i
-		}
-	}
+	// Loads after the last op before the selects that may write memory may
+	// move down to the selects.
+	lastWrite := lastWriteBefore(b, end)
 	uses := ir.UsesIn(b.ParentOp())
 	moved := map[*ir.Operation]bool{}
 	// onlyFeedsUpdates: every use of v is an op that moves, or the update
@@ -509,4 +504,17 @@ func resolveNestedSelects(fn *ir.Operation, b *ir.Block) {
 		resolve(o.Operands[1], 1, 0)
 		resolve(o.Operands[2], 2, 0)
 	}
+}
+
+// lastWriteBefore is the index of the last op of b before index end that
+// may write memory, or -1: a load after it reads the same memory anywhere
+// up to end, so it may move there.
+func lastWriteBefore(b *ir.Block, end int) int {
+	last := -1
+	for i := 0; i < end; i++ {
+		if passes.MayWrite(b.Ops[i]) {
+			last = i
+		}
+	}
+	return last
 }

@@ -126,12 +126,7 @@ func maskedCone(b *ir.Block, s *ir.Operation, known knownBools) []*ir.Operation 
 // The moved ops run only where the arm does, after the same writes.
 func sinkInto(b *ir.Block, ifOp *ir.Operation, arm *ir.Block) {
 	end := b.IndexOf(ifOp)
-	lastWrite := -1
-	for i := 0; i < end; i++ {
-		if passes.MayWrite(b.Ops[i]) {
-			lastWrite = i
-		}
-	}
+	lastWrite := lastWriteBefore(b, end)
 	uses := ir.UsesIn(b.ParentOp())
 	moved := map[*ir.Operation]bool{}
 	inArm := func(u *ir.Operation) bool {
