@@ -179,6 +179,9 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	if !ok {
 		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
 	}
+	if err := checkBodyReads(src); err != nil {
+		return nil, err
+	}
 	entryBlock := src.Regions[0].Entry()
 	syms := tir.Symbols(src)
 	sig := newSigBuilder(src, syms)
