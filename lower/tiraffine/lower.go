@@ -280,7 +280,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 					direct[i] = true
 				}
 			}
-			if into[op] == nil {
+			if into[op] == nil && !levelStep(op) {
 				if bufs := fl.leafResults(op, ret, ft, direct, entry.Args[len(ft.Inputs):]); bufs != nil {
 					into[op] = bufs
 				}

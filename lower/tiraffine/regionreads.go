@@ -2,21 +2,20 @@ package tiraffine
 
 import (
 	"sort"
-	"strconv"
 
 	"tir/dialects/ir"
 	"tir/dialects/tir"
 )
 
 // The body of a scan or of a region reduction is evaluated at one point
-// (scanStep, reduction): its block arguments are bound to the state, the
-// accumulator and the inputs at that point. An op of the body that reads
-// a block argument, or a value computed from one, at another point of a
-// dimension the argument has (a view at J = 0, a shift along J, a
-// reduction over J, a value captured by a nested reduction over J) needs
-// the argument at points the body was not given. otherPointRead finds
-// such reads, so that the lowering computes the body otherwise or
-// refuses it, never reading the wrong element.
+// (scanStep, reduction): the state and the accumulator are bound to their
+// value at that point, the inputs at any point (bindAt). An op of the body
+// that reads the state or the accumulator, or a value computed from one,
+// at another point of a dimension it has (a view at J = 0, a shift along
+// J, a reduction over J, a value captured by a nested reduction over J)
+// needs it at points the body was not given. otherPointReads finds such
+// reads: a scan whose step has one runs level by level (levelscan.go), a
+// reduction whose body has one is refused, never read at the wrong point.
 
 // otherPointRead is a read of a body's block argument at another point.
 type otherPointRead struct {
@@ -206,41 +205,22 @@ func ownPoint(r tir.Read, d string) bool {
 	return isC && c == 0
 }
 
-// checkBodyReads refuses, at the op that reads, a scan's step or a region
-// reduction's body that reads one of its block arguments at another point
-// of one of its dimensions: convert-tir-to-affine binds them at one point.
+// checkBodyReads refuses, at the op that reads, a region reduction's body
+// that reads its accumulator at another point of one of its dimensions:
+// the accumulator exists at the body's own point only.
 func checkBodyReads(fn *ir.Operation) error {
 	var err error
 	fn.Walk(func(op *ir.Operation) bool {
-		if err != nil || len(op.Regions) == 0 || !op.Is(tir.Scan, tir.Reduce) {
+		if err != nil || len(op.Regions) == 0 || !op.Is(tir.Reduce) {
 			return err == nil
 		}
-		blk := op.Regions[0].Entry()
-		r, ok := otherPointReads(op, blk.Args)
+		r, ok := otherPointReads(op, op.Regions[0].Entry().Args[:1])
 		if !ok {
 			return true
 		}
-		what := "the body of this reduction"
-		if op.Is(tir.Scan) {
-			what = "the step of this scan"
-		}
-		err = ir.Errorf(r.op.Loc, "'%s' reads %s at other points of %s than its own: convert-tir-to-affine does not support it yet", r.op.Name, argName(op, r.arg), r.dim).
-			AddNote(op.Loc, "in %s", what)
+		err = ir.Errorf(r.op.Loc, "'%s' reads the accumulator at other points of %s than its own: convert-tir-to-affine does not support it yet", r.op.Name, r.dim).
+			AddNote(op.Loc, "in the body of this reduction")
 		return false
 	})
 	return err
-}
-
-// argName names a block argument of a scan's step or a reduction's body
-// by its role.
-func argName(op *ir.Operation, a *ir.Value) string {
-	i := a.ArgIndex()
-	switch {
-	case i == 0 && op.Is(tir.Scan):
-		return "the state"
-	case i == 0:
-		return "the accumulator"
-	default:
-		return "input #" + strconv.Itoa(i-1)
-	}
 }
