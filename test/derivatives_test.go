@@ -969,6 +969,9 @@ func TestDerivativesCompiled(t *testing.T) {
 		{path: filepath.Join("testdata", "derivatives", "scan_masked.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_masked_init.tir"), tol: 1e-12},
 		{path: filepath.Join("testdata", "derivatives", "scan_captured.tir"), tol: 1e-12},
+		// Steps that read the state at other points of J (level by
+		// level), bodies that read an input there.
+		{path: filepath.Join("testdata", "derivatives", "scan_body.tir"), tol: 1e-12},
 		// The three formulations of the solver: scans in columns with
 		// lanes (M = 6: a group of four and two left), rows (K outermost).
 		{path: filepath.Join("bench", "kernels", "tridiag.tir"), syms: tridiagSyms},

@@ -32,6 +32,9 @@ type evaluator struct {
 	cache  map[cacheKey]scalar
 	// env binds region block arguments (reduce/scan bodies) at this point.
 	env map[*ir.Value]scalar
+	// args binds region block arguments at any point (bindAt): the
+	// value at a point of the argument's dimensions.
+	args map[*ir.Value]func(e *evaluator, p point) (scalar, error)
 }
 
 type cacheKey struct {
@@ -41,7 +44,7 @@ type cacheKey struct {
 
 // newEvaluator starts evaluating in block b of loop nest n.
 func (fl *funcLowering) newEvaluator(n *nest, b builder) *evaluator {
-	return &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}}
+	return &evaluator{fl: fl, nest: n, b: b, cache: map[cacheKey]scalar{}, env: map[*ir.Value]scalar{}, args: map[*ir.Value]func(*evaluator, point) (scalar, error){}}
 }
 
 // child evaluates in a nested block that the current one dominates.
@@ -58,6 +61,31 @@ func (ev *evaluator) lookupCache(k cacheKey) (scalar, bool) {
 		}
 	}
 	return scalar{}, false
+}
+
+func (ev *evaluator) lookupArg(v *ir.Value) (func(*evaluator, point) (scalar, error), bool) {
+	for e := ev; e != nil; e = e.parent {
+		if f, ok := e.args[v]; ok {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// bindAt binds the block argument arg of a body evaluated at q to the
+// value v (of which arg is the slice at q, v's dimensions beyond arg's
+// taken from q): an op of the body may read arg at other points of its
+// dimensions (a view, a shift, a reduction over one of them), which are
+// v's at those points.
+func (ev *evaluator) bindAt(arg, v *ir.Value, q point) {
+	ev.args[arg] = func(e *evaluator, p point) (scalar, error) {
+		full := q.with("", sizeexpr.Expr{})
+		delete(full, "")
+		for d, x := range p {
+			full[d] = x
+		}
+		return e.at(v, full)
+	}
 }
 
 func (ev *evaluator) lookupEnv(v *ir.Value) (scalar, bool) {
@@ -120,6 +148,9 @@ func (ev *evaluator) at(v *ir.Value, pt point) (scalar, error) {
 		return s, nil
 	}
 	pt = pt.restrict(t)
+	if f, ok := ev.lookupArg(v); ok {
+		return f(ev, pt)
+	}
 	key := cacheKey{v, pt.key()}
 	if s, ok := ev.lookupCache(key); ok {
 		return s, nil

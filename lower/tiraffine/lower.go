@@ -179,6 +179,9 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 	if !ok {
 		return nil, ir.Errorf(src.Loc, "tir.func without a signature")
 	}
+	if err := checkBodyReads(src); err != nil {
+		return nil, err
+	}
 	entryBlock := src.Regions[0].Entry()
 	syms := tir.Symbols(src)
 	sig := newSigBuilder(src, syms)
@@ -277,7 +280,7 @@ func lowerFunc(src *ir.Operation, opts Options) (*ir.Operation, error) {
 					direct[i] = true
 				}
 			}
-			if into[op] == nil {
+			if into[op] == nil && !levelStep(op) {
 				if bufs := fl.leafResults(op, ret, ft, direct, entry.Args[len(ft.Inputs):]); bufs != nil {
 					into[op] = bufs
 				}

@@ -109,7 +109,9 @@ func (ev *evaluator) reduction(op *ir.Operation, t tir.TensorType, pt point) ([]
 				if err != nil {
 					return nil, err
 				}
-				c.env[blk.Args[i+1]] = x
+				// An op of the body may read the input at other
+				// points of its dimensions.
+				c.bindAt(blk.Args[i+1], v, q)
 				masks = append(masks, x.mask)
 			}
 			y, err := c.at(blk.Terminator().Operands[0], q)

@@ -167,6 +167,15 @@ func ownColumn(u *ir.Operation, v *ir.Value, dim string) bool {
 	return reads > 0
 }
 
+func anyLevelStep(ops []*ir.Operation) bool {
+	for _, op := range ops {
+		if levelStep(op) {
+			return true
+		}
+	}
+	return false
+}
+
 // scanGroups partitions the scans of a block into groups, in program order
 // of their last member; without columns, each scan is a group of its own.
 // A scan read only by later scans at their own outer point joins them in
@@ -223,7 +232,11 @@ func scanGroupsWith(uses ir.UseLists, body *ir.Block, columns, returns bool, dir
 	}
 	column := map[*ir.Operation]bool{}
 	for _, op := range scans {
-		if readers, ok := columnReaders(uses, body, op, returns); ok {
+		if levelStep(op) {
+			// Computed level by level, alone (levelscan.go).
+			continue
+		}
+		if readers, ok := columnReaders(uses, body, op, returns); ok && !anyLevelStep(readers) {
 			column[op] = true
 			for _, u := range readers {
 				if a, b := find(op), find(u); a != b {
@@ -779,7 +792,9 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 		var hull sizeexpr.Interval
 		for i, op := range g.scans {
 			nt, ok := needed[op]
-			if !ok {
+			if !ok || levelStep(op) {
+				// A step that reads the state at other points reads
+				// all of the cross-section.
 				nt, _ = tir.AsTensor(op.Results[0].Type)
 			}
 			nd, _ := nt.Dim(d.Name)
@@ -828,7 +843,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 			var bufs []*ir.Value
 			read := fl.leavesRead(op)
 			for j, lt := range leaves(t.Elem) {
-				if !read[j] {
+				if !read[j] && !levelStep(op) {
 					bufs = append(bufs, nil)
 					continue
 				}
@@ -840,6 +855,9 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 			}
 			fl.buffers[op.Results[0]] = bufs
 		}
+	}
+	if len(g.scans) == 1 && levelStep(first) {
+		return fl.levelScan(first, steps[first], outer)
 	}
 	// A dimension stored before the innermost outer one is swept in rows
 	// (slab.go).
@@ -1256,15 +1274,22 @@ func (ev *evaluator) seedState(op *ir.Operation, pt point, state []*ir.Value) {
 // arguments bound to the state and the inputs at q; where an input or the
 // result is masked, the state passes through unchanged.
 func (c *evaluator) scanStep(op *ir.Operation, state []*ir.Value, q point) ([]*ir.Value, error) {
+	c.env[op.Regions[0].Entry().Args[0]] = scalar{parts: state}
+	return c.stepBody(op, state, q)
+}
+
+// stepBody evaluates a scan's step at q once its state is bound (the
+// state at q given): the inputs are bound at q, and at the other points
+// of their dimensions an op of the step may read.
+func (c *evaluator) stepBody(op *ir.Operation, state []*ir.Value, q point) ([]*ir.Value, error) {
 	region := op.Regions[0].Entry()
-	c.env[region.Args[0]] = scalar{parts: state}
 	var masks []*ir.Value
 	for i, in := range op.Operands[1:] {
 		x, err := c.at(in, q)
 		if err != nil {
 			return nil, err
 		}
-		c.env[region.Args[i+1]] = x
+		c.bindAt(region.Args[i+1], in, q)
 		masks = append(masks, x.mask)
 	}
 	y, err := c.at(region.Terminator().Operands[0], q)
