@@ -478,22 +478,7 @@ func gradient(t *testing.T, src, file string, syms map[string]int64, inputs [][]
 	}
 	m := differentiate(t, file, src)
 	fv := m.Lookup(name + "_vjp")
-	ft, _ := tir.FuncType(fv)
-	var args []*interp.Tensor
-	for i, in := range ft.Inputs {
-		tt, _ := tir.AsTensor(in)
-		dims, err := interp.EvalDims(tt, syms)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, _ := interp.NewTensor(tt.Elem, dims)
-		vals := append(append([][]float64(nil), inputs...), cotangents...)[i]
-		if len(vals) != a.Len() {
-			t.Fatalf("argument #%d has %d points, got %d values", i, a.Len(), len(vals))
-		}
-		copy(a.F64, vals)
-		args = append(args, a)
-	}
+	args := argTensors(t, fv, syms, append(append([][]float64(nil), inputs...), cotangents...))
 	out, err := interp.Run(fv, args, syms)
 	if err != nil {
 		t.Fatal(err)
@@ -503,6 +488,37 @@ func gradient(t *testing.T, src, file string, syms map[string]int64, inputs [][]
 		res = append(res, o.F64)
 	}
 	return res
+}
+
+// argTensors makes fv's arguments from their values, in the order of its
+// points (integer tensors from whole numbers), at the sizes syms gives.
+func argTensors(t *testing.T, fv *ir.Operation, syms map[string]int64, vals [][]float64) []*interp.Tensor {
+	t.Helper()
+	ft, _ := tir.FuncType(fv)
+	if len(vals) != len(ft.Inputs) {
+		t.Fatalf("%d arguments, got %d lists of values", len(ft.Inputs), len(vals))
+	}
+	var args []*interp.Tensor
+	for i, in := range ft.Inputs {
+		tt, _ := tir.AsTensor(in)
+		dims, err := interp.EvalDims(tt, syms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := interp.NewTensor(tt.Elem, dims)
+		if len(vals[i]) != a.Len() {
+			t.Fatalf("argument #%d has %d points, got %d values", i, a.Len(), len(vals[i]))
+		}
+		for k, x := range vals[i] {
+			if a.F64 != nil {
+				a.F64[k] = x
+			} else {
+				a.I64[k] = int64(x)
+			}
+		}
+		args = append(args, a)
+	}
+	return args
 }
 
 func near(a, b []float64, tol float64) bool {
@@ -747,22 +763,7 @@ func TestDerivativesIndependent(t *testing.T) {
 		m := differentiate(t, "gather.tir", string(src))
 		fv := m.Lookup("edges_vjp")
 		syms := map[string]int64{"NV": NV, "NE": NE}
-		var args []*interp.Tensor
-		ft, _ := tir.FuncType(fv)
-		for i, vals := range [][]float64{pp, w, e2v, g} {
-			tt, _ := tir.AsTensor(ft.Inputs[i])
-			dims, _ := interp.EvalDims(tt, syms)
-			a, _ := interp.NewTensor(tt.Elem, dims)
-			for k, x := range vals {
-				if a.F64 != nil {
-					a.F64[k] = x
-				} else {
-					a.I64[k] = int64(x)
-				}
-			}
-			args = append(args, a)
-		}
-		out, err := interp.Run(fv, args, syms)
+		out, err := interp.Run(fv, argTensors(t, fv, syms, [][]float64{pp, w, e2v, g}), syms)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -800,22 +801,7 @@ func TestDerivativesIndependent(t *testing.T) {
 		tab := []float64{2, -1, 2, 5}
 		m := differentiate(t, "s.tir", src)
 		fv := m.Lookup("s_vjp")
-		ft, _ := tir.FuncType(fv)
-		var args []*interp.Tensor
-		for i, vals := range [][]float64{x, tab, a, w} {
-			tt, _ := tir.AsTensor(ft.Inputs[i])
-			dims, _ := interp.EvalDims(tt, nil)
-			arg, _ := interp.NewTensor(tt.Elem, dims)
-			for k, v := range vals {
-				if arg.F64 != nil {
-					arg.F64[k] = v
-				} else {
-					arg.I64[k] = int64(v)
-				}
-			}
-			args = append(args, arg)
-		}
-		out, err := interp.Run(fv, args, nil)
+		out, err := interp.Run(fv, argTensors(t, fv, nil, [][]float64{x, tab, a, w}), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
