@@ -363,8 +363,16 @@ func emitMinMaxF(fe *fnEmitter, op *ir.Operation) error {
 	return nil
 }
 
+// isF64 tells whether t is double or a vector of doubles.
+func isF64(t types.Type) bool {
+	if v, ok := t.(*types.VectorType); ok {
+		t = v.ElemType
+	}
+	return t.Equal(types.Double)
+}
+
 func (fe *fnEmitter) floatMinMax(x, y value.Value, max bool) value.Value {
-	if fe.me.tgt.HasFMaximum {
+	if fe.me.tgt.HasFMaximum && !(fe.me.tgt.FMaximumF32Only && isF64(x.Type())) {
 		name := "llvm.minimum"
 		if max {
 			name = "llvm.maximum"

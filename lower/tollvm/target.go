@@ -28,6 +28,11 @@ type targetDesc struct {
 	// LLVM 14's x86 backend does not ("Cannot select: fmaximum"), so there
 	// we expand them into compares and selects.
 	HasFMaximum bool
+	// FMaximumF32Only limits HasFMaximum to f32 (and narrower): PTX's
+	// max.NaN and min.NaN take f32 and f16 only, but LLVM 14's NVPTX
+	// backend selects llvm.maximum.f64 as max.NaN.f64, which ptxas
+	// refuses ("Illegal modifier '.NaN'").
+	FMaximumF32Only bool
 	// Emulated is true for GPU kernels emitted for the host CPU, for the
 	// tests' CUDA driver emulator (Options.Emulate).
 	Emulated bool
@@ -52,6 +57,7 @@ var targets = map[string]*targetDesc{
 		GlobalAddrSpace: 1,
 		Kernels:         true,
 		HasFMaximum:     true,
+		FMaximumF32Only: true,
 	},
 }
 
