@@ -977,6 +977,7 @@ func TestDerivativesCompiled(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			t.Parallel() // each case compiles and runs its own functions
 			m, _ := differentiateFile(t, c.path)
 			text := printer.Module(m, printer.Options{})
 			names := derivFunctions(m)
@@ -1106,6 +1107,7 @@ func TestDerivativesThreads(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			t.Parallel() // each case builds and runs its own functions
 			m, _ := differentiateFile(t, c.path)
 			llvm, err := native.CompileWith("derivatives.tir", printer.Module(m, printer.Options{}), threadsPipeline(t))
 			if err != nil {
@@ -1181,6 +1183,7 @@ func TestDerivativesASan(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			t.Parallel() // each case builds and runs its own functions
 			m, _ := differentiateFile(t, c.path)
 			text := printer.Module(m, printer.Options{})
 			for _, n := range derivFunctions(m) {
