@@ -245,40 +245,28 @@ func TestAdjointEdgeRowsVectorized(t *testing.T) {
 // those without a loop inside, reached through tests but no other loop.
 func innermostLoops(o *ir.Operation) []*ir.Operation {
 	var inner []*ir.Operation
-	var visit func(x *ir.Operation)
-	visit = func(x *ir.Operation) {
-		for _, r := range x.Regions {
-			for _, b := range r.Blocks {
-				for _, c := range b.Ops {
-					switch {
-					case !c.Is(affine.For):
-						visit(c)
-					case len(innermostLoops(c)) == 0 && !hasLoop(c):
-						inner = append(inner, c)
-					}
+	for _, r := range o.Regions {
+		for _, b := range r.Blocks {
+			for _, c := range b.Ops {
+				switch {
+				case !c.Is(affine.For):
+					inner = append(inner, innermostLoops(c)...)
+				case !hasLoop(c):
+					inner = append(inner, c)
 				}
 			}
 		}
 	}
-	visit(o)
 	return inner
 }
 
 // hasLoop reports whether an op holds an affine.for.
 func hasLoop(o *ir.Operation) bool {
 	found := false
-	for _, r := range o.Regions {
-		for _, b := range r.Blocks {
-			for _, c := range b.Ops {
-				c.Walk(func(x *ir.Operation) bool {
-					if x.Is(affine.For) {
-						found = true
-					}
-					return !found
-				})
-			}
-		}
-	}
+	o.Walk(func(x *ir.Operation) bool {
+		found = found || x != o && x.Is(affine.For)
+		return !found
+	})
 	return found
 }
 
