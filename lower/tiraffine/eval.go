@@ -1,6 +1,7 @@
 package tiraffine
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,11 +80,9 @@ func (ev *evaluator) lookupArg(v *ir.Value) (func(*evaluator, point) (scalar, er
 // v's at those points.
 func (ev *evaluator) bindAt(arg, v *ir.Value, q point) {
 	ev.args[arg] = func(e *evaluator, p point) (scalar, error) {
-		full := q.with("", sizeexpr.Expr{})
-		delete(full, "")
-		for d, x := range p {
-			full[d] = x
-		}
+		full := point{}
+		maps.Copy(full, q)
+		maps.Copy(full, p)
 		return e.at(v, full)
 	}
 }

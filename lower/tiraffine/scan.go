@@ -2,6 +2,7 @@ package tiraffine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,15 +168,6 @@ func ownColumn(u *ir.Operation, v *ir.Value, dim string) bool {
 	return reads > 0
 }
 
-func anyLevelStep(ops []*ir.Operation) bool {
-	for _, op := range ops {
-		if levelStep(op) {
-			return true
-		}
-	}
-	return false
-}
-
 // scanGroups partitions the scans of a block into groups, in program order
 // of their last member; without columns, each scan is a group of its own.
 // A scan read only by later scans at their own outer point joins them in
@@ -230,13 +222,20 @@ func scanGroupsWith(uses ir.UseLists, body *ir.Block, columns, returns bool, dir
 		root[op] = r
 		return r
 	}
+	level := map[*ir.Operation]bool{}
+	for _, op := range scans {
+		level[op] = levelStep(op)
+	}
+	anyLevel := func(ops []*ir.Operation) bool {
+		return slices.ContainsFunc(ops, func(op *ir.Operation) bool { return level[op] })
+	}
 	column := map[*ir.Operation]bool{}
 	for _, op := range scans {
-		if levelStep(op) {
+		if level[op] {
 			// Computed level by level, alone (levelscan.go).
 			continue
 		}
-		if readers, ok := columnReaders(uses, body, op, returns); ok && !anyLevelStep(readers) {
+		if readers, ok := columnReaders(uses, body, op, returns); ok && !anyLevel(readers) {
 			column[op] = true
 			for _, u := range readers {
 				if a, b := find(op), find(u); a != b {
@@ -750,6 +749,10 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 	// dimensions, not the one the scan's operands gave its type.
 	rt = fl.storageOrder(rt)
 	dim := tir.DimAttr(first)
+	// A scan whose step reads its state at other points is a group of
+	// its own (scanGroupsWith), computed level by level over its whole
+	// cross-section (levelscan.go).
+	level := len(g.scans) == 1 && levelStep(first)
 	b := fl.entry
 	b.loc = first.Loc
 	// The group runs over the points its members' readers need in the
@@ -792,7 +795,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 		var hull sizeexpr.Interval
 		for i, op := range g.scans {
 			nt, ok := needed[op]
-			if !ok || levelStep(op) {
+			if !ok || level {
 				// A step that reads the state at other points reads
 				// all of the cross-section.
 				nt, _ = tir.AsTensor(op.Results[0].Type)
@@ -843,7 +846,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 			var bufs []*ir.Value
 			read := fl.leavesRead(op)
 			for j, lt := range leaves(t.Elem) {
-				if !read[j] && !levelStep(op) {
+				if !read[j] && !level {
 					bufs = append(bufs, nil)
 					continue
 				}
@@ -856,7 +859,7 @@ func (fl *funcLowering) materializeScans(g *scanGroup, into map[*ir.Operation][]
 			fl.buffers[op.Results[0]] = bufs
 		}
 	}
-	if len(g.scans) == 1 && levelStep(first) {
+	if level {
 		return fl.levelScan(first, steps[first], outer)
 	}
 	// A dimension stored before the innermost outer one is swept in rows
