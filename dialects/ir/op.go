@@ -238,6 +238,37 @@ func (b *Block) IndexOf(op *Operation) int {
 	return -1
 }
 
+// FindAncestor is the op of the block that holds op, op itself when it
+// is in the block, or nil when op lies outside it (MLIR's
+// findAncestorOpInBlock).
+func (b *Block) FindAncestor(op *Operation) *Operation {
+	for op != nil && op.ParentBlock() != b {
+		op = op.ParentOp()
+	}
+	return op
+}
+
+// DefinedInside reports whether v is defined in one of scope's regions:
+// a result of an op scope holds, or an argument of one of its blocks (a
+// result of scope itself is not).
+func DefinedInside(v *Value, scope *Operation) bool {
+	b := v.OwnerBlock()
+	if op := v.DefiningOp(); op != nil {
+		b = op.ParentBlock()
+	}
+	for b != nil {
+		p := b.ParentOp()
+		if p == nil {
+			return false
+		}
+		if p == scope {
+			return true
+		}
+		b = p.ParentBlock()
+	}
+	return false
+}
+
 // Remove detaches op from the block.
 func (b *Block) Remove(op *Operation) {
 	if i := b.IndexOf(op); i >= 0 {

@@ -114,7 +114,7 @@ func keptInResult(uses ir.UseLists, a, r *ir.Value) (*ir.Operation, bool) {
 	scope := alloc.ParentBlock()
 	var s *ir.Operation
 	for _, u := range uses.Users(r) {
-		if ancestorIn(u, scope) == nil {
+		if scope.FindAncestor(u) == nil {
 			continue
 		}
 		if _, mem, _, _ := affine.AccessParts(u); s != nil || !u.Is(affine.Store) || mem != r || u.Operands[0] == r {
@@ -130,7 +130,7 @@ func keptInResult(uses ir.UseLists, a, r *ir.Value) (*ir.Operation, bool) {
 			return nil, false
 		}
 	}
-	nest := ancestorIn(s, scope)
+	nest := scope.FindAncestor(s)
 	_, _, m, operands := affine.AccessParts(s)
 	if !onePointEach(s, nest, m, operands) {
 		return nil, false
@@ -151,7 +151,7 @@ func keptInResult(uses ir.UseLists, a, r *ir.Value) (*ir.Operation, bool) {
 		if u.Is(memref.Dealloc) {
 			continue
 		}
-		x := ancestorIn(u, scope)
+		x := scope.FindAncestor(u)
 		if !u.Is(affine.Load, affine.Store, memref.Load, memref.Store, memref.AtomicRMW) || x == nil || scope.IndexOf(x) > scope.IndexOf(nest) {
 			return nil, false
 		}
@@ -197,7 +197,7 @@ func onePointEach(s, nest *ir.Operation, m ir.AffineMap, operands []*ir.Value) b
 		}
 	}
 	for _, v := range operands[m.NumDims:] {
-		if definedIn(v, nest) {
+		if ir.DefinedInside(v, nest) {
 			return false
 		}
 	}
@@ -230,31 +230,7 @@ func onePointEach(s, nest *ir.Operation, m ir.AffineMap, operands []*ir.Value) b
 	return !slices.Contains(used, false)
 }
 
-// definedIn reports whether v is defined inside op (a result of an op it
-// holds, or an argument of one of its blocks).
-func definedIn(v *ir.Value, op *ir.Operation) bool {
-	var o *ir.Operation
-	if d := v.DefiningOp(); d != nil {
-		o = d.ParentOp()
-	} else if b := v.OwnerBlock(); b != nil {
-		o = b.ParentOp()
-	}
-	for ; o != nil; o = o.ParentOp() {
-		if o == op {
-			return true
-		}
-	}
-	return false
-}
 
-// ancestorIn is the op of block b that holds u (u itself when it is in
-// b), or nil.
-func ancestorIn(u *ir.Operation, b *ir.Block) *ir.Operation {
-	for u != nil && u.ParentBlock() != b {
-		u = u.ParentOp()
-	}
-	return u
-}
 
 // exclusive reports whether x and y lie in different regions of a test
 // (scf.if, affine.if): no run executes both.

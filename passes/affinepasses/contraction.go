@@ -363,10 +363,10 @@ func (c *contraction) try(base *cnest, row *ir.Operation, mids []*ir.Operation) 
 		}
 		n.midLbs, n.midUbs = append(n.midLbs, lbs), append(n.midUbs, ubs)
 	}
-	if definedInside(n.init, n.top) && n.init.DefiningOp() == nil {
+	if ir.DefinedInside(n.init, n.top) && n.init.DefiningOp() == nil {
 		return nil, false
 	}
-	if definedInside(n.init, n.top) && n.init.DefiningOp().ParentOp() != n.col {
+	if ir.DefinedInside(n.init, n.top) && n.init.DefiningOp().ParentOp() != n.col {
 		return nil, false
 	}
 	// Bounds: one lower and one upper bound for the row and vector loops;
@@ -434,7 +434,7 @@ func (c *contraction) singleBounds(loop, top *ir.Operation) (lb, ub sizeexpr.Exp
 func (c *contraction) outside(es []sizeexpr.Expr, top *ir.Operation) bool {
 	for _, e := range es {
 		for _, w := range e.Vars() {
-			if v := c.x.value(w); v == nil || definedInside(v, top) {
+			if v := c.x.value(w); v == nil || ir.DefinedInside(v, top) {
 				return false
 			}
 		}
@@ -494,7 +494,7 @@ func (c *contraction) storeOK(n *cnest) bool {
 	for _, e := range subs {
 		for _, w := range e.Vars() {
 			v := c.x.value(w)
-			if v == nil || (!slices.Contains(ivs, v) && definedInside(v, n.top)) {
+			if v == nil || (!slices.Contains(ivs, v) && ir.DefinedInside(v, n.top)) {
 				return false
 			}
 		}
@@ -568,7 +568,7 @@ func (c *contraction) classify(n *cnest) bool {
 	if n.value != n.sum {
 		roots = append(roots, n.value)
 	}
-	if definedInside(n.init, n.col) {
+	if ir.DefinedInside(n.init, n.col) {
 		roots = append(roots, n.init)
 	}
 	if len(n.outer) > 16 {
@@ -633,7 +633,7 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 			for _, e := range subs {
 				for _, w := range e.Vars() {
 					v := c.x.value(w)
-					if v == nil || (!slices.Contains(ivs, v) && definedInside(v, n.top)) {
+					if v == nil || (!slices.Contains(ivs, v) && ir.DefinedInside(v, n.top)) {
 						return false
 					}
 				}
@@ -666,7 +666,7 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 					return false
 				}
 				if d := x.DefiningOp(); d != nil {
-					if k, ok := n.kind[d]; ok && k != ctSkip && (definedInside(x, n.col)) {
+					if k, ok := n.kind[d]; ok && k != ctSkip && (ir.DefinedInside(x, n.col)) {
 						n.rowDep[r] = n.rowDep[r] || n.rowDep[x]
 						n.vecDep[r] = n.vecDep[r] || n.vecDep[x]
 						continue
@@ -675,7 +675,7 @@ func (c *contraction) classifyOps(n *cnest, ops []*ir.Operation, roots []*ir.Val
 				switch {
 				case x == accOf:
 					n.rowDep[r], n.vecDep[r] = true, true
-				case definedInside(x, n.top):
+				case ir.DefinedInside(x, n.top):
 					return false // an induction variable or a value of the nest
 				case ir.TypeEqual(x.Type, ir.I1) && !(o.Is(arith.Select) && i == 0):
 					return false // i1 vectors cannot be made from a scalar here

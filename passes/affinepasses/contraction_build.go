@@ -216,7 +216,7 @@ type splatKey struct {
 // when it comes from outside.
 func (b *ctBuild) prepare() {
 	n := b.n
-	if !definedInside(n.init, n.col) {
+	if !ir.DefinedInside(n.init, n.col) {
 		b.splatted[n.init] = true
 	}
 	for _, o := range append(append([]*ir.Operation(nil), n.ops...), n.outer...) {
@@ -225,7 +225,7 @@ func (b *ctBuild) prepare() {
 			b.splatted[o.Results[0]] = true
 		case ctElementwise:
 			for _, x := range o.Operands {
-				if !definedInside(x, n.top) && !ir.TypeEqual(x.Type, ir.I1) {
+				if !ir.DefinedInside(x, n.top) && !ir.TypeEqual(x.Type, ir.I1) {
 					b.splatted[x] = true
 				}
 			}

@@ -55,7 +55,7 @@ func distance(x *valueExprs, a, b access, sa, sb depSide) (indep bool, d []dist)
 				if r, ok := priv[v]; ok {
 					return r, true
 				}
-				if s.scope != nil && definedInside(v, s.scope) {
+				if s.scope != nil && ir.DefinedInside(v, s.scope) {
 					fresh++
 					r := sizeexpr.Dim("#"+strconv.Itoa(fresh), 1<<21+fresh)
 					priv[v] = r
@@ -137,25 +137,6 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// definedInside reports whether v is defined in one of scope's regions (a
-// result of scope itself is not).
-func definedInside(v *ir.Value, scope *ir.Operation) bool {
-	b := v.OwnerBlock()
-	if op := v.DefiningOp(); op != nil {
-		b = op.ParentBlock()
-	}
-	for b != nil {
-		p := b.ParentOp()
-		if p == nil {
-			return false
-		}
-		if p == scope {
-			return true
-		}
-		b = p.ParentBlock()
-	}
-	return false
-}
 
 // conflicts lists the pairs of accesses (one from as, one from bs, at
 // least one a write, on memrefs that may alias) that a dependence test has

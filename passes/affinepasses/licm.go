@@ -54,7 +54,7 @@ func hoistInvariants(x *valueExprs, rw *ir.Rewriter, loop *ir.Operation) {
 		}
 		invariant := true
 		for _, v := range o.Operands {
-			if definedInside(v, loop) {
+			if ir.DefinedInside(v, loop) {
 				invariant = false
 				break
 			}
@@ -105,7 +105,7 @@ func pureLoop(o, loop *ir.Operation) bool {
 				ok = false
 			}
 			for _, v := range in.Operands {
-				if definedInside(v, loop) && !definedInside(v, o) {
+				if ir.DefinedInside(v, loop) && !ir.DefinedInside(v, o) {
 					ok = false
 				}
 			}

@@ -104,7 +104,7 @@ band:
 		}
 		for _, e := range append(append([]sizeexpr.Expr(nil), lbs...), ubs...) {
 			for _, w := range e.Vars() {
-				if v := x.value(w); v == nil || definedInside(v, root) {
+				if v := x.value(w); v == nil || ir.DefinedInside(v, root) {
 					break band // not rectangular: the band stops here
 				}
 			}

@@ -154,7 +154,7 @@ func sinkGroup(rw *ir.Rewriter, b *ir.Block, g maskGroup) *ir.Block {
 	// operand of a select of the group (and nothing else of it).
 	onlyFeedsUpdates := func(v *ir.Value) bool {
 		for _, u := range uses.Users(v) {
-			top := ancestorIn(u, b)
+			top := b.FindAncestor(u)
 			switch {
 			case top == nil:
 				return false
@@ -437,14 +437,6 @@ func boolConstant(v *ir.Value) (bool, bool) {
 	return a.Value != 0, ok
 }
 
-// ancestorIn is the op of block b that holds u (u itself when it is in b),
-// or nil.
-func ancestorIn(u *ir.Operation, b *ir.Block) *ir.Operation {
-	for u != nil && u.ParentBlock() != b {
-		u = u.ParentOp()
-	}
-	return u
-}
 
 // isPureTree: o and every op nested in it are pure (structured ops count
 // by their contents; terminators move with their region).

@@ -151,7 +151,7 @@ func sinkInto(b *ir.Block, ifOp *ir.Operation, arm *ir.Block) {
 		only := true
 		for _, r := range o.Results {
 			for _, u := range uses.Users(r) {
-				if top := ancestorIn(u, b); top == nil || !moved[top] && !(top == ifOp && inArm(u)) {
+				if top := b.FindAncestor(u); top == nil || !moved[top] && !(top == ifOp && inArm(u)) {
 					only = false
 				}
 			}

@@ -91,7 +91,7 @@ func nextUnswitch(fn *ir.Operation, done map[*ir.Operation]int) (loop, test *ir.
 // there by pure ops without regions from such values (at most depth ops
 // deep).
 func invariantIn(v *ir.Value, loop *ir.Operation, depth int) bool {
-	if !definedInside(v, loop) {
+	if !ir.DefinedInside(v, loop) {
 		return true
 	}
 	d := v.DefiningOp()
@@ -109,7 +109,7 @@ func invariantIn(v *ir.Value, loop *ir.Operation, depth int) bool {
 // hoistBefore moves the ops inside loop that compute v (invariantIn) in
 // front of it, operands first.
 func hoistBefore(rw *ir.Rewriter, v *ir.Value, loop *ir.Operation) {
-	if !definedInside(v, loop) {
+	if !ir.DefinedInside(v, loop) {
 		return
 	}
 	d := v.DefiningOp()

@@ -321,7 +321,7 @@ func (v *vectorizer) kindOf(o *ir.Operation, iv *ir.Value, body *ir.Block) (vecK
 		if !vectorElem(x.Type, false) {
 			return 0, false
 		}
-		if o.Is(arith.Select) && i == 0 && !definedInside(x, body.ParentOp()) {
+		if o.Is(arith.Select) && i == 0 && !ir.DefinedInside(x, body.ParentOp()) {
 			continue // an invariant condition stays scalar
 		}
 		if !v.vectorOperand(x, iv, body) {
@@ -338,7 +338,7 @@ func (v *vectorizer) vectorOperand(x, iv *ir.Value, body *ir.Block) bool {
 	if x == iv {
 		return false
 	}
-	if definedInside(x, body.ParentOp()) {
+	if ir.DefinedInside(x, body.ParentOp()) {
 		return true
 	}
 	if isSplatConstant(x) {
@@ -514,7 +514,7 @@ func (v *vectorizer) build(loop, main *ir.Operation, ops []*ir.Operation, kinds 
 		case vecElementwise:
 			args := make([]*ir.Value, len(o.Operands))
 			for j, x := range o.Operands {
-				if o.Is(arith.Select) && j == 0 && !definedInside(x, loop) {
+				if o.Is(arith.Select) && j == 0 && !ir.DefinedInside(x, loop) {
 					args[j] = x
 					continue
 				}

@@ -118,7 +118,7 @@ func (v *vectorizer) planOuter(p *ir.Operation) (*outerPlan, bool) {
 // isUniform tells a value that is the same for every lane: defined
 // outside P, or by a uniform op.
 func (pl *outerPlan) isUniform(x *ir.Value) bool {
-	return pl.uniform[x] || (x != pl.n && !definedInside(x, pl.p))
+	return pl.uniform[x] || (x != pl.n && !ir.DefinedInside(x, pl.p))
 }
 
 // uniformOp reports whether o (with its regions) can run once for all
@@ -133,7 +133,7 @@ func (pl *outerPlan) uniformOp(o *ir.Operation) bool {
 			ok = false
 		}
 		for _, x := range w.Operands {
-			if !definedInside(x, o) && !pl.isUniform(x) {
+			if !ir.DefinedInside(x, o) && !pl.isUniform(x) {
 				ok = false
 			}
 		}
@@ -277,7 +277,7 @@ func (v *vectorizer) planLaneOp(pl *outerPlan, o *ir.Operation, r *ir.Operation)
 func (v *vectorizer) laneKind(pl *outerPlan, o *ir.Operation) (laneAccess, bool) {
 	_, mem, m, operands := affine.AccessParts(o)
 	mt, ok := mem.Type.(ir.MemRefType)
-	if !ok || !vectorElem(mt.Elem, true) || definedInside(mem, pl.p) ||
+	if !ok || !vectorElem(mt.Elem, true) || ir.DefinedInside(mem, pl.p) ||
 		(mt.Layout != nil && (len(mt.Layout.Strides) == 0 || mt.Layout.Strides[len(mt.Layout.Strides)-1] != 1)) {
 		return 0, false
 	}
@@ -318,7 +318,7 @@ func (v *vectorizer) rowsAlong(pl *outerPlan, o *ir.Operation, d *ir.Value) bool
 	last := len(subs) - 1
 	for _, e := range subs {
 		for _, w := range e.Vars() {
-			if val := v.x.value(w); val != d && definedInside(val, d.OwnerBlock().ParentOp()) {
+			if val := v.x.value(w); val != d && ir.DefinedInside(val, d.OwnerBlock().ParentOp()) {
 				return false
 			}
 		}
@@ -392,9 +392,9 @@ func (b *outerBuilder) vec(x *ir.Value, blk *ir.Block) *ir.Value {
 	}
 	var r *ir.Value
 	switch {
-	case !definedInside(x, b.pl.p) && isSplatConstant(x):
+	case !ir.DefinedInside(x, b.pl.p) && isSplatConstant(x):
 		r = vectorConstant(x.DefiningOp().Loc, x.DefiningOp().Attr(arith.AttrValue), b.vt(x.Type), func(o *ir.Operation) { b.before = append(b.before, o) })
-	case !definedInside(x, b.pl.p):
+	case !ir.DefinedInside(x, b.pl.p):
 		o := vector.NewBroadcast(b.pl.p.Loc, x, b.v.width)
 		b.before = append(b.before, o)
 		r = o.Results[0]
@@ -597,7 +597,7 @@ func (b *outerBuilder) reduction(blk *ir.Block, r *ir.Operation, split chunkSpli
 			continue
 		}
 		for j, y := range o.Operands {
-			if (o.Is(arith.Select) && j == 0) || !b.pl.isUniform(y) || definedInside(y, r) || !vectorElem(y.Type, false) {
+			if (o.Is(arith.Select) && j == 0) || !b.pl.isUniform(y) || ir.DefinedInside(y, r) || !vectorElem(y.Type, false) {
 				continue
 			}
 			b.vec(y, blk)
@@ -621,7 +621,7 @@ func (b *outerBuilder) reduction(blk *ir.Block, r *ir.Operation, split chunkSpli
 			if z, ok := vals[y]; ok {
 				return z
 			}
-			if s, ok := smap[y]; ok && definedInside(y, r) {
+			if s, ok := smap[y]; ok && ir.DefinedInside(y, r) {
 				if z, ok := bc[s]; ok {
 					return z
 				}
