@@ -230,8 +230,6 @@ func onePointEach(s, nest *ir.Operation, m ir.AffineMap, operands []*ir.Value) b
 	return !slices.Contains(used, false)
 }
 
-
-
 // exclusive reports whether x and y lie in different regions of a test
 // (scf.if, affine.if): no run executes both.
 func exclusive(x, y *ir.Operation) bool {

@@ -137,7 +137,6 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-
 // conflicts lists the pairs of accesses (one from as, one from bs, at
 // least one a write, on memrefs that may alias) that a dependence test has
 // to look at. With same set, each unordered pair is listed once and a

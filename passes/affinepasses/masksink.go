@@ -437,7 +437,6 @@ func boolConstant(v *ir.Value) (bool, bool) {
 	return a.Value != 0, ok
 }
 
-
 // isPureTree: o and every op nested in it are pure (structured ops count
 // by their contents; terminators move with their region).
 func isPureTree(o *ir.Operation) bool {
