@@ -111,8 +111,8 @@ func foldAsScan(body *ir.Block, op *ir.Operation) *ir.Value {
 			m.Exprs = append(m.Exprs, tir.DimVar(d.Name))
 		}
 	}
-	last := ir.NewOpOf(tir.View, op.Loc, []*ir.Value{states}, []ir.Type{op.Results[0].Type}, ir.DictAttr{}.With(tir.AttrMap, m))
-	if vts, err := tir.View.Infer(last); err != nil || !ir.TypeEqual(vts[0], op.Results[0].Type) {
+	last, ok := viewAs(op.Loc, states, m, op.Results[0].Type)
+	if !ok {
 		return nil
 	}
 	// The step moves over whole: the reduce's body becomes the scan's.
@@ -264,11 +264,10 @@ func flattenFold(body *ir.Block, op *ir.Operation) *ir.Operation {
 			operands = append(operands, v)
 			continue
 		}
-		view := ir.NewOpOf(tir.View, op.Loc, []*ir.Value{v}, []ir.Type{rt}, ir.DictAttr{}.With(tir.AttrMap, m))
-		if ts, err := tir.View.Infer(view); err != nil || !ir.TypeEqual(ts[0], rt) {
+		view, ok := viewAs(op.Loc, v, m, rt)
+		if !ok {
 			return nil
 		}
-		view.Results[0].NameHint = v.NameHint
 		views = append(views, view)
 		operands = append(operands, view.Results[0])
 	}
@@ -294,4 +293,15 @@ func flattenFold(body *ir.Block, op *ir.Operation) *ir.Operation {
 	ir.ReplaceAllUsesWith(body.ParentOp(), op.Results[0], flat.Results[0])
 	body.Remove(op)
 	return flat
+}
+
+// viewAs builds (detached) the tir.view of v by map m, named as v, when
+// its type is want.
+func viewAs(loc ir.Location, v *ir.Value, m tir.ViewAttr, want ir.Type) (*ir.Operation, bool) {
+	view := ir.NewOpOf(tir.View, loc, []*ir.Value{v}, []ir.Type{want}, ir.DictAttr{}.With(tir.AttrMap, m))
+	if ts, err := tir.View.Infer(view); err != nil || !ir.TypeEqual(ts[0], want) {
+		return nil, false
+	}
+	view.Results[0].NameHint = v.NameHint
+	return view, true
 }

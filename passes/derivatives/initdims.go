@@ -68,11 +68,10 @@ func renameReduced(body *ir.Block, op *ir.Operation) {
 		if !touched {
 			continue
 		}
-		view := ir.NewOpOf(tir.View, op.Loc, []*ir.Value{v}, []ir.Type{renamed}, ir.DictAttr{}.With(tir.AttrMap, m))
-		if ts, err := tir.View.Infer(view); err != nil || !ir.TypeEqual(ts[0], renamed) {
+		view, ok := viewAs(op.Loc, v, m, renamed)
+		if !ok {
 			return
 		}
-		view.Results[0].NameHint = v.NameHint
 		views = append(views, view)
 		op.Operands[first+i] = view.Results[0]
 	}
